@@ -1,0 +1,42 @@
+# superpacket: `make run` (set-up + headline demo), `make test` (set-up + every test).
+# Each target does only the set-up not already done (stamp files in .venv).
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+RUST_SRC := $(shell find crates -name '*.rs' -o -name 'Cargo.toml') Cargo.toml Cargo.lock
+PY_SRC := $(shell find python -name '*.py' -o -name '*.pyi') pyproject.toml
+export CARGO_TERM_COLOR := never
+
+.PHONY: install run test bench lint clean
+
+install: $(VENV)/.built
+
+$(PY):
+	python3 -m venv $(VENV)
+
+$(VENV)/.deps: requirements.txt | $(PY)
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(VENV)/.built: $(VENV)/.deps $(RUST_SRC) $(PY_SRC)
+	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release -q
+	touch $@
+
+run: install
+	$(VENV)/bin/superpacket run examples/incast.toml
+
+test: install
+	cargo test --release --workspace --exclude superpacket-py
+	$(VENV)/bin/pytest -q tests
+
+bench: install
+	$(VENV)/bin/superpacket bench
+	cargo bench -p superpacket-sim --bench event_list -- --warm-up-time 1 --measurement-time 3
+
+lint: install
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	$(VENV)/bin/ruff check python tests
+
+clean:
+	rm -rf $(VENV) target

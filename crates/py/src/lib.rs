@@ -1,0 +1,119 @@
+//! PyO3 bindings: `superpacket._core`. Thin: parse, build, run (without holding the
+//! interpreter), hand back columns. Every scenario error comes back as
+//! `superpacket._core.ScenarioError` (a ValueError) naming the field; no panic crosses.
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use sim::results::{Column, Table};
+use sim::{Scenario, SimTime};
+
+create_exception!(_core, ScenarioError, PyValueError, "A scenario file or dict is invalid.");
+
+fn parse(text: &str, fmt: &str) -> PyResult<Scenario> {
+    let r = match fmt {
+        "toml" => Scenario::from_toml_str(text),
+        "json" => Scenario::from_json_str(text),
+        _ => return Err(PyValueError::new_err(format!("format must be \"toml\" or \"json\", got {fmt:?}"))),
+    };
+    r.map_err(ScenarioError::new_err)
+}
+
+fn table<'py>(py: Python<'py>, t: &Table) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, c) in &t.columns {
+        match c {
+            Column::U64(v) => d.set_item(name, v)?,
+            Column::F64(v) => d.set_item(name, v)?,
+            Column::OptF64(v) => d.set_item(name, v)?,
+            Column::Str(v) => d.set_item(name, v)?,
+            Column::Bool(v) => d.set_item(name, v)?,
+        }
+    }
+    Ok(d)
+}
+
+/// A built simulation, run in steps so Python can show progress.
+#[pyclass(module = "superpacket._core", unsendable)]
+struct Simulation {
+    sim: sim::Sim,
+    name: String,
+    duration: SimTime,
+}
+
+#[pymethods]
+impl Simulation {
+    #[new]
+    #[pyo3(signature = (text, fmt = "toml", seed = None))]
+    fn new(text: &str, fmt: &str, seed: Option<u64>) -> PyResult<Self> {
+        let sc = parse(text, fmt)?;
+        let s = sc.build(seed).map_err(ScenarioError::new_err)?;
+        Ok(Simulation { sim: s, name: sc.name.clone(), duration: sc.duration.0 })
+    }
+
+    #[getter]
+    fn duration_s(&self) -> f64 {
+        self.duration.as_secs_f64()
+    }
+
+    #[getter]
+    fn now_s(&self) -> f64 {
+        self.sim.now.as_secs_f64()
+    }
+
+    #[getter]
+    fn events(&self) -> u64 {
+        self.sim.events_processed
+    }
+
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.sim.seed
+    }
+
+    /// Runs every event up to `t_s` seconds of simulated time (capped at the duration).
+    fn run_until(&mut self, py: Python<'_>, t_s: f64) {
+        let until = SimTime::from_secs_f64(t_s).min(self.duration);
+        let s = &mut self.sim;
+        py.detach(|| s.run_until(until));
+    }
+
+    /// The tables as dicts of columns and the summary as a JSON string.
+    fn results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let r = sim::results::collect(&self.sim, &self.name);
+        let d = PyDict::new(py);
+        d.set_item("flows", table(py, &r.flows)?)?;
+        d.set_item("links", table(py, &r.links)?)?;
+        d.set_item("queue_series", table(py, &r.queue_series)?)?;
+        d.set_item("summary_json", serde_json::to_string(&r.summary).unwrap_or_default())?;
+        Ok(d)
+    }
+}
+
+/// Checks a scenario (parse and build) without running it.
+#[pyfunction]
+#[pyo3(signature = (text, fmt = "toml"))]
+fn validate(text: &str, fmt: &str) -> PyResult<()> {
+    let sc = parse(text, fmt)?;
+    sc.build(None).map_err(ScenarioError::new_err)?;
+    Ok(())
+}
+
+/// Runs benchmark scenario P1 for `duration_s` simulated seconds; returns its figures
+/// as a JSON string.
+#[pyfunction]
+fn bench_p1(py: Python<'_>, duration_s: f64) -> PyResult<String> {
+    let r = py.detach(|| sim::bench::run_p1(duration_s));
+    r.map(|v| v.to_string()).map_err(PyValueError::new_err)
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Simulation>()?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_p1, m)?)?;
+    m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    Ok(())
+}

@@ -1,0 +1,20 @@
+//! superpacket-sim: a deterministic packet-level discrete-event network simulator.
+//! See ../../shared/DESIGN.md for the architecture.
+
+pub mod bench;
+pub mod event;
+pub mod link;
+pub mod packet;
+pub mod queue;
+pub mod results;
+pub mod rng;
+pub mod scenario;
+pub mod sim;
+pub mod tcp;
+pub mod time;
+pub mod topology;
+pub mod traffic;
+
+pub use scenario::Scenario;
+pub use sim::Sim;
+pub use time::SimTime;

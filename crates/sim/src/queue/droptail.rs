@@ -1,0 +1,29 @@
+//! DropTail: a FIFO that drops arrivals when full; capacity in packets or bytes.
+
+use super::{DropReason, QueueDisc, QueueState, Unit, Verdict};
+use crate::packet::Packet;
+use crate::time::SimTime;
+
+pub struct DropTail {
+    pub limit: u64,
+    pub unit: Unit,
+}
+
+impl QueueDisc for DropTail {
+    fn name(&self) -> &'static str {
+        "droptail"
+    }
+
+    #[inline]
+    fn enqueue(&mut self, pkt: &Packet, q: QueueState, _now: SimTime) -> Verdict {
+        let fits = match self.unit {
+            Unit::Packets => (q.pkts as u64) < self.limit,
+            Unit::Bytes => q.bytes + pkt.size as u64 <= self.limit,
+        };
+        if fits {
+            Verdict::Enqueue
+        } else {
+            Verdict::Drop(DropReason::Overflow)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! Queue disciplines: one small trait; the link does the FIFO plumbing and the
+//! bookkeeping, a discipline only decides (ns-3 traffic-control's split: "received =
+//! dropped before enqueue + enqueued"; Linux sch_red's split of algorithm and plumbing).
+//!
+//! Occupancy convention (ns-2's): the packet being serialised has left the queue, so a
+//! queue of limit 50 holds 50 waiting packets plus the one on the wire.
+
+pub mod droptail;
+pub mod red;
+pub mod red_disc;
+
+use crate::packet::Packet;
+use crate::time::SimTime;
+
+/// Why a packet was dropped. One counter per reason on every link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum DropReason {
+    /// The buffer was full (DropTail, or RED's hard limit).
+    Overflow = 0,
+    /// RED early (probabilistic) drop.
+    RedEarly,
+    /// RED forced drop (average above max_th, or above 2 max_th with gentle).
+    RedForced,
+    /// Independent random loss on the link (validation option).
+    RandomLoss,
+    /// Super-packet admission: normal packet or new super-packet while pkt_cnt >= t.
+    SpThreshold,
+    /// Super-packet admission: accepted subsequent packet but pkt_cnt >= buffSize.
+    SpBufferFull,
+    /// Subsequent packet of a super-packet that this router did not admit.
+    SpNotAdmitted,
+    /// Bloom filter false positive detected (hash table has no entry).
+    SpBloomFalsePositive,
+    /// Outstanding count of the (src, dst) pair already zero.
+    SpOutstandingExhausted,
+    /// Super-packet state table full (memory bound).
+    SpTableFull,
+    /// Malformed super-packet header.
+    SpBadHeader,
+}
+
+impl DropReason {
+    pub const COUNT: usize = 11;
+    pub const ALL: [DropReason; DropReason::COUNT] = [
+        DropReason::Overflow,
+        DropReason::RedEarly,
+        DropReason::RedForced,
+        DropReason::RandomLoss,
+        DropReason::SpThreshold,
+        DropReason::SpBufferFull,
+        DropReason::SpNotAdmitted,
+        DropReason::SpBloomFalsePositive,
+        DropReason::SpOutstandingExhausted,
+        DropReason::SpTableFull,
+        DropReason::SpBadHeader,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DropReason::Overflow => "overflow",
+            DropReason::RedEarly => "red_early",
+            DropReason::RedForced => "red_forced",
+            DropReason::RandomLoss => "random_loss",
+            DropReason::SpThreshold => "sp_threshold",
+            DropReason::SpBufferFull => "sp_buffer_full",
+            DropReason::SpNotAdmitted => "sp_not_admitted",
+            DropReason::SpBloomFalsePositive => "sp_bloom_false_positive",
+            DropReason::SpOutstandingExhausted => "sp_outstanding_exhausted",
+            DropReason::SpTableFull => "sp_table_full",
+            DropReason::SpBadHeader => "sp_bad_header",
+        }
+    }
+}
+
+/// What the discipline sees of the queue when deciding: the packets waiting (not the
+/// one being serialised).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QueueState {
+    pub pkts: u32,
+    pub bytes: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Enqueue,
+    /// Enqueue with CE set (the packet was ECN-capable).
+    Mark,
+    Drop(DropReason),
+}
+
+/// A queue discipline: the decision only. The link owns the FIFO.
+pub trait QueueDisc: Send {
+    fn name(&self) -> &'static str;
+    /// Decide on an arriving packet given the queue as it is before this packet.
+    fn enqueue(&mut self, pkt: &Packet, q: QueueState, now: SimTime) -> Verdict;
+    /// Called after a packet leaves the queue (starts serialisation); `q` is the state
+    /// after its removal.
+    fn on_dequeue(&mut self, _pkt: &Packet, _q: QueueState, _now: SimTime) {}
+    /// Extra named counters of the discipline (for results tables).
+    fn counters(&self) -> Vec<(&'static str, f64)> {
+        Vec::new()
+    }
+}
+
+/// Buffer capacity unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    Packets,
+    Bytes,
+}

@@ -1,0 +1,166 @@
+//! Results as plain columns (DESIGN.md: statistics are rows handed to Python as columns,
+//! then polars DataFrames and Parquet; never printed strings to parse).
+
+use crate::queue::DropReason;
+use crate::sim::Sim;
+
+#[derive(Clone, Debug)]
+pub enum Column {
+    U64(Vec<u64>),
+    F64(Vec<f64>),
+    OptF64(Vec<Option<f64>>),
+    Str(Vec<String>),
+    Bool(Vec<bool>),
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Table {
+    pub columns: Vec<(String, Column)>,
+}
+
+impl Table {
+    fn push(&mut self, name: &str, c: Column) {
+        self.columns.push((name.to_string(), c));
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Column> {
+        self.columns.iter().find(|(n, _)| n == name).map(|(_, c)| c)
+    }
+
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut m = serde_json::Map::new();
+        for (n, c) in &self.columns {
+            let v = match c {
+                Column::U64(v) => serde_json::json!(v),
+                Column::F64(v) => serde_json::json!(v),
+                Column::OptF64(v) => serde_json::json!(v),
+                Column::Str(v) => serde_json::json!(v),
+                Column::Bool(v) => serde_json::json!(v),
+            };
+            m.insert(n.clone(), v);
+        }
+        serde_json::Value::Object(m)
+    }
+}
+
+pub struct RunResults {
+    pub flows: Table,
+    pub links: Table,
+    pub queue_series: Table,
+    pub summary: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Collects the run's tables from a finished (or paused) simulation.
+pub fn collect(sim: &Sim, name: &str) -> RunResults {
+    let now = sim.now;
+    let node = |n: u32| sim.net.nodes[n as usize].name.clone();
+    let fl = &sim.flows;
+    let mut flows = Table::default();
+    let u = |f: &dyn Fn(&crate::tcp::Flow) -> u64| Column::U64(fl.iter().map(f).collect());
+    flows.push("flow_id", u(&|f| f.id as u64));
+    flows.push("src", Column::Str(fl.iter().map(|f| node(f.src)).collect()));
+    flows.push("dst", Column::Str(fl.iter().map(|f| node(f.dst)).collect()));
+    flows.push("cc", Column::Str(fl.iter().map(|f| f.cc_name().to_string()).collect()));
+    flows.push("bulk", Column::Bool(fl.iter().map(|f| f.is_bulk()).collect()));
+    flows.push(
+        "size_bytes",
+        Column::OptF64(fl.iter().map(|f| (!f.is_bulk()).then_some(f.size as f64)).collect()),
+    );
+    flows.push("start_s", Column::F64(fl.iter().map(|f| f.start.as_secs_f64()).collect()));
+    flows.push("end_s", Column::OptF64(fl.iter().map(|f| f.stats.end.map(|t| t.as_secs_f64())).collect()));
+    flows.push("fct_s", Column::OptF64(fl.iter().map(|f| f.fct().map(|t| t.as_secs_f64())).collect()));
+    flows.push("completed", Column::Bool(fl.iter().map(|f| f.stats.end.is_some()).collect()));
+    flows.push("bytes_received", u(&|f| f.stats.bytes_received));
+    flows.push(
+        "goodput_bps",
+        Column::F64(
+            fl.iter()
+                .map(|f| {
+                    let end = f.stats.end.unwrap_or(now);
+                    let dt = end.saturating_sub(f.start).as_secs_f64();
+                    if dt > 0.0 {
+                        f.stats.bytes_received as f64 * 8.0 / dt
+                    } else {
+                        0.0
+                    }
+                })
+                .collect(),
+        ),
+    );
+    flows.push("pkts_sent", u(&|f| f.stats.pkts_sent));
+    flows.push("pkts_delivered", u(&|f| f.stats.pkts_delivered));
+    flows.push("pkts_dropped", u(&|f| f.stats.pkts_dropped));
+    flows.push("data_pkts_sent", u(&|f| f.stats.data_pkts_sent));
+    flows.push("retransmits", u(&|f| f.stats.retransmits));
+    flows.push("timeouts", u(&|f| f.stats.timeouts));
+    flows.push("fast_retransmits", u(&|f| f.stats.fast_retransmits));
+    flows.push("ecn_reductions", u(&|f| f.stats.ecn_reductions));
+    flows.push(
+        "mean_rtt_s",
+        Column::OptF64(
+            fl.iter()
+                .map(|f| {
+                    (f.stats.rtt_samples > 0).then(|| f.stats.rtt_sum_ns as f64 / f.stats.rtt_samples as f64 * 1e-9)
+                })
+                .collect(),
+        ),
+    );
+    flows.push("cwnd_pkts", Column::F64(fl.iter().map(|f| f.cc_state.cwnd).collect()));
+
+    let ls = &sim.net.links;
+    let mut links = Table::default();
+    let lu = |f: &dyn Fn(&crate::link::Link) -> u64| Column::U64(ls.iter().map(f).collect());
+    links.push("link_id", Column::U64((0..ls.len() as u64).collect()));
+    links.push("name", Column::Str(ls.iter().map(|l| l.name.clone()).collect()));
+    links.push("from", Column::Str(ls.iter().map(|l| node(l.from)).collect()));
+    links.push("to", Column::Str(ls.iter().map(|l| node(l.to)).collect()));
+    links.push("queue", Column::Str(ls.iter().map(|l| l.disc_name().to_string()).collect()));
+    links.push("rate_bps", lu(&|l| l.rate.0));
+    links.push("delay_s", Column::F64(ls.iter().map(|l| l.delay.as_secs_f64()).collect()));
+    links.push("arrivals", lu(&|l| l.stats.arrivals));
+    links.push("departures", lu(&|l| l.stats.departures));
+    links.push("delivered", lu(&|l| l.stats.delivered));
+    links.push("drops", lu(&|l| l.stats.total_drops()));
+    for r in DropReason::ALL {
+        links.push(&format!("drops_{}", r.name()), lu(&|l| l.stats.drops[r as usize]));
+    }
+    links.push("marks", lu(&|l| l.stats.marks));
+    links.push("bytes_arrived", lu(&|l| l.stats.bytes_arrived));
+    links.push("bytes_departed", lu(&|l| l.stats.bytes_departed));
+    links.push("max_pkts", lu(&|l| l.stats.max_pkts as u64));
+    links.push("max_bytes", lu(&|l| l.stats.max_bytes));
+    let t = now.ns().max(1) as f64;
+    links.push("mean_pkts", Column::F64(ls.iter().map(|l| l.stats.occ_integral as f64 / t).collect()));
+    links.push("mean_bytes", Column::F64(ls.iter().map(|l| l.stats.occ_bytes_integral as f64 / t).collect()));
+    links.push("utilization", Column::F64(ls.iter().map(|l| (l.stats.busy_ns as f64 / t).min(1.0)).collect()));
+    links.push("queued_pkts", lu(&|l| l.queue_state().pkts as u64));
+    links.push("on_wire_pkts", lu(&|l| l.in_flight() as u64));
+
+    let ss = &sim.samples;
+    let mut series = Table::default();
+    series.push("t_s", Column::F64(ss.iter().map(|s| s.t.as_secs_f64()).collect()));
+    series.push("link", Column::Str(ss.iter().map(|s| ls[s.link as usize].name.clone()).collect()));
+    series.push("pkts", Column::U64(ss.iter().map(|s| s.pkts as u64).collect()));
+    series.push("bytes", Column::U64(ss.iter().map(|s| s.bytes).collect()));
+
+    let fcts: Vec<f64> = fl.iter().filter_map(|f| f.fct()).map(|t| t.as_secs_f64()).collect();
+    let mut summary = serde_json::Map::new();
+    summary.insert("name".into(), name.into());
+    summary.insert("seed".into(), sim.seed.into());
+    summary.insert("sim_time_s".into(), now.as_secs_f64().into());
+    summary.insert("events".into(), sim.events_processed.into());
+    summary.insert("flows".into(), fl.len().into());
+    summary.insert("completed_flows".into(), fcts.len().into());
+    let mean = if fcts.is_empty() { None } else { Some(fcts.iter().sum::<f64>() / fcts.len() as f64) };
+    summary.insert("mean_fct_s".into(), mean.into());
+    summary.insert("flows_with_timeout".into(), fl.iter().filter(|f| f.stats.timeouts > 0).count().into());
+    summary.insert("drops".into(), ls.iter().map(|l| l.stats.total_drops()).sum::<u64>().into());
+    summary.insert("live_packets".into(), sim.live_packets().into());
+    summary.insert("peak_live_packets".into(), sim.peak_live_packets().into());
+    let cons = match sim.check_conservation() {
+        Ok(()) => "ok".to_string(),
+        Err(e) => e,
+    };
+    summary.insert("conservation".into(), cons.into());
+    RunResults { flows, links, queue_series: series, summary }
+}

@@ -1,0 +1,741 @@
+//! Scenario files: one schema, defined here once with serde (`deny_unknown_fields`).
+//! TOML from files, JSON from Python dicts; both go through the same types, and every
+//! error names the field path (`topology.bottleneck.queue.limit: ...`).
+//!
+//! Units: rates are strings with a unit ("10Gbps", "1.25Mbps"); times are strings with a
+//! unit ("25us", "200ms", "5s"); queue limits are packets unless `unit = "bytes"`.
+//! Every field is documented in docs/scenario.md and in examples/.
+
+use serde::de::{self, Deserializer};
+use serde::Deserialize;
+
+use crate::link::Link;
+use crate::queue::droptail::DropTail;
+use crate::queue::red::RedParams;
+use crate::queue::red_disc::RedDisc;
+use crate::queue::{QueueDisc, Unit};
+use crate::rng::Rng;
+use crate::sim::Sim;
+use crate::tcp::cc;
+use crate::tcp::{TcpParams, UNLIMITED};
+use crate::time::{parse_duration, parse_rate, BitsPerSec, SimTime};
+use crate::topology::Network;
+use crate::traffic::{FlowSpec, GenKind, Generator};
+
+/// Deserialises `v` and reports errors as "@path@ message" so that nested tagged enums
+/// (which serde buffers, losing the path) still name the full field path.
+fn de_path<T: serde::de::DeserializeOwned>(v: serde_json::Value) -> Result<T, String> {
+    serde_path_to_error::deserialize(v).map_err(|e| {
+        let outer = e.path().to_string();
+        let outer = if outer == "." { String::new() } else { outer };
+        let inner = e.inner().to_string();
+        let (ipath, msg) = split_path(&inner);
+        let full = match (outer.is_empty(), ipath.is_empty()) {
+            (true, _) => ipath.to_string(),
+            (false, true) => outer,
+            (false, false) => format!("{outer}.{ipath}"),
+        };
+        format!("@{full}@ {msg}")
+    })
+}
+
+/// Splits "@path@ message" into (path, message); plain messages have an empty path.
+fn split_path(s: &str) -> (&str, &str) {
+    if let Some(rest) = s.strip_prefix('@') {
+        if let Some(i) = rest.find("@ ") {
+            return (&rest[..i], &rest[i + 2..]);
+        }
+    }
+    ("", s)
+}
+
+/// Deserialize for an enum selected by a `kind` field, one struct per variant, keeping
+/// field paths in errors and listing the allowed kinds.
+macro_rules! tagged {
+    ($enum:ident, $what:literal, { $($name:literal => $variant:ident),+ $(,)? }) => {
+        impl<'de> Deserialize<'de> for $enum {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let mut v = serde_json::Value::deserialize(d)?;
+                let allowed = [$($name),+].join(", ");
+                let obj = v.as_object_mut().ok_or_else(|| de::Error::custom(format!("expected a table with a `kind` field ({allowed})")))?;
+                let kind = match obj.remove("kind") {
+                    Some(serde_json::Value::String(k)) => k,
+                    Some(_) => return Err(de::Error::custom(format!("@kind@ must be a string, one of: {allowed}"))),
+                    None => return Err(de::Error::custom(format!("missing field `kind` (the {}: one of {allowed})", $what))),
+                };
+                match kind.as_str() {
+                    $($name => de_path(v).map($enum::$variant).map_err(de::Error::custom),)+
+                    other => Err(de::Error::custom(format!("@kind@ unknown {} {other:?}; allowed: {allowed}", $what))),
+                }
+            }
+        }
+    };
+}
+
+/// A duration given as a string with a unit.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Dur(pub SimTime);
+
+impl<'de> Deserialize<'de> for Dur {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        parse_duration(&s).map(Dur).map_err(de::Error::custom)
+    }
+}
+
+/// A rate given as a string with a unit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rate(pub BitsPerSec);
+
+impl<'de> Deserialize<'de> for Rate {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        parse_rate(&s).map(Rate).map_err(de::Error::custom)
+    }
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Free text naming the scenario.
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// Simulated time to run, e.g. "5s".
+    pub duration: Dur,
+    /// Run seed; the API's or CLI's `seed` overrides it. Default 1.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    pub topology: TopologySpec,
+    /// TCP defaults for every flow; a traffic entry's `tcp` table overrides fields.
+    #[serde(default)]
+    pub tcp: TcpSpec,
+    #[serde(default)]
+    pub traffic: Vec<TrafficSpec>,
+    #[serde(default)]
+    pub output: OutputSpec,
+}
+
+/// The network. `kind` selects the shape; node names follow from it.
+#[derive(Clone, Debug)]
+pub enum TopologySpec {
+    Dumbbell(DumbbellSpec),
+    Star(StarSpec),
+    Chain(ChainSpec),
+    Graph(GraphSpec),
+}
+
+/// Senders s0..s{pairs-1} -> R1 -> R2 -> receivers d0..d{pairs-1}.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DumbbellSpec {
+    pub pairs: u32,
+    pub access: LinkSpec,
+    pub bottleneck: LinkSpec,
+}
+
+/// Senders s0..s{senders-1} -> R -> d (incast).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StarSpec {
+    pub senders: u32,
+    pub sender_link: LinkSpec,
+    pub receiver_link: LinkSpec,
+}
+
+/// Parking lot: routers R1..R{routers} in a line; with `host_link`, a host H{i} on each
+/// router R{i}.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChainSpec {
+    pub routers: u32,
+    pub link: LinkSpec,
+    #[serde(default)]
+    pub host_link: Option<LinkSpec>,
+}
+
+/// Any graph: named nodes and full-duplex links between them.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GraphSpec {
+    pub nodes: Vec<String>,
+    pub links: Vec<GraphLink>,
+}
+
+tagged!(TopologySpec, "topology kind", {
+    "dumbbell" => Dumbbell,
+    "star" => Star,
+    "chain" => Chain,
+    "graph" => Graph,
+});
+
+/// A full-duplex link: the same rate and delay both ways, a queue at each end.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    pub rate: Rate,
+    /// One-way propagation delay.
+    pub delay: Dur,
+    /// Egress queue of each direction (default DropTail of 1000 packets).
+    #[serde(default)]
+    pub queue: QueueSpec,
+    /// Queue of the reverse direction (b -> a) when it differs.
+    #[serde(default)]
+    pub reverse_queue: Option<QueueSpec>,
+    /// Independent random loss probability per packet, both directions (validation).
+    #[serde(default)]
+    pub loss: f64,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GraphLink {
+    pub a: String,
+    pub b: String,
+    pub rate: Rate,
+    pub delay: Dur,
+    #[serde(default)]
+    pub queue: QueueSpec,
+    #[serde(default)]
+    pub reverse_queue: Option<QueueSpec>,
+    #[serde(default)]
+    pub loss: f64,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum UnitSpec {
+    #[default]
+    Packets,
+    Bytes,
+}
+
+impl From<UnitSpec> for Unit {
+    fn from(u: UnitSpec) -> Unit {
+        match u {
+            UnitSpec::Packets => Unit::Packets,
+            UnitSpec::Bytes => Unit::Bytes,
+        }
+    }
+}
+
+fn d_limit() -> u64 {
+    1000
+}
+fn d_p_max() -> f64 {
+    0.1
+}
+fn d_w_q() -> f64 {
+    0.002
+}
+fn d_true() -> bool {
+    true
+}
+fn d_mean_pkt() -> u32 {
+    1500
+}
+fn d_one() -> u32 {
+    1
+}
+
+/// An egress queue discipline; `kind` selects it.
+#[derive(Clone, Debug)]
+pub enum QueueSpec {
+    Droptail(DropTailSpec),
+    Red(RedSpec),
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DropTailSpec {
+    /// Capacity (packets, or bytes with unit = "bytes").
+    #[serde(default = "d_limit")]
+    pub limit: u64,
+    #[serde(default)]
+    pub unit: UnitSpec,
+}
+
+/// RED (Floyd and Jacobson 1993); thresholds in the queue's unit.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RedSpec {
+    #[serde(default = "d_limit")]
+    pub limit: u64,
+    #[serde(default)]
+    pub unit: UnitSpec,
+    pub min_th: f64,
+    pub max_th: f64,
+    #[serde(default = "d_p_max")]
+    pub p_max: f64,
+    #[serde(default = "d_w_q")]
+    pub w_q: f64,
+    #[serde(default = "d_true")]
+    pub gentle: bool,
+    #[serde(default = "d_true")]
+    pub wait: bool,
+    /// Mark ECN-capable packets instead of dropping them early.
+    #[serde(default)]
+    pub ecn: bool,
+    /// Mean packet size (bytes) for byte mode and the idle-time decay.
+    #[serde(default = "d_mean_pkt")]
+    pub mean_pkt_size: u32,
+}
+
+tagged!(QueueSpec, "queue kind", {
+    "droptail" => Droptail,
+    "red" => Red,
+});
+
+impl Default for QueueSpec {
+    fn default() -> Self {
+        QueueSpec::Droptail(DropTailSpec { limit: d_limit(), unit: UnitSpec::Packets })
+    }
+}
+
+impl QueueSpec {
+    fn build(&self, rate: BitsPerSec, rng: Rng, path: &str) -> Result<Box<dyn QueueDisc>, String> {
+        match self {
+            &QueueSpec::Droptail(DropTailSpec { limit, unit }) => {
+                if limit == 0 {
+                    return Err(format!("{path}.limit: must be > 0"));
+                }
+                Ok(Box::new(DropTail { limit, unit: unit.into() }))
+            }
+            &QueueSpec::Red(RedSpec { limit, unit, min_th, max_th, p_max, w_q, gentle, wait, ecn, mean_pkt_size }) => {
+                if limit == 0 {
+                    return Err(format!("{path}.limit: must be > 0"));
+                }
+                let params = RedParams {
+                    min_th,
+                    max_th,
+                    p_max,
+                    w_q,
+                    gentle,
+                    wait,
+                    byte_mode: unit == UnitSpec::Bytes,
+                    mean_pkt_size,
+                    idle_pkt_time_ns: rate.tx_time(mean_pkt_size).ns().max(1),
+                };
+                params.validate().map_err(|e| format!("{path}: {e}"))?;
+                Ok(Box::new(RedDisc::new(params, limit, unit.into(), ecn, rng)))
+            }
+        }
+    }
+}
+
+/// TCP settings; every field optional, filled from the scenario's `[tcp]` table and
+/// then from SCENARIOS.md's common defaults.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcpSpec {
+    /// Congestion control: one of cc::NAMES ("newreno").
+    pub cc: Option<String>,
+    /// Payload bytes per full segment (1460).
+    pub mss: Option<u32>,
+    /// IP + TCP header bytes (40).
+    pub header_bytes: Option<u32>,
+    /// Initial window, segments (10).
+    pub init_cwnd: Option<f64>,
+    /// Maximum window, segments (unlimited).
+    pub max_cwnd: Option<f64>,
+    pub min_rto: Option<Dur>,
+    pub max_rto: Option<Dur>,
+    pub init_rto: Option<Dur>,
+    /// RFC 6298 clock granularity G (1ms).
+    pub granularity: Option<Dur>,
+    pub dupack_threshold: Option<u32>,
+    pub delayed_ack: Option<bool>,
+    pub delack_timeout: Option<Dur>,
+    /// Negotiate ECN (RFC 3168).
+    pub ecn: Option<bool>,
+}
+
+impl TcpSpec {
+    /// This spec's fields over `base`'s.
+    fn over(&self, base: &TcpSpec) -> TcpSpec {
+        macro_rules! pick {
+            ($f:ident) => {
+                self.$f.clone().or_else(|| base.$f.clone())
+            };
+        }
+        TcpSpec {
+            cc: pick!(cc),
+            mss: pick!(mss),
+            header_bytes: pick!(header_bytes),
+            init_cwnd: pick!(init_cwnd),
+            max_cwnd: pick!(max_cwnd),
+            min_rto: pick!(min_rto),
+            max_rto: pick!(max_rto),
+            init_rto: pick!(init_rto),
+            granularity: pick!(granularity),
+            dupack_threshold: pick!(dupack_threshold),
+            delayed_ack: pick!(delayed_ack),
+            delack_timeout: pick!(delack_timeout),
+            ecn: pick!(ecn),
+        }
+    }
+
+    fn resolve(&self, path: &str) -> Result<(TcpParams, String), String> {
+        let d = TcpParams::default();
+        let p = TcpParams {
+            mss: self.mss.unwrap_or(d.mss),
+            header: self.header_bytes.unwrap_or(d.header),
+            init_cwnd: self.init_cwnd.unwrap_or(d.init_cwnd),
+            max_cwnd: self.max_cwnd.unwrap_or(d.max_cwnd),
+            min_rto: self.min_rto.map_or(d.min_rto, |x| x.0),
+            max_rto: self.max_rto.map_or(d.max_rto, |x| x.0),
+            init_rto: self.init_rto.map_or(d.init_rto, |x| x.0),
+            granularity: self.granularity.map_or(d.granularity, |x| x.0),
+            dupack_threshold: self.dupack_threshold.unwrap_or(d.dupack_threshold),
+            delayed_ack: self.delayed_ack.unwrap_or(d.delayed_ack),
+            delack_timeout: self.delack_timeout.map_or(d.delack_timeout, |x| x.0),
+            ecn: self.ecn.unwrap_or(d.ecn),
+        };
+        let cc_name = self.cc.clone().unwrap_or_else(|| "newreno".into());
+        if cc::by_name(&cc_name).is_none() {
+            return Err(format!("{path}.cc: unknown congestion control {cc_name:?}; allowed: {}", cc::NAMES.join(", ")));
+        }
+        if p.mss == 0 {
+            return Err(format!("{path}.mss: must be > 0"));
+        }
+        if !(p.init_cwnd >= 1.0) {
+            return Err(format!("{path}.init_cwnd: must be >= 1 (got {})", p.init_cwnd));
+        }
+        if !(p.max_cwnd >= 1.0) {
+            return Err(format!("{path}.max_cwnd: must be >= 1 (got {})", p.max_cwnd));
+        }
+        if p.dupack_threshold == 0 {
+            return Err(format!("{path}.dupack_threshold: must be >= 1"));
+        }
+        if p.min_rto > p.max_rto || p.init_rto == SimTime::ZERO {
+            return Err(format!("{path}: need 0 < init_rto and min_rto <= max_rto"));
+        }
+        Ok((p, cc_name))
+    }
+}
+
+/// A traffic source; `kind` selects it. `from`/`to` may contain "{i}", replaced by
+/// 0..count-1 (one source per value).
+#[derive(Clone, Debug)]
+pub enum TrafficSpec {
+    Bulk(BulkSpec),
+    Flow(FlowSpecToml),
+    Poisson(PoissonSpec),
+}
+
+/// Long-lived flows (never run out of data).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BulkSpec {
+    pub from: String,
+    pub to: String,
+    #[serde(default = "d_one")]
+    pub count: u32,
+    #[serde(default)]
+    pub start: Dur,
+    /// Each flow starts at start + uniform[0, start_jitter).
+    #[serde(default)]
+    pub start_jitter: Dur,
+    #[serde(default)]
+    pub tcp: TcpSpec,
+}
+
+/// Flows of a fixed size (`size_bytes`, or `size_pkts` full segments).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowSpecToml {
+    pub from: String,
+    pub to: String,
+    #[serde(default = "d_one")]
+    pub count: u32,
+    #[serde(default)]
+    pub size_bytes: Option<u64>,
+    #[serde(default)]
+    pub size_pkts: Option<u64>,
+    #[serde(default)]
+    pub start: Dur,
+    #[serde(default)]
+    pub start_jitter: Dur,
+    #[serde(default)]
+    pub tcp: TcpSpec,
+}
+
+/// Poisson flow arrivals at `rate_per_s` from `start` until `stop` (default: the end).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PoissonSpec {
+    pub from: String,
+    pub to: String,
+    #[serde(default = "d_one")]
+    pub count: u32,
+    pub rate_per_s: f64,
+    #[serde(default)]
+    pub size_bytes: Option<u64>,
+    #[serde(default)]
+    pub size_pkts: Option<u64>,
+    #[serde(default)]
+    pub start: Dur,
+    #[serde(default)]
+    pub stop: Option<Dur>,
+    #[serde(default)]
+    pub tcp: TcpSpec,
+}
+
+tagged!(TrafficSpec, "traffic kind", {
+    "bulk" => Bulk,
+    "flow" => Flow,
+    "poisson" => Poisson,
+});
+
+fn d_sample() -> Dur {
+    Dur(SimTime::from_ms(1))
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutputSpec {
+    /// Links whose queue length is sampled ("R1->R2"), or ["all"].
+    #[serde(default)]
+    pub sample_queues: Vec<String>,
+    #[serde(default = "d_sample")]
+    pub sample_interval: Dur,
+}
+
+impl Default for OutputSpec {
+    fn default() -> Self {
+        OutputSpec { sample_queues: Vec::new(), sample_interval: d_sample() }
+    }
+}
+
+/// Stream ids of the run's random streams (rng.rs).
+const STREAM_LINK_LOSS: u64 = 1 << 20;
+const STREAM_QUEUE: u64 = 2 << 20;
+const STREAM_TRAFFIC: u64 = 3 << 20;
+
+impl Scenario {
+    pub fn from_toml_str(s: &str) -> Result<Scenario, String> {
+        let v: serde_json::Value = toml::from_str(s).map_err(|e| {
+            // one line: "TOML syntax error at line L, column C: message"
+            let at = e.span().map(|sp| {
+                let before = &s[..sp.start.min(s.len())];
+                let line = before.matches('\n').count() + 1;
+                let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+                format!(" at line {line}, column {col}")
+            });
+            format!("TOML syntax error{}: {}", at.unwrap_or_default(), e.message().trim().replace('\n', " "))
+        })?;
+        Self::from_value(v)
+    }
+
+    pub fn from_json_str(s: &str) -> Result<Scenario, String> {
+        let v: serde_json::Value = serde_json::from_str(s).map_err(|e| format!("JSON: {e}"))?;
+        Self::from_value(v)
+    }
+
+    pub fn from_value(v: serde_json::Value) -> Result<Scenario, String> {
+        let sc: Scenario = de_path(v).map_err(|e| {
+            let (path, msg) = split_path(&e);
+            if path.is_empty() {
+                msg.to_string()
+            } else {
+                format!("{path}: {msg}")
+            }
+        })?;
+        Ok(sc)
+    }
+
+    /// Builds the network, the flows and the generators; validates what serde cannot.
+    pub fn build(&self, seed: Option<u64>) -> Result<Sim, String> {
+        let seed = seed.or(self.seed).unwrap_or(1);
+        if self.duration.0 == SimTime::ZERO {
+            return Err("duration: must be > 0".into());
+        }
+        let mut net = Network::default();
+        let mut b = Builder { net: &mut net, seed };
+        match &self.topology {
+            TopologySpec::Dumbbell(DumbbellSpec { pairs, access, bottleneck }) => {
+                if *pairs == 0 {
+                    return Err("topology.pairs: must be >= 1".into());
+                }
+                b.node("R1")?;
+                b.node("R2")?;
+                for i in 0..*pairs {
+                    b.node(&format!("s{i}"))?;
+                    b.node(&format!("d{i}"))?;
+                }
+                for i in 0..*pairs {
+                    b.duplex(&format!("s{i}"), "R1", access, "topology.access")?;
+                }
+                b.duplex("R1", "R2", bottleneck, "topology.bottleneck")?;
+                for i in 0..*pairs {
+                    b.duplex("R2", &format!("d{i}"), access, "topology.access")?;
+                }
+            }
+            TopologySpec::Star(StarSpec { senders, sender_link, receiver_link }) => {
+                if *senders == 0 {
+                    return Err("topology.senders: must be >= 1".into());
+                }
+                b.node("R")?;
+                b.node("d")?;
+                for i in 0..*senders {
+                    b.node(&format!("s{i}"))?;
+                    b.duplex(&format!("s{i}"), "R", sender_link, "topology.sender_link")?;
+                }
+                b.duplex("R", "d", receiver_link, "topology.receiver_link")?;
+            }
+            TopologySpec::Chain(ChainSpec { routers, link, host_link }) => {
+                if *routers < 2 {
+                    return Err("topology.routers: must be >= 2".into());
+                }
+                for i in 1..=*routers {
+                    b.node(&format!("R{i}"))?;
+                }
+                for i in 1..*routers {
+                    b.duplex(&format!("R{i}"), &format!("R{}", i + 1), link, "topology.link")?;
+                }
+                if let Some(hl) = host_link {
+                    for i in 1..=*routers {
+                        b.node(&format!("H{i}"))?;
+                        b.duplex(&format!("H{i}"), &format!("R{i}"), hl, "topology.host_link")?;
+                    }
+                }
+            }
+            TopologySpec::Graph(GraphSpec { nodes, links }) => {
+                for (i, n) in nodes.iter().enumerate() {
+                    b.node(n).map_err(|e| format!("topology.nodes[{i}]: {e}"))?;
+                }
+                for (i, l) in links.iter().enumerate() {
+                    let spec = LinkSpec {
+                        rate: l.rate,
+                        delay: l.delay,
+                        queue: l.queue.clone(),
+                        reverse_queue: l.reverse_queue.clone(),
+                        loss: l.loss,
+                    };
+                    b.duplex(&l.a, &l.b, &spec, &format!("topology.links[{i}]"))?;
+                }
+            }
+        }
+        let mut sim = Sim::new(net, seed);
+        let end = self.duration.0;
+        for (k, t) in self.traffic.iter().enumerate() {
+            self.add_traffic(&mut sim, k, t, seed, end)?;
+        }
+        if !self.output.sample_queues.is_empty() {
+            let mut ids = Vec::new();
+            for (i, name) in self.output.sample_queues.iter().enumerate() {
+                if name == "all" {
+                    ids.extend(0..sim.net.links.len() as u32);
+                } else {
+                    let id = sim.net.link_by_name(name).ok_or_else(|| {
+                        format!(
+                            "output.sample_queues[{i}]: unknown link {name:?} (links are named \"a->b\", e.g. {:?})",
+                            sim.net.links.first().map(|l| l.name.as_str()).unwrap_or("")
+                        )
+                    })?;
+                    ids.push(id);
+                }
+            }
+            sim.sample_queues(ids, self.output.sample_interval.0);
+        }
+        Ok(sim)
+    }
+
+    fn add_traffic(&self, sim: &mut Sim, k: usize, t: &TrafficSpec, seed: u64, end: SimTime) -> Result<(), String> {
+        let path = format!("traffic[{k}]");
+        let (from, to, count, tcp) = match t {
+            TrafficSpec::Bulk(BulkSpec { from, to, count, tcp, .. })
+            | TrafficSpec::Flow(FlowSpecToml { from, to, count, tcp, .. })
+            | TrafficSpec::Poisson(PoissonSpec { from, to, count, tcp, .. }) => (from, to, *count, tcp),
+        };
+        let (params, cc_name) = tcp.over(&self.tcp).resolve(&format!("{path}.tcp"))?;
+        let size_of = |bytes: Option<u64>, pkts: Option<u64>| -> Result<u64, String> {
+            match (bytes, pkts) {
+                (Some(b), None) if b > 0 => Ok(b),
+                (None, Some(p)) if p > 0 => Ok(p * params.mss as u64),
+                (Some(_), Some(_)) => Err(format!("{path}: give size_bytes or size_pkts, not both")),
+                (None, None) => Err(format!("{path}: size_bytes or size_pkts is required")),
+                _ => Err(format!("{path}: flow size must be > 0")),
+            }
+        };
+        for i in 0..count {
+            let src = node_of(sim, &from.replace("{i}", &i.to_string()), &format!("{path}.from"))?;
+            let dst = node_of(sim, &to.replace("{i}", &i.to_string()), &format!("{path}.to"))?;
+            if src == dst {
+                return Err(format!("{path}: from and to are the same node"));
+            }
+            let mut rng = Rng::stream(seed, STREAM_TRAFFIC + ((k as u64) << 12) + i as u64);
+            let cc = cc::by_name(&cc_name).expect("checked by resolve");
+            match t {
+                TrafficSpec::Bulk(BulkSpec { start, start_jitter, .. }) => {
+                    let st = start.0 + SimTime((rng.uniform() * start_jitter.0.ns() as f64) as u64);
+                    sim.add_flow(src, dst, params, cc, UNLIMITED, st).map_err(|e| format!("{path}: {e}"))?;
+                }
+                TrafficSpec::Flow(FlowSpecToml { size_bytes, size_pkts, start, start_jitter, .. }) => {
+                    let size = size_of(*size_bytes, *size_pkts)?;
+                    let st = start.0 + SimTime((rng.uniform() * start_jitter.0.ns() as f64) as u64);
+                    sim.add_flow(src, dst, params, cc, size, st).map_err(|e| format!("{path}: {e}"))?;
+                }
+                TrafficSpec::Poisson(PoissonSpec { rate_per_s, size_bytes, size_pkts, start, stop, .. }) => {
+                    if !(*rate_per_s > 0.0) || !rate_per_s.is_finite() {
+                        return Err(format!("{path}.rate_per_s: must be > 0"));
+                    }
+                    let size = size_of(*size_bytes, *size_pkts)?;
+                    sim.route_id(src, dst).map_err(|e| format!("{path}: {e}"))?;
+                    sim.route_id(dst, src).map_err(|e| format!("{path}: {e}"))?;
+                    let flow = FlowSpec { src, dst, params, cc: cc_name.clone(), size };
+                    let stop = stop.map_or(end, |s| s.0);
+                    sim.add_generator(Generator {
+                        kind: GenKind::Poisson { rate_per_s: *rate_per_s, start: start.0, stop, flow },
+                        rng,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn node_of(sim: &Sim, name: &str, path: &str) -> Result<u32, String> {
+    sim.net.node(name).ok_or_else(|| {
+        let names: Vec<&str> = sim.net.node_names().take(8).collect();
+        format!("{path}: unknown node {name:?} (nodes: {}{})", names.join(", "), if sim.net.nodes.len() > 8 { ", ..." } else { "" })
+    })
+}
+
+struct Builder<'a> {
+    net: &'a mut Network,
+    seed: u64,
+}
+
+impl Builder<'_> {
+    fn node(&mut self, name: &str) -> Result<u32, String> {
+        self.net.add_node(name)
+    }
+
+    fn duplex(&mut self, a: &str, b: &str, spec: &LinkSpec, path: &str) -> Result<(), String> {
+        let na = self.net.node(a).ok_or_else(|| format!("{path}.a: unknown node {a:?}"))?;
+        let nb = self.net.node(b).ok_or_else(|| format!("{path}.b: unknown node {b:?}"))?;
+        if !(0.0..1.0).contains(&spec.loss) {
+            return Err(format!("{path}.loss: must be in [0, 1) (got {})", spec.loss));
+        }
+        for (x, y, q) in [(na, nb, &spec.queue), (nb, na, spec.reverse_queue.as_ref().unwrap_or(&spec.queue))] {
+            let id = self.net.links.len() as u64;
+            let disc = q.build(spec.rate.0, Rng::stream(self.seed, STREAM_QUEUE + id), &format!("{path}.queue"))?;
+            let name = format!("{}->{}", self.net.nodes[x as usize].name, self.net.nodes[y as usize].name);
+            let link = Link::new(
+                name,
+                x,
+                y,
+                spec.rate.0,
+                spec.delay.0,
+                disc,
+                spec.loss,
+                Rng::stream(self.seed, STREAM_LINK_LOSS + id),
+            );
+            self.net.add_link(link);
+        }
+        Ok(())
+    }
+}

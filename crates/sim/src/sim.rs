@@ -1,0 +1,403 @@
+//! The simulator: one deterministic event loop over arenas of links and flows.
+//!
+//! Per packet and hop there are exactly two events: serialisation done at the link head
+//! (`TxDone`) and arrival at the far end (`PipeOut`). Routers forward in zero time
+//! (SCENARIOS.md "Common defaults"): a packet leaving a pipe enters the next link of its
+//! source route at once, or is handed to its TCP endpoint at the end of the route.
+
+use std::collections::HashMap;
+
+use crate::event::EventList;
+use crate::packet::{flags, FlowId, LinkId, NodeId, Packet, PacketSlab, PktId, RouteId};
+use crate::queue::{DropReason, Verdict};
+use crate::tcp::cc::CongestionControl;
+use crate::tcp::{Flow, TcpOut, TcpParams};
+use crate::time::SimTime;
+use crate::topology::Network;
+use crate::traffic::Generator;
+
+#[derive(Clone, Copy, Debug)]
+pub enum Ev {
+    TxDone(LinkId),
+    PipeOut(LinkId),
+    FlowStart(FlowId),
+    Timer(FlowId),
+    Gen(u32),
+    Sample,
+}
+
+/// One sampled queue length.
+#[derive(Clone, Copy, Debug)]
+pub struct QueueSample {
+    pub t: SimTime,
+    pub link: LinkId,
+    pub pkts: u32,
+    pub bytes: u64,
+}
+
+pub struct Sim {
+    pub now: SimTime,
+    events: EventList<Ev>,
+    pub net: Network,
+    pub flows: Vec<Flow>,
+    routes: Vec<Box<[LinkId]>>,
+    route_cache: HashMap<(NodeId, NodeId), RouteId>,
+    slab: PacketSlab,
+    out: TcpOut,
+    pub events_processed: u64,
+    pub(crate) gens: Vec<Generator>,
+    pub seed: u64,
+    sample_links: Vec<LinkId>,
+    sample_interval: SimTime,
+    pub samples: Vec<QueueSample>,
+}
+
+impl Sim {
+    pub fn new(net: Network, seed: u64) -> Sim {
+        Sim {
+            now: SimTime::ZERO,
+            events: EventList::new(),
+            net,
+            flows: Vec::new(),
+            routes: Vec::new(),
+            route_cache: HashMap::new(),
+            slab: PacketSlab::default(),
+            out: TcpOut::default(),
+            events_processed: 0,
+            gens: Vec::new(),
+            seed,
+            sample_links: Vec::new(),
+            sample_interval: SimTime::ZERO,
+            samples: Vec::new(),
+        }
+    }
+
+    /// The precomputed route from `src` to `dst` (cached per pair).
+    pub fn route_id(&mut self, src: NodeId, dst: NodeId) -> Result<RouteId, String> {
+        if let Some(&r) = self.route_cache.get(&(src, dst)) {
+            return Ok(r);
+        }
+        let path = self.net.route(src, dst).ok_or_else(|| {
+            format!(
+                "no route from {:?} to {:?}",
+                self.net.nodes[src as usize].name, self.net.nodes[dst as usize].name
+            )
+        })?;
+        let id = self.routes.len() as RouteId;
+        self.routes.push(path.into_boxed_slice());
+        self.route_cache.insert((src, dst), id);
+        Ok(id)
+    }
+
+    pub fn route(&self, r: RouteId) -> &[LinkId] {
+        &self.routes[r as usize]
+    }
+
+    /// Adds a TCP flow of `size` payload bytes from `src` to `dst` opening at `start`.
+    pub fn add_flow(
+        &mut self,
+        src: NodeId,
+        dst: NodeId,
+        p: TcpParams,
+        cc: Box<dyn CongestionControl>,
+        size: u64,
+        start: SimTime,
+    ) -> Result<FlowId, String> {
+        let fwd = self.route_id(src, dst)?;
+        let rev = self.route_id(dst, src)?;
+        let id = self.flows.len() as FlowId;
+        self.flows.push(Flow::new(id, src, dst, fwd, rev, p, cc, size, start));
+        self.events.push(start.max(self.now).ns(), Ev::FlowStart(id));
+        Ok(id)
+    }
+
+    pub fn add_generator(&mut self, mut g: Generator) {
+        let first = g.first_arrival();
+        let id = self.gens.len() as u32;
+        self.gens.push(g);
+        if let Some(t) = first {
+            self.events.push(t.ns(), Ev::Gen(id));
+        }
+    }
+
+    /// Samples the waiting-queue length of `links` every `interval`.
+    pub fn sample_queues(&mut self, links: Vec<LinkId>, interval: SimTime) {
+        if links.is_empty() || interval == SimTime::ZERO {
+            return;
+        }
+        self.sample_links = links;
+        self.sample_interval = interval;
+        self.events.push(self.now.ns(), Ev::Sample);
+    }
+
+    pub fn pending_events(&self) -> usize {
+        self.events.len()
+    }
+
+    pub fn live_packets(&self) -> usize {
+        self.slab.live()
+    }
+
+    pub fn peak_live_packets(&self) -> usize {
+        self.slab.peak_live()
+    }
+
+    pub fn packet(&self, id: PktId) -> &Packet {
+        self.slab.get(id)
+    }
+
+    /// Runs every event with time <= `until`; afterwards `now == until`.
+    pub fn run_until(&mut self, until: SimTime) {
+        while let Some((t, ev)) = self.events.pop_until(until.ns()) {
+            self.now = SimTime(t);
+            self.events_processed += 1;
+            self.dispatch(ev);
+        }
+        if until > self.now {
+            self.now = until;
+        }
+        let now = self.now;
+        for l in &mut self.net.links {
+            l.account(now);
+        }
+    }
+
+    #[inline]
+    fn dispatch(&mut self, ev: Ev) {
+        match ev {
+            Ev::TxDone(l) => self.tx_done(l),
+            Ev::PipeOut(l) => self.pipe_out(l),
+            Ev::FlowStart(f) => {
+                let now = self.now;
+                let mut out = std::mem::take(&mut self.out);
+                self.flows[f as usize].open(now, &mut out);
+                self.emit(f, out);
+            }
+            Ev::Timer(f) => {
+                let flow = &mut self.flows[f as usize];
+                if flow.timer_at != Some(self.now) {
+                    return; // superseded by an earlier re-arm
+                }
+                flow.timer_at = None;
+                let now = self.now;
+                let mut out = std::mem::take(&mut self.out);
+                self.flows[f as usize].on_timer(now, &mut out);
+                self.emit(f, out);
+            }
+            Ev::Gen(g) => self.generator_fire(g),
+            Ev::Sample => {
+                for &l in &self.sample_links {
+                    let q = self.net.links[l as usize].q;
+                    self.samples.push(QueueSample { t: self.now, link: l, pkts: q.pkts, bytes: q.bytes });
+                }
+                let next = self.now + self.sample_interval;
+                self.events.push(next.ns(), Ev::Sample);
+            }
+        }
+    }
+
+    fn generator_fire(&mut self, g: u32) {
+        let now = self.now;
+        let (spec, next) = self.gens[g as usize].fire(now);
+        if let Some(spec) = spec {
+            let cc = crate::tcp::cc::by_name(&spec.cc).expect("validated cc name");
+            // routes were validated when the generator was added
+            let _ = self.add_flow(spec.src, spec.dst, spec.params, cc, spec.size, now);
+        }
+        if let Some(t) = next {
+            self.events.push(t.ns(), Ev::Gen(g));
+        }
+    }
+
+    /// Sends the packets a flow emitted and (re)arms its timer.
+    #[inline]
+    fn emit(&mut self, f: FlowId, mut out: TcpOut) {
+        for p in out.pkts.drain(..) {
+            self.flows[f as usize].stats.pkts_sent += 1;
+            let id = self.slab.alloc(p);
+            let first = self.routes[p.route as usize][0];
+            self.link_arrive(first, id);
+        }
+        self.out = out;
+        let flow = &mut self.flows[f as usize];
+        if let Some(d) = flow.next_deadline() {
+            if flow.timer_at.is_none_or(|t| d < t) {
+                flow.timer_at = Some(d);
+                self.events.push(d.max(self.now).ns(), Ev::Timer(f));
+            }
+        }
+    }
+
+    #[inline]
+    fn drop_pkt(&mut self, l: LinkId, id: PktId, why: DropReason) {
+        let link = &mut self.net.links[l as usize];
+        link.stats.drops[why as usize] += 1;
+        let flow = self.slab.get(id).flow;
+        self.flows[flow as usize].stats.pkts_dropped += 1;
+        self.slab.free(id);
+    }
+
+    /// A packet arrives at the egress of link `l`.
+    #[inline]
+    fn link_arrive(&mut self, l: LinkId, id: PktId) {
+        let now = self.now;
+        let link = &mut self.net.links[l as usize];
+        let size = self.slab.get(id).size;
+        link.stats.arrivals += 1;
+        link.stats.bytes_arrived += size as u64;
+        if link.loss > 0.0 && link.rng.uniform() < link.loss {
+            self.drop_pkt(l, id, DropReason::RandomLoss);
+            return;
+        }
+        match link.disc.enqueue(self.slab.get(id), link.q, now) {
+            Verdict::Drop(why) => {
+                self.drop_pkt(l, id, why);
+                return;
+            }
+            Verdict::Mark => {
+                link.stats.marks += 1;
+                self.slab.get_mut(id).flags |= flags::CE;
+            }
+            Verdict::Enqueue => {}
+        }
+        if link.tx.is_none() {
+            debug_assert!(link.fifo.is_empty());
+            // straight through: enqueue and dequeue at once (ns-2 enque/deque)
+            link.disc.on_dequeue(self.slab.get(id), link.q, now);
+            link.tx = Some(id);
+            let dt = link.rate.tx_time(size);
+            link.stats.busy_ns += dt.ns();
+            self.events.push((now + dt).ns(), Ev::TxDone(l));
+        } else {
+            link.account(now);
+            link.fifo.push_back(id);
+            link.q.pkts += 1;
+            link.q.bytes += size as u64;
+            if link.q.pkts > link.stats.max_pkts {
+                link.stats.max_pkts = link.q.pkts;
+            }
+            if link.q.bytes > link.stats.max_bytes {
+                link.stats.max_bytes = link.q.bytes;
+            }
+        }
+    }
+
+    /// The head-of-line packet of link `l` finished serialising.
+    #[inline]
+    fn tx_done(&mut self, l: LinkId) {
+        let now = self.now;
+        let link = &mut self.net.links[l as usize];
+        let id = link.tx.take().expect("TxDone with an idle serialiser");
+        let size = self.slab.get(id).size;
+        link.stats.departures += 1;
+        link.stats.bytes_departed += size as u64;
+        let at = now + link.delay;
+        if link.pipe.is_empty() {
+            self.events.push(at.ns(), Ev::PipeOut(l));
+        }
+        link.pipe.push_back((at, id));
+        if let Some(next) = link.fifo.pop_front() {
+            link.account(now);
+            let nsize = self.slab.get(next).size;
+            link.q.pkts -= 1;
+            link.q.bytes -= nsize as u64;
+            link.disc.on_dequeue(self.slab.get(next), link.q, now);
+            link.tx = Some(next);
+            let dt = link.rate.tx_time(nsize);
+            link.stats.busy_ns += dt.ns();
+            self.events.push((now + dt).ns(), Ev::TxDone(l));
+        }
+    }
+
+    /// The head of link `l`'s pipe reaches the far end.
+    #[inline]
+    fn pipe_out(&mut self, l: LinkId) {
+        let link = &mut self.net.links[l as usize];
+        let (_, id) = link.pipe.pop_front().expect("PipeOut with an empty pipe");
+        link.stats.delivered += 1;
+        if let Some(&(t, _)) = link.pipe.front() {
+            self.events.push(t.ns(), Ev::PipeOut(l));
+        }
+        let pkt = self.slab.get_mut(id);
+        pkt.hop += 1;
+        let route = &self.routes[pkt.route as usize];
+        if (pkt.hop as usize) < route.len() {
+            let next = route[pkt.hop as usize];
+            self.link_arrive(next, id);
+        } else {
+            self.deliver(id);
+        }
+    }
+
+    /// A packet reached the end of its route: hand it to its TCP endpoint.
+    #[inline]
+    fn deliver(&mut self, id: PktId) {
+        let now = self.now;
+        let pkt = *self.slab.get(id);
+        self.slab.free(id);
+        let f = pkt.flow;
+        let mut out = std::mem::take(&mut self.out);
+        let flow = &mut self.flows[f as usize];
+        flow.stats.pkts_delivered += 1;
+        if pkt.has(flags::DATA) || (pkt.has(flags::SYN) && !pkt.has(flags::ACK)) {
+            flow.on_data(&pkt, now, &mut out);
+        } else {
+            flow.on_ack(&pkt, now, &mut out);
+        }
+        self.emit(f, out);
+    }
+
+    /// Packet conservation (checked at the end of every test run): for every link,
+    /// arrivals = drops + departures + queued + in service and departures = delivered +
+    /// on the wire; for every flow, sent = delivered + dropped + in the network.
+    pub fn check_conservation(&self) -> Result<(), String> {
+        let mut in_net: Vec<u64> = vec![0; self.flows.len()];
+        for (i, l) in self.net.links.iter().enumerate() {
+            let s = &l.stats;
+            let queued = l.fifo.len() as u64;
+            let svc = l.tx.is_some() as u64;
+            if s.arrivals != s.total_drops() + s.departures + queued + svc {
+                return Err(format!(
+                    "link {} ({}): arrivals {} != drops {} + departures {} + queued {} + in service {}",
+                    i,
+                    l.name,
+                    s.arrivals,
+                    s.total_drops(),
+                    s.departures,
+                    queued,
+                    svc
+                ));
+            }
+            if s.departures != s.delivered + l.pipe.len() as u64 {
+                return Err(format!(
+                    "link {} ({}): departures {} != delivered {} + on the wire {}",
+                    i,
+                    l.name,
+                    s.departures,
+                    s.delivered,
+                    l.pipe.len()
+                ));
+            }
+            if l.q.pkts as usize != l.fifo.len() {
+                return Err(format!("link {}: queue count {} != fifo {}", l.name, l.q.pkts, l.fifo.len()));
+            }
+            for p in l.held_packets() {
+                in_net[self.slab.get(p).flow as usize] += 1;
+            }
+        }
+        for (f, flow) in self.flows.iter().enumerate() {
+            let s = &flow.stats;
+            if s.pkts_sent != s.pkts_delivered + s.pkts_dropped + in_net[f] {
+                return Err(format!(
+                    "flow {f}: sent {} != delivered {} + dropped {} + in network {}",
+                    s.pkts_sent, s.pkts_delivered, s.pkts_dropped, in_net[f]
+                ));
+            }
+        }
+        let total: u64 = in_net.iter().sum();
+        if total as usize != self.slab.live() {
+            return Err(format!("packets held by links {} != live packets {}", total, self.slab.live()));
+        }
+        Ok(())
+    }
+}

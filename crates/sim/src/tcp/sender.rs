@@ -1,0 +1,239 @@
+//! The TCP sender: handshake (RFC 793), window-limited transmission, NewReno loss
+//! recovery (RFC 5681 section 3.2 + RFC 6582 section 3.2), RTO (RFC 6298) and the ECN
+//! sender reaction (RFC 3168 section 6.1.2). Per-ACK work is O(1): no per-segment
+//! scoreboard, as NewReno needs none.
+
+use super::cc::CongestionEvent;
+use super::{Flow, SenderState, TcpOut};
+use crate::packet::{flags, Packet};
+use crate::time::SimTime;
+
+impl Flow {
+    /// The flow starts: send the SYN (with ECE|CWR when ECN is wanted, RFC 3168 6.1.1).
+    pub fn open(&mut self, now: SimTime, out: &mut TcpOut) {
+        self.state = SenderState::SynSent;
+        self.send_syn(now, out);
+    }
+
+    fn send_syn(&mut self, now: SimTime, out: &mut TcpOut) {
+        let mut f = flags::SYN;
+        if self.p.ecn {
+            f |= flags::ECE | flags::CWR;
+        }
+        let mut p = self.make_pkt(self.fwd, f, 0, 0, now);
+        p.size = self.p.header;
+        out.pkts.push(p);
+        self.rto_deadline = Some(now + self.rto);
+    }
+
+    /// FlightSize in segments.
+    #[inline]
+    fn flight(&self) -> f64 {
+        (self.snd_max - self.snd_una) as f64 / self.p.mss as f64
+    }
+
+    /// Sends what the window allows from snd_nxt.
+    pub(crate) fn try_send(&mut self, now: SimTime, out: &mut TcpOut) {
+        if self.state != SenderState::Established {
+            return;
+        }
+        let mss = self.p.mss as u64;
+        let wnd_segs = self.cc_state.cwnd.min(self.cc_state.max_cwnd).max(1.0).floor() as u64;
+        let wnd = wnd_segs * mss;
+        let end = self.end_seq();
+        while self.snd_nxt < end {
+            let len = mss.min(end - self.snd_nxt);
+            if self.snd_nxt + len - self.snd_una > wnd {
+                break;
+            }
+            self.send_segment(self.snd_nxt, len as u32, now, out);
+            self.snd_nxt += len;
+            if self.snd_nxt > self.snd_max {
+                self.snd_max = self.snd_nxt;
+            }
+        }
+    }
+
+    fn send_segment(&mut self, seq: u64, len: u32, now: SimTime, out: &mut TcpOut) {
+        let mut f = flags::DATA | flags::ACK;
+        if seq < self.snd_max {
+            f |= flags::RETX;
+            self.stats.retransmits += 1;
+        }
+        if seq + len as u64 == self.end_seq() {
+            f |= flags::FIN;
+        }
+        if self.ecn_ok {
+            f |= flags::ECT;
+            if self.cwr_pending {
+                f |= flags::CWR;
+                self.cwr_pending = false;
+            }
+        }
+        let p = self.make_pkt(self.fwd, f, seq, len, now);
+        out.pkts.push(p);
+        self.stats.data_pkts_sent += 1;
+        if self.rto_deadline.is_none() {
+            // RFC 6298 (5.1): start the timer when a segment is sent and it is not running.
+            self.rto_deadline = Some(now + self.rto);
+        }
+    }
+
+    /// RFC 6298 section 2: SRTT/RTTVAR with alpha = 1/8, beta = 1/4, K = 4,
+    /// RTO = SRTT + max(G, K RTTVAR), clamped to [min_rto, max_rto] (2.4, 2.5).
+    fn rtt_sample(&mut self, r: SimTime) {
+        let r = r.ns();
+        self.stats.rtt_samples += 1;
+        self.stats.rtt_sum_ns += r as u128;
+        match self.srtt_ns {
+            None => {
+                self.srtt_ns = Some(r); // (2.2) SRTT <- R, RTTVAR <- R/2
+                self.rttvar_ns = r / 2;
+            }
+            Some(srtt) => {
+                // (2.3) RTTVAR <- 3/4 RTTVAR + 1/4 |SRTT - R'|; SRTT <- 7/8 SRTT + 1/8 R'
+                self.rttvar_ns = (3 * self.rttvar_ns + srtt.abs_diff(r)) / 4;
+                self.srtt_ns = Some((7 * srtt + r) / 8);
+            }
+        }
+        let srtt = self.srtt_ns.unwrap_or(r);
+        let rto = srtt + self.p.granularity.ns().max(4 * self.rttvar_ns);
+        self.rto = SimTime(rto).max(self.p.min_rto).min(self.p.max_rto);
+    }
+
+    /// Retransmission timeout (RFC 6298 section 5.4-5.6, RFC 5681 eq. 4 and 3.1).
+    pub(crate) fn on_rto(&mut self, now: SimTime, out: &mut TcpOut) {
+        match self.state {
+            SenderState::SynSent => {
+                self.syn_retx = true;
+                self.rto = SimTime(self.rto.ns() * 2).min(self.p.max_rto); // (5.5)
+                self.stats.timeouts += 1;
+                self.stats.retransmits += 1;
+                self.send_syn(now, out);
+            }
+            SenderState::Established if self.snd_una < self.end_seq() => {
+                self.stats.timeouts += 1;
+                let flight = self.flight();
+                self.cc_state.ssthresh = self.cc.ssthresh(&self.cc_state, flight, CongestionEvent::Timeout, now);
+                self.cc_state.cwnd = 1.0; // loss window LW = 1 segment
+                self.in_recovery = false;
+                self.dupacks = 0;
+                // RFC 6582 section 3.2 step 6 / 4.1: recover <- highest sequence sent.
+                self.recover = self.snd_max - 1;
+                self.snd_nxt = self.snd_una; // go back N
+                self.rto = SimTime(self.rto.ns() * 2).min(self.p.max_rto); // (5.5) back off
+                self.try_send(now, out); // (5.4) retransmit the earliest unacknowledged
+                if self.rto_deadline.is_none() {
+                    self.rto_deadline = Some(now + self.rto); // (5.6)
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// An ACK (or SYN-ACK) reached the sender.
+    pub fn on_ack(&mut self, pkt: &Packet, now: SimTime, out: &mut TcpOut) {
+        if pkt.has(flags::SYN) {
+            if self.state == SenderState::SynSent {
+                self.state = SenderState::Established;
+                if pkt.has(flags::TSV) && !self.syn_retx {
+                    self.rtt_sample(now - pkt.ts_echo);
+                }
+                // RFC 5681 section 3.1: after a lost SYN the initial window is 1 segment.
+                self.cc_state.cwnd = if self.syn_retx { 1.0 } else { self.p.init_cwnd };
+                self.ecn_ok = self.p.ecn && pkt.has(flags::ECE); // RFC 3168 6.1.1
+                self.rto_deadline = None;
+                self.try_send(now, out);
+            }
+            return;
+        }
+        if self.state != SenderState::Established {
+            return;
+        }
+        let ack = pkt.ack;
+        let mss = self.p.mss as f64;
+        if ack > self.snd_una {
+            let newly = (ack - self.snd_una) as f64 / mss;
+            self.snd_una = ack;
+            if self.snd_nxt < self.snd_una {
+                self.snd_nxt = self.snd_una;
+            }
+            let rtt = if pkt.has(flags::TSV) { Some(now - pkt.ts_echo) } else { None };
+            if let Some(r) = rtt {
+                self.rtt_sample(r);
+            }
+            if self.in_recovery {
+                if ack > self.recover {
+                    // RFC 6582 3.2 step 3 (full ACK), option 1: cwnd = min(ssthresh, FlightSize + SMSS).
+                    self.in_recovery = false;
+                    self.cc_state.cwnd = self.cc_state.ssthresh.min(self.flight().max(1.0) + 1.0);
+                    self.cc.on_recovery_exit(&mut self.cc_state, now);
+                } else {
+                    // RFC 6582 3.2 step 4 (partial ACK): retransmit the first unacknowledged
+                    // segment, deflate by the amount acknowledged, add back one SMSS.
+                    let len = (self.p.mss as u64).min(self.end_seq() - self.snd_una) as u32;
+                    self.send_segment(self.snd_una, len, now, out);
+                    self.cc_state.cwnd = (self.cc_state.cwnd - newly + 1.0).max(1.0);
+                    if !self.partial_seen {
+                        // reset the timer on the first partial ACK only ("impatient")
+                        self.partial_seen = true;
+                        self.rto_deadline = Some(now + self.rto);
+                    }
+                }
+            } else {
+                self.dupacks = 0;
+                self.cc.on_ack(&mut self.cc_state, newly, rtt, now);
+            }
+            if self.ecn_ok && pkt.has(flags::ECE) {
+                self.on_ece(now);
+            }
+            if self.cc_state.cwnd > self.cc_state.max_cwnd {
+                self.cc_state.cwnd = self.cc_state.max_cwnd;
+            }
+            if self.snd_una >= self.end_seq() {
+                self.state = SenderState::Done;
+                self.stats.sender_done = Some(now);
+                self.rto_deadline = None;
+                return;
+            }
+            // RFC 6298 (5.3): restart the timer when new data is acknowledged.
+            if !self.in_recovery || !self.partial_seen {
+                self.rto_deadline = Some(now + self.rto);
+            }
+        } else if ack == self.snd_una && self.snd_max > self.snd_una && pkt.payload == 0 {
+            self.dupacks += 1;
+            if self.in_recovery {
+                self.cc_state.cwnd += 1.0; // RFC 5681 3.2 step 4: inflate
+            } else if self.dupacks == self.p.dupack_threshold && ack > self.recover {
+                // RFC 6582 3.2 step 2: fast retransmit only if the ACK covers more than recover.
+                self.stats.fast_retransmits += 1;
+                let flight = self.flight();
+                self.cc_state.ssthresh =
+                    self.cc.ssthresh(&self.cc_state, flight, CongestionEvent::FastRetransmit, now);
+                self.recover = self.snd_max - 1;
+                self.in_recovery = true;
+                self.partial_seen = false;
+                let len = (self.p.mss as u64).min(self.end_seq() - self.snd_una) as u32;
+                self.send_segment(self.snd_una, len, now, out);
+                self.cc_state.cwnd = self.cc_state.ssthresh + self.p.dupack_threshold as f64;
+                self.ecn_recover = self.snd_max; // one reduction per window
+            }
+        }
+        self.try_send(now, out);
+    }
+
+    /// RFC 3168 section 6.1.2: react to ECE at most once per window of data, like a
+    /// loss but without retransmitting; set CWR on the next new data packet.
+    fn on_ece(&mut self, now: SimTime) {
+        if self.in_recovery || self.snd_una <= self.ecn_recover {
+            return;
+        }
+        self.stats.ecn_reductions += 1;
+        let flight = self.flight();
+        let ss = self.cc.ssthresh(&self.cc_state, flight, CongestionEvent::Ecn, now);
+        self.cc_state.ssthresh = ss;
+        self.cc_state.cwnd = ss.max(1.0);
+        self.ecn_recover = self.snd_max;
+        self.cwr_pending = true;
+    }
+}

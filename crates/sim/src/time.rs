@@ -1,0 +1,137 @@
+//! Integer simulated time and the units of the field.
+//!
+//! Time is a count of nanoseconds (`SimTime(u64)`), as htsim counts picoseconds
+//! (sim/config.h): no float drift, exact ties. Floats appear only at the edges
+//! (scenario files, Python).
+
+use std::fmt;
+
+/// A point in (or span of) simulated time, in nanoseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SimTime(pub u64);
+
+impl SimTime {
+    pub const ZERO: SimTime = SimTime(0);
+    pub const MAX: SimTime = SimTime(u64::MAX);
+
+    pub const fn from_ns(ns: u64) -> Self {
+        SimTime(ns)
+    }
+    pub const fn from_us(us: u64) -> Self {
+        SimTime(us * 1_000)
+    }
+    pub const fn from_ms(ms: u64) -> Self {
+        SimTime(ms * 1_000_000)
+    }
+    pub const fn from_secs(s: u64) -> Self {
+        SimTime(s * 1_000_000_000)
+    }
+    /// Rounds to the nearest nanosecond.
+    pub fn from_secs_f64(s: f64) -> Self {
+        SimTime((s * 1e9).round().max(0.0) as u64)
+    }
+    pub const fn ns(self) -> u64 {
+        self.0
+    }
+    pub fn as_secs_f64(self) -> f64 {
+        self.0 as f64 * 1e-9
+    }
+    pub fn saturating_sub(self, o: SimTime) -> SimTime {
+        SimTime(self.0.saturating_sub(o.0))
+    }
+}
+
+impl std::ops::Add for SimTime {
+    type Output = SimTime;
+    fn add(self, o: SimTime) -> SimTime {
+        SimTime(self.0 + o.0)
+    }
+}
+
+impl std::ops::Sub for SimTime {
+    type Output = SimTime;
+    fn sub(self, o: SimTime) -> SimTime {
+        SimTime(self.0 - o.0)
+    }
+}
+
+impl fmt::Display for SimTime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:.9}s", self.as_secs_f64())
+    }
+}
+
+/// A link rate in bits per second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct BitsPerSec(pub u64);
+
+impl BitsPerSec {
+    /// Serialisation time of `bytes` at this rate: bytes * 8 / rate, rounded to the
+    /// nearest nanosecond (exact for the usual rates: 1500 B at 10 Gbps = 1200 ns).
+    pub fn tx_time(self, bytes: u32) -> SimTime {
+        let num = bytes as u128 * 8 * 1_000_000_000u128;
+        let r = self.0 as u128;
+        SimTime(((num + r / 2) / r) as u64)
+    }
+}
+
+/// Parses "10Gbps", "1.25Mbps", "100 Mbps", "9600bps".
+pub fn parse_rate(s: &str) -> Result<BitsPerSec, String> {
+    let t = s.trim();
+    let units: [(&str, f64); 4] = [("Gbps", 1e9), ("Mbps", 1e6), ("Kbps", 1e3), ("bps", 1.0)];
+    for (u, mult) in units {
+        if let Some(num) = t.strip_suffix(u) {
+            let v: f64 = num
+                .trim()
+                .parse()
+                .map_err(|_| format!("bad rate {s:?}: expected a number followed by Gbps, Mbps, Kbps or bps"))?;
+            if v.is_nan() || v <= 0.0 || !v.is_finite() {
+                return Err(format!("bad rate {s:?}: must be > 0"));
+            }
+            return Ok(BitsPerSec((v * mult).round() as u64));
+        }
+    }
+    Err(format!("bad rate {s:?}: expected a number followed by Gbps, Mbps, Kbps or bps (e.g. \"100Mbps\")"))
+}
+
+/// Parses "25us", "1ms", "0.1s", "500ns".
+pub fn parse_duration(s: &str) -> Result<SimTime, String> {
+    let t = s.trim();
+    let units: [(&str, f64); 4] = [("ns", 1.0), ("us", 1e3), ("ms", 1e6), ("s", 1e9)];
+    for (u, mult) in units {
+        if let Some(num) = t.strip_suffix(u) {
+            let v: f64 = num
+                .trim()
+                .parse()
+                .map_err(|_| format!("bad duration {s:?}: expected a number followed by ns, us, ms or s"))?;
+            if v.is_nan() || v < 0.0 || !v.is_finite() {
+                return Err(format!("bad duration {s:?}: must be >= 0"));
+            }
+            return Ok(SimTime((v * mult).round() as u64));
+        }
+    }
+    Err(format!("bad duration {s:?}: expected a number followed by ns, us, ms or s (e.g. \"25us\")"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serialisation_arithmetic() {
+        assert_eq!(BitsPerSec(10_000_000_000).tx_time(1500), SimTime(1200));
+        assert_eq!(BitsPerSec(100_000_000).tx_time(1500), SimTime(120_000));
+        assert_eq!(BitsPerSec(1_000_000_000).tx_time(40), SimTime(320));
+        assert_eq!(BitsPerSec(1_250_000).tx_time(500), SimTime(3_200_000));
+    }
+
+    #[test]
+    fn parse_units() {
+        assert_eq!(parse_rate("10Gbps").unwrap(), BitsPerSec(10_000_000_000));
+        assert_eq!(parse_rate("1.25Mbps").unwrap(), BitsPerSec(1_250_000));
+        assert_eq!(parse_duration("25us").unwrap(), SimTime(25_000));
+        assert_eq!(parse_duration("0.1s").unwrap(), SimTime(100_000_000));
+        assert!(parse_rate("10 furlongs").is_err());
+        assert!(parse_duration("-1ms").is_err());
+    }
+}

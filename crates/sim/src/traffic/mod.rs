@@ -1,0 +1,50 @@
+//! Traffic: long-lived (bulk) flows and fixed flows are added directly as flows at their
+//! start times (scenario.rs); generators here create flows as the run goes.
+//!
+//! Poisson arrivals: inter-arrival times exponential with mean 1/rate (a Poisson
+//! process), each arrival one TCP flow of the configured size.
+
+use crate::packet::NodeId;
+use crate::rng::Rng;
+use crate::tcp::TcpParams;
+use crate::time::SimTime;
+
+/// What a generator asks the simulator to open.
+#[derive(Clone, Debug)]
+pub struct FlowSpec {
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub params: TcpParams,
+    pub cc: String,
+    pub size: u64,
+}
+
+pub struct Generator {
+    pub kind: GenKind,
+    pub rng: Rng,
+}
+
+pub enum GenKind {
+    Poisson { rate_per_s: f64, start: SimTime, stop: SimTime, flow: FlowSpec },
+}
+
+impl Generator {
+    pub fn first_arrival(&mut self) -> Option<SimTime> {
+        match &self.kind {
+            GenKind::Poisson { rate_per_s, start, stop, .. } => {
+                let t = *start + SimTime::from_secs_f64(self.rng.exponential(1.0 / rate_per_s));
+                (t < *stop).then_some(t)
+            }
+        }
+    }
+
+    /// The generator's event at `now`: the flow to open and the next event time.
+    pub fn fire(&mut self, now: SimTime) -> (Option<FlowSpec>, Option<SimTime>) {
+        match &self.kind {
+            GenKind::Poisson { rate_per_s, stop, flow, .. } => {
+                let next = now + SimTime::from_secs_f64(self.rng.exponential(1.0 / rate_per_s));
+                (Some(flow.clone()), (next < *stop).then_some(next))
+            }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+"""superpacket: a fast, deterministic packet-level network simulator.
+
+    >>> import superpacket
+    >>> res = superpacket.run("examples/incast.toml", seed=1)
+    >>> res.flows.select("flow_id", "fct_s")
+
+The heavy modules (polars) load on first use, so `superpacket._core` alone stays light
+(the benchmark measures memory in a child process that imports only the core).
+"""
+
+from typing import Any
+
+__all__ = ["Results", "ScenarioError", "load_scenario", "run"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ScenarioError":
+        from superpacket._core import ScenarioError
+
+        return ScenarioError
+    if name in ("Results", "load_scenario", "run"):
+        from superpacket import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'superpacket' has no attribute {name!r}")

@@ -1,0 +1,107 @@
+"""The Python API: `run(scenario, seed=...)` -> `Results` with polars DataFrames.
+
+A scenario is a path to a TOML file, a TOML string, or a dict with the same fields
+(the schema lives once, in Rust: crates/sim/src/scenario.rs). Invalid scenarios raise
+`ScenarioError` naming the field.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from superpacket import _core
+
+
+@dataclass
+class Results:
+    """One run's data: per-flow and per-link tables, the sampled queue series, a summary."""
+
+    flows: pl.DataFrame
+    links: pl.DataFrame
+    queue_series: pl.DataFrame
+    summary: dict[str, Any]
+    scenario_text: str = ""
+    wall_s: float | None = field(default=None, compare=False)
+
+    def write(self, out: str | Path) -> Path:
+        """Writes flows/links/queue_series as Parquet, summary.json and scenario.toml."""
+        d = Path(out)
+        d.mkdir(parents=True, exist_ok=True)
+        self.flows.write_parquet(d / "flows.parquet")
+        self.links.write_parquet(d / "links.parquet")
+        self.queue_series.write_parquet(d / "queue_series.parquet")
+        (d / "summary.json").write_text(json.dumps(self.summary, indent=2, sort_keys=True) + "\n")
+        if self.scenario_text:
+            (d / "scenario.toml").write_text(self.scenario_text)
+        return d
+
+
+def load_scenario(scenario: str | Path | dict[str, Any]) -> tuple[str, str]:
+    """Returns (text, format) for a path, a TOML string or a dict."""
+    if isinstance(scenario, dict):
+        return json.dumps(scenario), "json"
+    if isinstance(scenario, Path) or (isinstance(scenario, str) and "\n" not in scenario):
+        p = Path(scenario)
+        if not p.exists():
+            raise FileNotFoundError(f"scenario file not found: {p}")
+        return p.read_text(), "toml"
+    return str(scenario), "toml"
+
+
+def _frame(cols: dict[str, list[Any]]) -> pl.DataFrame:
+    return pl.DataFrame(cols, strict=False)
+
+
+def run(
+    scenario: str | Path | dict[str, Any],
+    seed: int | None = None,
+    progress: bool | None = None,
+) -> Results:
+    """Runs a scenario and returns its results.
+
+    `seed` overrides the scenario's seed (default 1). `progress`: show a progress bar
+    (None = only when stderr is a terminal and the run takes more than a few seconds).
+    """
+    text, fmt = load_scenario(scenario)
+    sim = _core.Simulation(text, fmt, seed)
+    t0 = time.perf_counter()
+    _run_with_progress(sim, progress)
+    wall = time.perf_counter() - t0
+    raw = sim.results()
+    summary = json.loads(raw["summary_json"])
+    return Results(
+        flows=_frame(raw["flows"]),
+        links=_frame(raw["links"]),
+        queue_series=_frame(raw["queue_series"]),
+        summary=summary,
+        scenario_text=text if fmt == "toml" else "",
+        wall_s=wall,
+    )
+
+
+def _run_with_progress(sim: _core.Simulation, progress: bool | None) -> None:
+    """Runs in slices of simulated time; a bar appears once a run passes 3 s of wall time."""
+    total = sim.duration_s
+    show = sys.stderr.isatty() if progress is None else progress
+    steps = 100
+    bar = None
+    t0 = time.perf_counter()
+    try:
+        for k in range(1, steps + 1):
+            sim.run_until(total * k / steps)
+            if show and bar is None and time.perf_counter() - t0 > 3.0:
+                from tqdm import tqdm
+
+                bar = tqdm(total=steps, initial=k, unit="%", desc="simulating", file=sys.stderr)
+            elif bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()

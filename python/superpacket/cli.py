@@ -1,0 +1,139 @@
+"""The `superpacket` command line.
+
+    superpacket run FILE.toml [--seed N] [--out DIR] [--json] [--timing]
+    superpacket list
+    superpacket bench [--duration SECONDS] [--json]
+
+Bad input (an invalid scenario, a missing file) exits with code 2 and one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_BAD_INPUT = 2
+
+
+def _fail(msg: str) -> int:
+    print(f"superpacket: {msg}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def _json_value(v: Any) -> Any:
+    if isinstance(v, float) and v != v:  # NaN
+        return None
+    return v
+
+
+def cmd_run(a: argparse.Namespace) -> int:
+    from superpacket import api
+    from superpacket._core import ScenarioError
+
+    try:
+        res = api.run(a.file, seed=a.seed, progress=None if not a.json else False)
+    except (ScenarioError, FileNotFoundError, IsADirectoryError, UnicodeDecodeError) as e:
+        return _fail(f"{a.file}: {e}")
+    if a.out:
+        res.write(a.out)
+    if a.json:
+        flows = [{k: _json_value(v) for k, v in row.items()} for row in res.flows.to_dicts()]
+        out: dict[str, Any] = {
+            "scenario": res.summary.get("name"),
+            "seed": res.summary.get("seed"),
+            "summary": res.summary,
+            "mean_fct_s": res.summary.get("mean_fct_s"),
+            "flows": flows,
+            "links": res.links.to_dicts(),
+        }
+        if a.timing:
+            out["wall_s"] = res.wall_s
+        print(json.dumps(out, indent=2, sort_keys=True))
+        return 0
+    s = res.summary
+    print(f"scenario {s.get('name')!r}  seed {s.get('seed')}  simulated {s.get('sim_time_s'):g} s  "
+          f"events {s.get('events')}  conservation {s.get('conservation')}")
+    mean = s.get("mean_fct_s")
+    print(f"flows {s.get('flows')}  completed {s.get('completed_flows')}  "
+          f"mean FCT {'-' if mean is None else f'{mean:.6f} s'}  with a timeout {s.get('flows_with_timeout')}")
+    import polars as pl
+
+    with pl.Config(tbl_rows=30, tbl_cols=12, tbl_width_chars=160):
+        print(res.flows.select("flow_id", "src", "dst", "size_bytes", "fct_s", "goodput_bps",
+                               "retransmits", "timeouts", "fast_retransmits"))
+        busy = res.links.filter(pl.col("arrivals") > 0)
+        print(busy.select("name", "queue", "arrivals", "drops", "marks", "max_pkts", "mean_pkts", "utilization"))
+    if a.timing:
+        print(f"wall time {res.wall_s:.3f} s")
+    if a.out:
+        print(f"results written to {a.out}/")
+    return 0
+
+
+def cmd_list(a: argparse.Namespace) -> int:
+    ex = Path("examples")
+    print("example scenarios:")
+    for p in sorted(ex.glob("*.toml")) if ex.is_dir() else []:
+        first = next((ln[2:].strip() for ln in p.read_text().splitlines() if ln.startswith("# ")), "")
+        print(f"  {p}  {first}")
+    print("benchmarks:\n  P1  dumbbell of 64 long-lived NewReno flows, 10 Gbps (superpacket bench)")
+    print("congestion controls:\n  newreno")
+    print("queue disciplines:\n  droptail, red")
+    return 0
+
+
+_BENCH_CHILD = "import sys; from superpacket import _core; print(_core.bench_p1(float(sys.argv[1])))"
+
+
+def bench_p1(duration_s: float) -> dict[str, Any]:
+    """Runs P1 in a fresh interpreter that imports only the Rust core, so peak RSS is the
+    simulator's own."""
+    r = subprocess.run([sys.executable, "-c", _BENCH_CHILD, str(duration_s)], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr.strip())
+    out: dict[str, Any] = json.loads(r.stdout)
+    return out
+
+
+def cmd_bench(a: argparse.Namespace) -> int:
+    if a.duration <= 0:
+        return _fail("--duration must be > 0")
+    r = bench_p1(a.duration)
+    if a.json:
+        print(json.dumps(r, indent=2, sort_keys=True))
+        return 0
+    print(f"P1: 64 NewReno flows, 10 Gbps dumbbell, {a.duration:g} simulated s")
+    print(f"  wall {r['wall_s']:.3f} s   events {r['events']}   {r['events_per_s'] / 1e6:.2f} M events/s")
+    print(f"  bottleneck packets {r['bottleneck_pkts']}   {r['bottleneck_pkts_per_s'] / 1e6:.2f} M pkts/s   "
+          f"utilisation {r['bottleneck_utilization']:.4f}")
+    print(f"  peak RSS {r['peak_rss_bytes'] / 2**20:.1f} MiB   peak packets live {r['peak_live_packets']}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="superpacket", description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="run a scenario file")
+    r.add_argument("file")
+    r.add_argument("--seed", type=int, default=None)
+    r.add_argument("--out", default=None, help="write Parquet tables and summary.json here")
+    r.add_argument("--json", action="store_true", help="print a machine-readable summary")
+    r.add_argument("--timing", action="store_true", help="include wall-clock time")
+    r.set_defaults(fn=cmd_run)
+    ls = sub.add_parser("list", help="list example scenarios and built-in parts")
+    ls.set_defaults(fn=cmd_list)
+    b = sub.add_parser("bench", help="run benchmark scenario P1")
+    b.add_argument("--duration", type=float, default=5.0, help="simulated seconds (default 5)")
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(fn=cmd_bench)
+    a = p.parse_args(argv)
+    rc: int = a.fn(a)
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())

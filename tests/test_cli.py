@@ -1,0 +1,90 @@
+"""The command line: exit codes, --json without wall-clock figures, determinism."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXE = str(Path(sys.executable).parent / "superpacket")
+
+
+def sp(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([EXE, *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_incast_json_has_mean_fct_and_per_flow_fcts(examples):
+    r = sp("run", str(examples / "incast.toml"), "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    fcts = [f["fct_s"] for f in d["flows"]]
+    assert len(fcts) == 10 and all(x is not None for x in fcts)
+    assert d["mean_fct_s"] == pytest.approx(sum(fcts) / len(fcts))
+    assert "wall_s" not in d
+    assert d["summary"]["conservation"] == "ok"
+    # with DropTail (50 packets) most of the 100 packets of the incast are dropped and the
+    # flows time out: mean FCT above the 200 ms minimum RTO
+    assert d["mean_fct_s"] > 0.2
+
+
+def test_json_output_is_byte_identical_across_runs(examples):
+    a = sp("run", str(examples / "dumbbell.toml"), "--json", "--seed", "7")
+    b = sp("run", str(examples / "dumbbell.toml"), "--json", "--seed", "7")
+    c = sp("run", str(examples / "dumbbell.toml"), "--json", "--seed", "8")
+    assert a.returncode == 0, a.stderr
+    assert a.stdout == b.stdout
+    assert a.stdout != c.stdout
+
+
+def test_timing_adds_wall_clock(examples):
+    r = sp("run", str(examples / "incast.toml"), "--json", "--timing")
+    assert "wall_s" in json.loads(r.stdout)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        'duration = "1s"\n[topology]\nkind = "star"\nsenders = 0\n'
+        'sender_link = {rate="1Gbps", delay="1us"}\nreceiver_link = {rate="1Gbps", delay="1us"}\n',
+        'duration = "1s"\nbogus = 3\n',
+        "this is not toml",
+        'duration = "1 parsec"\n[topology]\nkind="star"\n',
+    ],
+)
+def test_bad_input_exit_2_one_line(tmp_path, body):
+    f = tmp_path / "bad.toml"
+    f.write_text(body)
+    r = sp("run", str(f))
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    assert "Traceback" not in r.stderr and "panicked" not in r.stderr
+
+
+def test_missing_file_exit_2(tmp_path):
+    r = sp("run", str(tmp_path / "nope.toml"))
+    assert r.returncode == 2
+    assert "not found" in r.stderr
+
+
+def test_out_dir_written(tmp_path, examples):
+    r = sp("run", str(examples / "incast.toml"), "--out", str(tmp_path / "o"))
+    assert r.returncode == 0, r.stderr
+    for name in ("flows.parquet", "links.parquet", "summary.json", "scenario.toml"):
+        assert (tmp_path / "o" / name).exists()
+
+
+def test_list(root):
+    r = sp("list", cwd=root)
+    assert r.returncode == 0
+    assert "examples/incast.toml" in r.stdout
+
+
+def test_bench_json_fields():
+    r = sp("bench", "--duration", "0.05", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    for k in ("wall_s", "events", "events_per_s", "bottleneck_pkts", "bottleneck_pkts_per_s", "peak_rss_bytes"):
+        assert k in d
+    assert d["conservation"] == "ok"
