@@ -44,7 +44,7 @@ pub fn run_p1(duration_s: f64) -> Result<serde_json::Value, String> {
     sim.run_until(SimTime::from_secs_f64(duration_s));
     let wall = t0.elapsed().as_secs_f64();
     let bl = sim.net.link_by_name("R1->R2").ok_or("no bottleneck")?;
-    let bpkts = sim.net.links[bl as usize].stats.departures;
+    let bpkts = sim.net.links[bl as usize].departures(sim.now);
     let r = results::collect(&sim, "P1");
     let bytes: u64 = sim.flows.iter().map(|f| f.stats.bytes_received).sum();
     Ok(serde_json::json!({
@@ -55,7 +55,7 @@ pub fn run_p1(duration_s: f64) -> Result<serde_json::Value, String> {
         "events_per_s": sim.events_processed as f64 / wall,
         "bottleneck_pkts": bpkts,
         "bottleneck_pkts_per_s": bpkts as f64 / wall,
-        "bottleneck_utilization": sim.net.links[bl as usize].stats.busy_ns as f64 / sim.now.ns() as f64,
+        "bottleneck_utilization": sim.net.links[bl as usize].busy_ns(sim.now) as f64 / sim.now.ns() as f64,
         "goodput_bps": bytes as f64 * 8.0 / duration_s,
         "peak_live_packets": sim.peak_live_packets(),
         "peak_rss_bytes": peak_rss_bytes(),

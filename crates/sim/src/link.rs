@@ -1,7 +1,13 @@
 //! A link: egress queue (a discipline's decision + FIFO plumbing) + serialiser (rate) +
-//! propagation delay. One pending event per busy serialiser and one per non-empty pipe:
-//! the pipe is a ring of packets in flight in arrival order (constant delay keeps it
-//! sorted), as htsim's sim/pipe.cpp.
+//! propagation delay.
+//!
+//! A FIFO served at a constant rate fixes each accepted packet's service start and
+//! arrival time the moment it is enqueued (start = max(now, busy_until)). So the link
+//! keeps one ring of every packet it holds, waiting, in service or on the wire, in
+//! FIFO order with those times, and needs ONE pending event: the arrival of the ring's
+//! head at the far end (htsim's pipe, sim/pipe.cpp, extended over the queue). Service
+//! starts are applied lazily, at their exact times, before anything reads the queue
+//! (`advance`), so disciplines see the same queue as with a departure event per packet.
 
 use std::collections::VecDeque;
 
@@ -15,11 +21,9 @@ use crate::time::{BitsPerSec, SimTime};
 pub struct LinkStats {
     pub arrivals: u64,
     pub bytes_arrived: u64,
-    /// Serialisation finished (packet on the wire).
-    pub departures: u64,
-    pub bytes_departed: u64,
     /// Reached the far end.
     pub delivered: u64,
+    pub bytes_delivered: u64,
     pub drops: [u64; DropReason::COUNT],
     pub marks: u64,
     pub max_pkts: u32,
@@ -28,8 +32,17 @@ pub struct LinkStats {
     pub occ_integral: u128,
     pub occ_bytes_integral: u128,
     pub last_change: SimTime,
-    /// Time the serialiser was busy (ns), for utilisation.
+    /// Serialisation time of every accepted packet (ns), for utilisation.
     pub busy_ns: u64,
+}
+
+/// A packet the link holds, with its fixed service start and far-end arrival times.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Slot {
+    pub start: SimTime,
+    pub arrive: SimTime,
+    pub pkt: PktId,
+    pub size: u32,
 }
 
 impl LinkStats {
@@ -44,10 +57,13 @@ pub struct Link {
     pub to: NodeId,
     pub rate: BitsPerSec,
     pub delay: SimTime,
-    pub(crate) fifo: VecDeque<PktId>,
+    /// Every packet held, in FIFO order.
+    pub(crate) ring: VecDeque<Slot>,
+    /// How many slots at the front of the ring have started service.
+    pub(crate) started: usize,
+    /// Waiting packets (not yet in service), as of the last `advance`.
     pub(crate) q: QueueState,
-    pub(crate) tx: Option<PktId>,
-    pub(crate) pipe: VecDeque<(SimTime, PktId)>,
+    pub(crate) busy_until: SimTime,
     pub(crate) disc: Box<dyn QueueDisc>,
     pub(crate) loss: f64,
     pub(crate) rng: Rng,
@@ -71,10 +87,10 @@ impl Link {
             to,
             rate,
             delay,
-            fifo: VecDeque::new(),
+            ring: VecDeque::new(),
+            started: 0,
             q: QueueState::default(),
-            tx: None,
-            pipe: VecDeque::new(),
+            busy_until: SimTime::ZERO,
             disc,
             loss,
             rng,
@@ -94,12 +110,29 @@ impl Link {
         self.disc.counters()
     }
 
-    pub fn in_flight(&self) -> usize {
-        self.pipe.len()
+    /// Packets on the wire (serialised, not yet arrived) at `now` (after `advance`).
+    pub fn on_wire(&self, now: SimTime) -> usize {
+        self.ring.iter().take(self.started).filter(|s| s.arrive - self.delay <= now).count()
     }
 
-    pub fn in_service(&self) -> bool {
-        self.tx.is_some()
+    /// Packets in service at `now` (0 or 1, after `advance`).
+    pub fn in_service(&self, now: SimTime) -> usize {
+        self.ring.iter().take(self.started).filter(|s| s.arrive - self.delay > now).count()
+    }
+
+    /// Packets whose serialisation finished by `now`: delivered + on the wire.
+    pub fn departures(&self, now: SimTime) -> u64 {
+        self.stats.delivered + self.on_wire(now) as u64
+    }
+
+    pub fn bytes_departed(&self, now: SimTime) -> u64 {
+        self.stats.bytes_delivered
+            + self.ring.iter().take(self.started).filter(|s| s.arrive - self.delay <= now).map(|s| s.size as u64).sum::<u64>()
+    }
+
+    /// Serialiser busy time up to `now`.
+    pub fn busy_ns(&self, now: SimTime) -> u64 {
+        self.stats.busy_ns - self.busy_until.saturating_sub(now).ns().min(self.stats.busy_ns)
     }
 
     /// Accounts the time-weighted occupancy up to `now` before the queue changes.
@@ -111,8 +144,25 @@ impl Link {
         self.stats.last_change = now;
     }
 
+    /// Applies every service start up to `now`, at its own time: the waiting count drops
+    /// and the discipline hears of the dequeue (RED's idle period, super-packet pktCnt).
+    #[inline]
+    pub(crate) fn advance(&mut self, now: SimTime, pkts: &crate::packet::PacketSlab) {
+        while let Some(s) = self.ring.get(self.started) {
+            if s.start > now {
+                break;
+            }
+            let (start, size, pkt) = (s.start, s.size, s.pkt);
+            self.account(start);
+            self.q.pkts -= 1;
+            self.q.bytes -= size as u64;
+            self.started += 1;
+            self.disc.on_dequeue(pkts.get(pkt), self.q, start);
+        }
+    }
+
     /// Ids of the packets the link holds (queued, in service, on the wire).
     pub fn held_packets(&self) -> impl Iterator<Item = PktId> + '_ {
-        self.fifo.iter().copied().chain(self.tx).chain(self.pipe.iter().map(|&(_, p)| p))
+        self.ring.iter().map(|s| s.pkt)
     }
 }

@@ -118,7 +118,7 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
     links.push("rate_bps", lu(&|l| l.rate.0));
     links.push("delay_s", Column::F64(ls.iter().map(|l| l.delay.as_secs_f64()).collect()));
     links.push("arrivals", lu(&|l| l.stats.arrivals));
-    links.push("departures", lu(&|l| l.stats.departures));
+    links.push("departures", lu(&|l| l.departures(now)));
     links.push("delivered", lu(&|l| l.stats.delivered));
     links.push("drops", lu(&|l| l.stats.total_drops()));
     for r in DropReason::ALL {
@@ -126,15 +126,15 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
     }
     links.push("marks", lu(&|l| l.stats.marks));
     links.push("bytes_arrived", lu(&|l| l.stats.bytes_arrived));
-    links.push("bytes_departed", lu(&|l| l.stats.bytes_departed));
+    links.push("bytes_departed", lu(&|l| l.bytes_departed(now)));
     links.push("max_pkts", lu(&|l| l.stats.max_pkts as u64));
     links.push("max_bytes", lu(&|l| l.stats.max_bytes));
     let t = now.ns().max(1) as f64;
     links.push("mean_pkts", Column::F64(ls.iter().map(|l| l.stats.occ_integral as f64 / t).collect()));
     links.push("mean_bytes", Column::F64(ls.iter().map(|l| l.stats.occ_bytes_integral as f64 / t).collect()));
-    links.push("utilization", Column::F64(ls.iter().map(|l| (l.stats.busy_ns as f64 / t).min(1.0)).collect()));
+    links.push("utilization", Column::F64(ls.iter().map(|l| (l.busy_ns(now) as f64 / t).min(1.0)).collect()));
     links.push("queued_pkts", lu(&|l| l.queue_state().pkts as u64));
-    links.push("on_wire_pkts", lu(&|l| l.in_flight() as u64));
+    links.push("on_wire_pkts", lu(&|l| l.on_wire(now) as u64));
 
     let ss = &sim.samples;
     let mut series = Table::default();

@@ -1,13 +1,14 @@
 //! The simulator: one deterministic event loop over arenas of links and flows.
 //!
-//! Per packet and hop there are exactly two events: serialisation done at the link head
-//! (`TxDone`) and arrival at the far end (`PipeOut`). Routers forward in zero time
+//! Per packet and hop there is exactly one event: its arrival at the far end of the link
+//! (`PipeOut`, see link.rs for why service starts need no event). Routers forward in zero time
 //! (SCENARIOS.md "Common defaults"): a packet leaving a pipe enters the next link of its
 //! source route at once, or is handed to its TCP endpoint at the end of the route.
 
 use std::collections::HashMap;
 
 use crate::event::EventList;
+use crate::link::Slot;
 use crate::packet::{flags, FlowId, LinkId, NodeId, Packet, PacketSlab, PktId, RouteId};
 use crate::queue::{DropReason, Verdict};
 use crate::tcp::cc::CongestionControl;
@@ -18,7 +19,6 @@ use crate::traffic::Generator;
 
 #[derive(Clone, Copy, Debug)]
 pub enum Ev {
-    TxDone(LinkId),
     PipeOut(LinkId),
     FlowStart(FlowId),
     Timer(FlowId),
@@ -158,6 +158,7 @@ impl Sim {
         }
         let now = self.now;
         for l in &mut self.net.links {
+            l.advance(now, &self.slab);
             l.account(now);
         }
     }
@@ -165,7 +166,6 @@ impl Sim {
     #[inline]
     fn dispatch(&mut self, ev: Ev) {
         match ev {
-            Ev::TxDone(l) => self.tx_done(l),
             Ev::PipeOut(l) => self.pipe_out(l),
             Ev::FlowStart(f) => {
                 let now = self.now;
@@ -187,6 +187,7 @@ impl Sim {
             Ev::Gen(g) => self.generator_fire(g),
             Ev::Sample => {
                 for &l in &self.sample_links {
+                    self.net.links[l as usize].advance(self.now, &self.slab);
                     let q = self.net.links[l as usize].q;
                     self.samples.push(QueueSample { t: self.now, link: l, pkts: q.pkts, bytes: q.bytes });
                 }
@@ -242,6 +243,7 @@ impl Sim {
     fn link_arrive(&mut self, l: LinkId, id: PktId) {
         let now = self.now;
         let link = &mut self.net.links[l as usize];
+        link.advance(now, &self.slab);
         let size = self.slab.get(id).size;
         link.stats.arrivals += 1;
         link.stats.bytes_arrived += size as u64;
@@ -260,17 +262,21 @@ impl Sim {
             }
             Verdict::Enqueue => {}
         }
-        if link.tx.is_none() {
-            debug_assert!(link.fifo.is_empty());
-            // straight through: enqueue and dequeue at once (ns-2 enque/deque)
+        let start = now.max(link.busy_until);
+        let dt = link.rate.tx_time(size);
+        link.busy_until = start + dt;
+        link.stats.busy_ns += dt.ns();
+        let arrive = link.busy_until + link.delay;
+        if link.ring.is_empty() {
+            self.events.push(arrive.ns(), Ev::PipeOut(l));
+        }
+        link.ring.push_back(Slot { start, arrive, pkt: id, size });
+        if start == now {
+            // idle serialiser: straight into service (ns-2's enque then deque)
+            link.started += 1;
             link.disc.on_dequeue(self.slab.get(id), link.q, now);
-            link.tx = Some(id);
-            let dt = link.rate.tx_time(size);
-            link.stats.busy_ns += dt.ns();
-            self.events.push((now + dt).ns(), Ev::TxDone(l));
         } else {
             link.account(now);
-            link.fifo.push_back(id);
             link.q.pkts += 1;
             link.q.bytes += size as u64;
             if link.q.pkts > link.stats.max_pkts {
@@ -282,42 +288,21 @@ impl Sim {
         }
     }
 
-    /// The head-of-line packet of link `l` finished serialising.
-    #[inline]
-    fn tx_done(&mut self, l: LinkId) {
-        let now = self.now;
-        let link = &mut self.net.links[l as usize];
-        let id = link.tx.take().expect("TxDone with an idle serialiser");
-        let size = self.slab.get(id).size;
-        link.stats.departures += 1;
-        link.stats.bytes_departed += size as u64;
-        let at = now + link.delay;
-        if link.pipe.is_empty() {
-            self.events.push(at.ns(), Ev::PipeOut(l));
-        }
-        link.pipe.push_back((at, id));
-        if let Some(next) = link.fifo.pop_front() {
-            link.account(now);
-            let nsize = self.slab.get(next).size;
-            link.q.pkts -= 1;
-            link.q.bytes -= nsize as u64;
-            link.disc.on_dequeue(self.slab.get(next), link.q, now);
-            link.tx = Some(next);
-            let dt = link.rate.tx_time(nsize);
-            link.stats.busy_ns += dt.ns();
-            self.events.push((now + dt).ns(), Ev::TxDone(l));
-        }
-    }
-
-    /// The head of link `l`'s pipe reaches the far end.
+    /// The head of link `l`'s ring reaches the far end.
     #[inline]
     fn pipe_out(&mut self, l: LinkId) {
+        let now = self.now;
         let link = &mut self.net.links[l as usize];
-        let (_, id) = link.pipe.pop_front().expect("PipeOut with an empty pipe");
+        link.advance(now, &self.slab);
+        let slot = link.ring.pop_front().expect("PipeOut with an empty ring");
+        debug_assert!(link.started > 0 && slot.arrive == now);
+        link.started -= 1;
         link.stats.delivered += 1;
-        if let Some(&(t, _)) = link.pipe.front() {
-            self.events.push(t.ns(), Ev::PipeOut(l));
+        link.stats.bytes_delivered += slot.size as u64;
+        if let Some(next) = link.ring.front() {
+            self.events.push(next.arrive.ns(), Ev::PipeOut(l));
         }
+        let id = slot.pkt;
         let pkt = self.slab.get_mut(id);
         pkt.hop += 1;
         let route = &self.routes[pkt.route as usize];
@@ -351,35 +336,30 @@ impl Sim {
     /// arrivals = drops + departures + queued + in service and departures = delivered +
     /// on the wire; for every flow, sent = delivered + dropped + in the network.
     pub fn check_conservation(&self) -> Result<(), String> {
+        let now = self.now;
         let mut in_net: Vec<u64> = vec![0; self.flows.len()];
         for (i, l) in self.net.links.iter().enumerate() {
             let s = &l.stats;
-            let queued = l.fifo.len() as u64;
-            let svc = l.tx.is_some() as u64;
-            if s.arrivals != s.total_drops() + s.departures + queued + svc {
+            let queued = l.ring.len() - l.started;
+            let svc = l.in_service(now) as u64;
+            let departures = l.departures(now);
+            if s.arrivals != s.total_drops() + departures + queued as u64 + svc {
                 return Err(format!(
                     "link {} ({}): arrivals {} != drops {} + departures {} + queued {} + in service {}",
                     i,
                     l.name,
                     s.arrivals,
                     s.total_drops(),
-                    s.departures,
+                    departures,
                     queued,
                     svc
                 ));
             }
-            if s.departures != s.delivered + l.pipe.len() as u64 {
-                return Err(format!(
-                    "link {} ({}): departures {} != delivered {} + on the wire {}",
-                    i,
-                    l.name,
-                    s.departures,
-                    s.delivered,
-                    l.pipe.len()
-                ));
+            if svc > 1 {
+                return Err(format!("link {}: {} packets in service at once", l.name, svc));
             }
-            if l.q.pkts as usize != l.fifo.len() {
-                return Err(format!("link {}: queue count {} != fifo {}", l.name, l.q.pkts, l.fifo.len()));
+            if l.q.pkts as usize != queued {
+                return Err(format!("link {}: queue count {} != waiting slots {}", l.name, l.q.pkts, queued));
             }
             for p in l.held_packets() {
                 in_net[self.slab.get(p).flow as usize] += 1;

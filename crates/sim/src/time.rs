@@ -69,9 +69,10 @@ impl BitsPerSec {
     /// Serialisation time of `bytes` at this rate: bytes * 8 / rate, rounded to the
     /// nearest nanosecond (exact for the usual rates: 1500 B at 10 Gbps = 1200 ns).
     pub fn tx_time(self, bytes: u32) -> SimTime {
-        let num = bytes as u128 * 8 * 1_000_000_000u128;
-        let r = self.0 as u128;
-        SimTime(((num + r / 2) / r) as u64)
+        // bytes * 8e9 fits in u64 for packets below 2 GB: 64-bit division suffices.
+        let num = bytes as u64 * 8_000_000_000;
+        let r = self.0;
+        SimTime((num + r / 2) / r)
     }
 }
 

@@ -43,6 +43,39 @@ impl QueueDisc for RedDisc {
     }
 
     fn enqueue(&mut self, pkt: &Packet, q: QueueState, now: SimTime) -> Verdict {
+        let v = self.decide(pkt, q, now);
+        if q.pkts == 0 && matches!(v, Verdict::Drop(_)) {
+            // The arrival was dropped and the queue is still empty: the idle period goes
+            // on from now (Floyd and Jacobson 1993, Fig. 2: avg decays by
+            // (1 - w_q)^f(time - q_time) over the time the queue is empty). Without this,
+            // red_update_avg has consumed the idle start, later arrivals see no decay, and
+            // an avg left above 2 max_th when the queue drained force-drops every packet
+            // (all flows in RTO back-off) until w_q alone brings it down. ns-2 avoids the
+            // case by never dropping an arrival to an idle queue (`qlen > 1`); Linux
+            // restarts idling at the next empty dequeue (sch_red.c red_dequeue).
+        }
+        v
+    }
+
+    fn on_dequeue(&mut self, _pkt: &Packet, q: QueueState, now: SimTime) {
+        if q.pkts == 0 {
+            red_start_idle(&mut self.vars, now);
+        }
+    }
+
+    fn counters(&self) -> Vec<(&'static str, f64)> {
+        vec![
+            ("red_avg", self.vars.avg),
+            ("red_early_drops", self.early_drops as f64),
+            ("red_early_marks", self.early_marks as f64),
+            ("red_forced_drops", self.forced_drops as f64),
+        ]
+    }
+}
+
+impl RedDisc {
+    /// Fig. 2 for one arrival: update avg, then mark, drop or enqueue.
+    fn decide(&mut self, pkt: &Packet, q: QueueState, now: SimTime) -> Verdict {
         let qlen = match self.unit {
             Unit::Packets => q.pkts as f64,
             Unit::Bytes => q.bytes as f64,
@@ -66,23 +99,6 @@ impl QueueDisc for RedDisc {
         self.fits(pkt, q).map_or(Verdict::Enqueue, Verdict::Drop)
     }
 
-    fn on_dequeue(&mut self, _pkt: &Packet, q: QueueState, now: SimTime) {
-        if q.pkts == 0 {
-            red_start_idle(&mut self.vars, now);
-        }
-    }
-
-    fn counters(&self) -> Vec<(&'static str, f64)> {
-        vec![
-            ("red_avg", self.vars.avg),
-            ("red_early_drops", self.early_drops as f64),
-            ("red_early_marks", self.early_marks as f64),
-            ("red_forced_drops", self.forced_drops as f64),
-        ]
-    }
-}
-
-impl RedDisc {
     /// None when the packet fits under the hard limit, else the overflow reason.
     fn fits(&self, pkt: &Packet, q: QueueState) -> Option<DropReason> {
         let ok = match self.unit {
