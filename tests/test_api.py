@@ -5,7 +5,6 @@ import json
 
 import polars as pl
 import pytest
-
 import superpacket
 from superpacket import ScenarioError
 

@@ -11,7 +11,7 @@ EXE = str(Path(sys.executable).parent / "superpacket")
 
 
 def sp(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([EXE, *args], capture_output=True, text=True, cwd=cwd)
+    return subprocess.run([EXE, *args], capture_output=True, text=True, cwd=cwd, check=False)
 
 
 def test_incast_json_has_mean_fct_and_per_flow_fcts(examples):
@@ -45,8 +45,10 @@ def test_timing_adds_wall_clock(examples):
 @pytest.mark.parametrize(
     "body",
     [
-        'duration = "1s"\n[topology]\nkind = "star"\nsenders = 0\n'
-        'sender_link = {rate="1Gbps", delay="1us"}\nreceiver_link = {rate="1Gbps", delay="1us"}\n',
+        (
+            'duration = "1s"\n[topology]\nkind = "star"\nsenders = 0\n'
+            'sender_link = {rate="1Gbps", delay="1us"}\nreceiver_link = {rate="1Gbps", delay="1us"}\n'
+        ),
         'duration = "1s"\nbogus = 3\n',
         "this is not toml",
         'duration = "1 parsec"\n[topology]\nkind="star"\n',

@@ -27,6 +27,7 @@ class Results:
     links: pl.DataFrame
     queue_series: pl.DataFrame
     summary: dict[str, Any]
+    queue_counters: pl.DataFrame = field(default_factory=pl.DataFrame)
     scenario_text: str = ""
     wall_s: float | None = field(default=None, compare=False)
 
@@ -37,6 +38,7 @@ class Results:
         self.flows.write_parquet(d / "flows.parquet")
         self.links.write_parquet(d / "links.parquet")
         self.queue_series.write_parquet(d / "queue_series.parquet")
+        self.queue_counters.write_parquet(d / "queue_counters.parquet")
         (d / "summary.json").write_text(json.dumps(self.summary, indent=2, sort_keys=True) + "\n")
         if self.scenario_text:
             (d / "scenario.toml").write_text(self.scenario_text)
@@ -56,7 +58,9 @@ def load_scenario(scenario: str | Path | dict[str, Any]) -> tuple[str, str]:
 
 
 def _frame(cols: dict[str, list[Any]]) -> pl.DataFrame:
-    return pl.DataFrame(cols, strict=False)
+    df = pl.DataFrame(cols, strict=False)
+    # an empty table still has typed columns (Null-typed columns cannot be compared)
+    return df.with_columns(pl.col(c).cast(pl.String) for c in df.columns if df[c].dtype == pl.Null)
 
 
 def run(
@@ -80,6 +84,7 @@ def run(
         flows=_frame(raw["flows"]),
         links=_frame(raw["links"]),
         queue_series=_frame(raw["queue_series"]),
+        queue_counters=_frame(raw["queue_counters"]),
         summary=summary,
         scenario_text=text if fmt == "toml" else "",
         wall_s=wall,

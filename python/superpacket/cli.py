@@ -3,6 +3,7 @@
     superpacket run FILE.toml [--seed N] [--out DIR] [--json] [--timing]
     superpacket list
     superpacket bench [--duration SECONDS] [--json]
+    superpacket reproduce incast [--seeds N] [--jitter-us US] [--admit-syn] [--json]
 
 Bad input (an invalid scenario, a missing file) exits with code 2 and one line on stderr.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -25,7 +27,7 @@ def _fail(msg: str) -> int:
 
 
 def _json_value(v: Any) -> Any:
-    if isinstance(v, float) and v != v:  # NaN
+    if isinstance(v, float) and math.isnan(v):
         return None
     return v
 
@@ -92,7 +94,7 @@ _BENCH_CHILD = "import sys; from superpacket import _core; print(_core.bench_p1(
 def bench_p1(duration_s: float) -> dict[str, Any]:
     """Runs P1 in a fresh interpreter that imports only the Rust core, so peak RSS is the
     simulator's own."""
-    r = subprocess.run([sys.executable, "-c", _BENCH_CHILD, str(duration_s)], capture_output=True, text=True)
+    r = subprocess.run([sys.executable, "-c", _BENCH_CHILD, str(duration_s)], capture_output=True, text=True, check=False)
     if r.returncode != 0:
         raise RuntimeError(r.stderr.strip())
     out: dict[str, Any] = json.loads(r.stdout)
@@ -114,6 +116,39 @@ def cmd_bench(a: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_reproduce(a: argparse.Namespace) -> int:
+    from superpacket.experiments import EXPERIMENTS
+
+    mod = EXPERIMENTS.get(a.name)
+    if mod is None:
+        return _fail(f"unknown experiment {a.name!r}; available: {', '.join(sorted(EXPERIMENTS))}")
+    if a.seeds < 1:
+        return _fail("--seeds must be >= 1")
+    if a.jitter_us < 0:
+        return _fail("--jitter-us must be >= 0")
+    r = mod.run(seeds=a.seeds, jitter_us=a.jitter_us, admit_syn=a.admit_syn)
+    if a.out:
+        out = Path(a.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "summary.json").write_text(json.dumps(r, indent=2, sort_keys=True) + "\n")
+    if a.json:
+        print(json.dumps(r, indent=2, sort_keys=True))
+        return 0
+    print(f"experiment {r['experiment']}  seeds 1..{r['seeds']}")
+    print(f"{'variant':<14}{'metric':<22}{'ours (mean [95% CI])':<34}{'paper':>10}")
+    for v, ms in r["variants"].items():
+        for m in ("mean_fct_s", "flows_with_timeout"):
+            if m in ms:
+                lo, hi = ms[f"{m}_ci95"]
+                paper = r["paper"].get(v, {}).get(m)
+                print(f"{v:<14}{m:<22}{ms[m]:<10.4f} [{lo:.4f}, {hi:.4f}]{'':<9}"
+                      f"{'' if paper is None else paper:>10}")
+    for c in r["claims"]:
+        print(f"claim: {c['claim']}: {'HOLDS' if c['holds'] else 'DOES NOT HOLD'} "
+              f"({c.get('improvement_pct', float('nan')):.1f} %)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="superpacket", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -130,6 +165,14 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--duration", type=float, default=5.0, help="simulated seconds (default 5)")
     b.add_argument("--json", action="store_true")
     b.set_defaults(fn=cmd_bench)
+    rp = sub.add_parser("reproduce", help="run a built-in experiment of SCENARIOS.md")
+    rp.add_argument("name")
+    rp.add_argument("--seeds", type=int, default=10)
+    rp.add_argument("--jitter-us", type=float, default=20.0, help="uniform start offsets per flow (incast)")
+    rp.add_argument("--admit-syn", action="store_true", help="the super-packet router always admits SYNs")
+    rp.add_argument("--json", action="store_true")
+    rp.add_argument("--out", default=None, help="write summary.json here")
+    rp.set_defaults(fn=cmd_reproduce)
     a = p.parse_args(argv)
     rc: int = a.fn(a)
     return rc

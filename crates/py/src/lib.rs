@@ -87,6 +87,7 @@ impl Simulation {
         d.set_item("flows", table(py, &r.flows)?)?;
         d.set_item("links", table(py, &r.links)?)?;
         d.set_item("queue_series", table(py, &r.queue_series)?)?;
+        d.set_item("queue_counters", table(py, &r.queue_counters)?)?;
         d.set_item("summary_json", serde_json::to_string(&r.summary).unwrap_or_default())?;
         Ok(d)
     }

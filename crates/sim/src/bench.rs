@@ -34,7 +34,7 @@ pub fn peak_rss_bytes() -> Option<u64> {
 }
 
 pub fn run_p1(duration_s: f64) -> Result<serde_json::Value, String> {
-    if !(duration_s > 0.0) {
+    if duration_s.is_nan() || duration_s <= 0.0 {
         return Err("duration must be > 0".into());
     }
     let sc = Scenario::from_toml_str(P1)?;

@@ -19,6 +19,8 @@ pub struct EventList<E> {
     head0: usize,
     last: u64,
     len: usize,
+    /// Bit i set when bucket i (i >= 1) is non-empty: the next bucket in one instruction.
+    nonempty: u128,
 }
 
 #[inline]
@@ -34,7 +36,7 @@ impl<E: Copy> Default for EventList<E> {
 
 impl<E: Copy> EventList<E> {
     pub fn new() -> Self {
-        EventList { buckets: (0..65).map(|_| Vec::new()).collect(), head0: 0, last: 0, len: 0 }
+        EventList { buckets: (0..65).map(|_| Vec::new()).collect(), head0: 0, last: 0, len: 0, nonempty: 0 }
     }
 
     pub fn len(&self) -> usize {
@@ -56,6 +58,7 @@ impl<E: Copy> EventList<E> {
         debug_assert!(key >= self.last, "event in the past: {key} < {}", self.last);
         let b = bucket_of(key, self.last);
         self.buckets[b].push((key, e));
+        self.nonempty |= 1u128 << b;
         self.len += 1;
     }
 
@@ -68,7 +71,11 @@ impl<E: Copy> EventList<E> {
         if self.len == 0 {
             return None;
         }
-        let i = (1..65).find(|&i| !self.buckets[i].is_empty())?;
+        let rest = self.nonempty & !1;
+        if rest == 0 {
+            return None;
+        }
+        let i = rest.trailing_zeros() as usize;
         let min = self.buckets[i].iter().map(|(k, _)| *k).min().expect("non-empty");
         if min > limit {
             return None;
@@ -77,10 +84,12 @@ impl<E: Copy> EventList<E> {
         self.buckets[0].clear();
         self.head0 = 0;
         let mut items = std::mem::take(&mut self.buckets[i]);
+        self.nonempty &= !(1u128 << i);
         for (k, e) in items.drain(..) {
             let b = bucket_of(k, min);
             debug_assert!(b < i);
             self.buckets[b].push((k, e));
+            self.nonempty |= 1u128 << b;
         }
         self.buckets[i] = items; // keep the allocation
         self.pop0()
@@ -98,6 +107,7 @@ impl<E: Copy> EventList<E> {
         if self.head0 == self.buckets[0].len() {
             self.buckets[0].clear();
             self.head0 = 0;
+            self.nonempty &= !1;
         }
         Some(item)
     }

@@ -71,6 +71,7 @@ pub struct Link {
 }
 
 impl Link {
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         name: String,
         from: NodeId,
@@ -127,7 +128,13 @@ impl Link {
 
     pub fn bytes_departed(&self, now: SimTime) -> u64 {
         self.stats.bytes_delivered
-            + self.ring.iter().take(self.started).filter(|s| s.arrive - self.delay <= now).map(|s| s.size as u64).sum::<u64>()
+            + self
+                .ring
+                .iter()
+                .take(self.started)
+                .filter(|s| s.arrive - self.delay <= now)
+                .map(|s| s.size as u64)
+                .sum::<u64>()
     }
 
     /// Serialiser busy time up to `now`.

@@ -56,6 +56,9 @@ pub struct Packet {
     pub ts_echo: SimTime,
     pub flow: FlowId,
     pub route: RouteId,
+    /// Source and destination nodes (IPv4 10.x.y.z on the wire: `ipv4_of`).
+    pub src: NodeId,
+    pub dst: NodeId,
     /// On-the-wire size in bytes.
     pub size: u32,
     /// Payload bytes.
@@ -71,6 +74,11 @@ impl Packet {
     pub fn has(&self, f: u16) -> bool {
         self.flags & f != 0
     }
+}
+
+/// The IPv4 address a node has on the wire and in the admission state: 10.x.y.z.
+pub fn ipv4_of(node: NodeId) -> u32 {
+    0x0A00_0000 | (node & 0x00FF_FFFF)
 }
 
 /// A slab of packets with a free list: packets are reused, never reallocated.

@@ -46,6 +46,8 @@ impl Table {
 pub struct RunResults {
     pub flows: Table,
     pub links: Table,
+    /// Discipline-specific counters, long format: (link, counter, value).
+    pub queue_counters: Table,
     pub queue_series: Table,
     pub summary: serde_json::Map<String, serde_json::Value>,
 }
@@ -62,10 +64,7 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
     flows.push("dst", Column::Str(fl.iter().map(|f| node(f.dst)).collect()));
     flows.push("cc", Column::Str(fl.iter().map(|f| f.cc_name().to_string()).collect()));
     flows.push("bulk", Column::Bool(fl.iter().map(|f| f.is_bulk()).collect()));
-    flows.push(
-        "size_bytes",
-        Column::OptF64(fl.iter().map(|f| (!f.is_bulk()).then_some(f.size as f64)).collect()),
-    );
+    flows.push("size_bytes", Column::OptF64(fl.iter().map(|f| (!f.is_bulk()).then_some(f.size as f64)).collect()));
     flows.push("start_s", Column::F64(fl.iter().map(|f| f.start.as_secs_f64()).collect()));
     flows.push("end_s", Column::OptF64(fl.iter().map(|f| f.stats.end.map(|t| t.as_secs_f64())).collect()));
     flows.push("fct_s", Column::OptF64(fl.iter().map(|f| f.fct().map(|t| t.as_secs_f64())).collect()));
@@ -106,6 +105,9 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
         ),
     );
     flows.push("cwnd_pkts", Column::F64(fl.iter().map(|f| f.cc_state.cwnd).collect()));
+    flows.push("sp_sent", u(&|f| f.stats.sp_sent));
+    flows.push("sp_denied", u(&|f| f.stats.sp_denied));
+    flows.push("sp_fell_back", Column::Bool(fl.iter().map(|f| f.stats.sp_fell_back).collect()));
 
     let ls = &sim.net.links;
     let mut links = Table::default();
@@ -136,6 +138,19 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
     links.push("queued_pkts", lu(&|l| l.queue_state().pkts as u64));
     links.push("on_wire_pkts", lu(&|l| l.on_wire(now) as u64));
 
+    let mut qc = (Vec::new(), Vec::new(), Vec::new());
+    for l in ls {
+        for (k, v) in l.disc_counters() {
+            qc.0.push(l.name.clone());
+            qc.1.push(k.to_string());
+            qc.2.push(v);
+        }
+    }
+    let mut queue_counters = Table::default();
+    queue_counters.push("link", Column::Str(qc.0));
+    queue_counters.push("counter", Column::Str(qc.1));
+    queue_counters.push("value", Column::F64(qc.2));
+
     let ss = &sim.samples;
     let mut series = Table::default();
     series.push("t_s", Column::F64(ss.iter().map(|s| s.t.as_secs_f64()).collect()));
@@ -162,5 +177,5 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
         Err(e) => e,
     };
     summary.insert("conservation".into(), cons.into());
-    RunResults { flows, links, queue_series: series, summary }
+    RunResults { flows, links, queue_counters, queue_series: series, summary }
 }

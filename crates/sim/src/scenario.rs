@@ -13,11 +13,12 @@ use crate::link::Link;
 use crate::queue::droptail::DropTail;
 use crate::queue::red::RedParams;
 use crate::queue::red_disc::RedDisc;
+use crate::queue::superpacket::{SuperPacketDisc, ThresholdRule};
 use crate::queue::{QueueDisc, Unit};
 use crate::rng::Rng;
 use crate::sim::Sim;
 use crate::tcp::cc;
-use crate::tcp::{TcpParams, UNLIMITED};
+use crate::tcp::{SpDenial, SpMode, TcpParams, UNLIMITED};
 use crate::time::{parse_duration, parse_rate, BitsPerSec, SimTime};
 use crate::topology::Network;
 use crate::traffic::{FlowSpec, GenKind, Generator};
@@ -244,6 +245,7 @@ fn d_one() -> u32 {
 pub enum QueueSpec {
     Droptail(DropTailSpec),
     Red(RedSpec),
+    Superpacket(SuperpacketSpec),
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -282,9 +284,78 @@ pub struct RedSpec {
     pub mean_pkt_size: u32,
 }
 
+/// The super-packet router (seeds/000 Appendix A1-A3, section 6.1 for the rules).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SuperpacketSpec {
+    /// buffSize (packets, or bytes with unit = "bytes").
+    pub limit: u64,
+    #[serde(default)]
+    pub unit: UnitSpec,
+    /// t: normal packets and new super-packets are refused once the queue holds t.
+    pub threshold: u64,
+    /// EPOCH of the moving hash table and Bloom filter.
+    #[serde(default = "d_epoch")]
+    pub epoch: Dur,
+    #[serde(default = "d_bloom_bits")]
+    pub bloom_bits: u32,
+    #[serde(default = "d_bloom_hashes")]
+    pub bloom_hashes: u32,
+    /// (src, dst) entries per hash-table generation (memory bound, section 3.1).
+    #[serde(default = "d_max_pairs")]
+    pub max_pairs: u32,
+    /// Largest super-packet length accepted (packets).
+    #[serde(default = "d_max_len")]
+    pub max_len: u16,
+    /// Always admit SYNs while the buffer has room.
+    #[serde(default)]
+    pub admit_syn: bool,
+    /// Threshold rule: "static", "ewma" or "outstanding" (section 6.1).
+    #[serde(default)]
+    pub rule: RuleSpec,
+    /// EWMA weight of the dynamic rules.
+    #[serde(default = "d_rule_weight")]
+    pub rule_weight: f64,
+    /// Lowest t a dynamic rule may set.
+    #[serde(default = "d_one_u32")]
+    pub t_min: u32,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleSpec {
+    #[default]
+    Static,
+    Ewma,
+    Outstanding,
+}
+
+fn d_epoch() -> Dur {
+    Dur(SimTime::from_ms(80))
+}
+fn d_bloom_bits() -> u32 {
+    1 << 16
+}
+fn d_bloom_hashes() -> u32 {
+    4
+}
+fn d_max_pairs() -> u32 {
+    4096
+}
+fn d_max_len() -> u16 {
+    64
+}
+fn d_rule_weight() -> f64 {
+    0.25
+}
+fn d_one_u32() -> u32 {
+    1
+}
+
 tagged!(QueueSpec, "queue kind", {
     "droptail" => Droptail,
     "red" => Red,
+    "superpacket" => Superpacket,
 });
 
 impl Default for QueueSpec {
@@ -320,6 +391,36 @@ impl QueueSpec {
                 params.validate().map_err(|e| format!("{path}: {e}"))?;
                 Ok(Box::new(RedDisc::new(params, limit, unit.into(), ecn, rng)))
             }
+            QueueSpec::Superpacket(sp) => {
+                let mut key_rng = rng;
+                let cfg = admission::Config {
+                    buff_size: u32::try_from(sp.limit).map_err(|_| format!("{path}.limit: too large"))?,
+                    threshold: u32::try_from(sp.threshold).map_err(|_| format!("{path}.threshold: too large"))?,
+                    epoch_ns: sp.epoch.0.ns(),
+                    bloom_bits: sp.bloom_bits,
+                    bloom_hashes: sp.bloom_hashes,
+                    max_pairs: sp.max_pairs,
+                    max_len: sp.max_len,
+                    // a per-router secret (section 3.1), drawn from the run's seed
+                    key: [key_rng.next_u64(), key_rng.next_u64()],
+                    admit_syn: sp.admit_syn,
+                };
+                cfg.validate().map_err(|e| format!("{path}.{}: {e}", e.field()))?;
+                let rule = match sp.rule {
+                    RuleSpec::Static => ThresholdRule::Static,
+                    RuleSpec::Ewma => ThresholdRule::Ewma { weight: sp.rule_weight, t_min: sp.t_min },
+                    RuleSpec::Outstanding => ThresholdRule::Outstanding {
+                        weight: sp.rule_weight,
+                        t_min: sp.t_min,
+                        service_pkts_per_s: rate.0 as f64 / (8.0 * 1500.0),
+                    },
+                };
+                if !(sp.rule_weight > 0.0 && sp.rule_weight <= 1.0) {
+                    return Err(format!("{path}.rule_weight: must be in (0, 1]"));
+                }
+                let unit: Unit = sp.unit.into();
+                Ok(Box::new(SuperPacketDisc::new(cfg, rule, unit)?))
+            }
         }
     }
 }
@@ -349,6 +450,31 @@ pub struct TcpSpec {
     pub delack_timeout: Option<Dur>,
     /// Negotiate ECN (RFC 3168).
     pub ecn: Option<bool>,
+    /// Send as super-packets (seeds/000 section 2.3): "off", "flow" (the whole flow is
+    /// one super-packet) or "runs" (every `sp_len` consecutive packets).
+    pub superpacket: Option<SpModeSpec>,
+    /// Packets per super-packet in "runs" mode (10).
+    pub sp_len: Option<u16>,
+    /// On a denied super-packet: "fallback" (the paper's implementation: time out, then
+    /// plain NewReno) or "retry" (the ideal: resend as a new super-packet).
+    pub sp_on_denial: Option<SpDenialSpec>,
+    /// Super-packet sends in all under "retry" before falling back (3).
+    pub sp_attempts: Option<u8>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum SpModeSpec {
+    Off,
+    Flow,
+    Runs,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum SpDenialSpec {
+    Fallback,
+    Retry,
 }
 
 impl TcpSpec {
@@ -373,6 +499,10 @@ impl TcpSpec {
             delayed_ack: pick!(delayed_ack),
             delack_timeout: pick!(delack_timeout),
             ecn: pick!(ecn),
+            superpacket: pick!(superpacket),
+            sp_len: pick!(sp_len),
+            sp_on_denial: pick!(sp_on_denial),
+            sp_attempts: pick!(sp_attempts),
         }
     }
 
@@ -391,18 +521,36 @@ impl TcpSpec {
             delayed_ack: self.delayed_ack.unwrap_or(d.delayed_ack),
             delack_timeout: self.delack_timeout.map_or(d.delack_timeout, |x| x.0),
             ecn: self.ecn.unwrap_or(d.ecn),
+            sp: match self.superpacket.unwrap_or(SpModeSpec::Off) {
+                SpModeSpec::Off => SpMode::Off,
+                SpModeSpec::Flow => SpMode::Flow,
+                SpModeSpec::Runs => SpMode::Runs(self.sp_len.unwrap_or(10)),
+            },
+            sp_on_denial: match self.sp_on_denial.unwrap_or(SpDenialSpec::Fallback) {
+                SpDenialSpec::Fallback => SpDenial::Fallback,
+                SpDenialSpec::Retry => SpDenial::Retry { attempts: self.sp_attempts.unwrap_or(3) },
+            },
         };
+        if self.sp_len == Some(0) {
+            return Err(format!("{path}.sp_len: must be >= 1"));
+        }
+        if self.sp_attempts == Some(0) {
+            return Err(format!("{path}.sp_attempts: must be >= 1"));
+        }
         let cc_name = self.cc.clone().unwrap_or_else(|| "newreno".into());
         if cc::by_name(&cc_name).is_none() {
-            return Err(format!("{path}.cc: unknown congestion control {cc_name:?}; allowed: {}", cc::NAMES.join(", ")));
+            return Err(format!(
+                "{path}.cc: unknown congestion control {cc_name:?}; allowed: {}",
+                cc::NAMES.join(", ")
+            ));
         }
-        if p.mss == 0 {
-            return Err(format!("{path}.mss: must be > 0"));
+        if p.mss == 0 || p.mss > 65_495 {
+            return Err(format!("{path}.mss: must be in 1..=65495 (got {})", p.mss));
         }
-        if !(p.init_cwnd >= 1.0) {
+        if p.init_cwnd.is_nan() || p.init_cwnd < 1.0 {
             return Err(format!("{path}.init_cwnd: must be >= 1 (got {})", p.init_cwnd));
         }
-        if !(p.max_cwnd >= 1.0) {
+        if p.max_cwnd.is_nan() || p.max_cwnd < 1.0 {
             return Err(format!("{path}.max_cwnd: must be >= 1 (got {})", p.max_cwnd));
         }
         if p.dupack_threshold == 0 {
@@ -653,7 +801,10 @@ impl Scenario {
         let size_of = |bytes: Option<u64>, pkts: Option<u64>| -> Result<u64, String> {
             match (bytes, pkts) {
                 (Some(b), None) if b > 0 => Ok(b),
-                (None, Some(p)) if p > 0 => Ok(p * params.mss as u64),
+                (None, Some(p)) if p > 0 => p
+                    .checked_mul(params.mss as u64)
+                    .filter(|&b| b < UNLIMITED)
+                    .ok_or_else(|| format!("{path}.size_pkts: too large")),
                 (Some(_), Some(_)) => Err(format!("{path}: give size_bytes or size_pkts, not both")),
                 (None, None) => Err(format!("{path}: size_bytes or size_pkts is required")),
                 _ => Err(format!("{path}: flow size must be > 0")),
@@ -678,7 +829,7 @@ impl Scenario {
                     sim.add_flow(src, dst, params, cc, size, st).map_err(|e| format!("{path}: {e}"))?;
                 }
                 TrafficSpec::Poisson(PoissonSpec { rate_per_s, size_bytes, size_pkts, start, stop, .. }) => {
-                    if !(*rate_per_s > 0.0) || !rate_per_s.is_finite() {
+                    if rate_per_s.is_nan() || *rate_per_s <= 0.0 || !rate_per_s.is_finite() {
                         return Err(format!("{path}.rate_per_s: must be > 0"));
                     }
                     let size = size_of(*size_bytes, *size_pkts)?;
@@ -700,7 +851,11 @@ impl Scenario {
 fn node_of(sim: &Sim, name: &str, path: &str) -> Result<u32, String> {
     sim.net.node(name).ok_or_else(|| {
         let names: Vec<&str> = sim.net.node_names().take(8).collect();
-        format!("{path}: unknown node {name:?} (nodes: {}{})", names.join(", "), if sim.net.nodes.len() > 8 { ", ..." } else { "" })
+        format!(
+            "{path}: unknown node {name:?} (nodes: {}{})",
+            names.join(", "),
+            if sim.net.nodes.len() > 8 { ", ..." } else { "" }
+        )
     })
 }
 

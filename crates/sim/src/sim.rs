@@ -78,10 +78,7 @@ impl Sim {
             return Ok(r);
         }
         let path = self.net.route(src, dst).ok_or_else(|| {
-            format!(
-                "no route from {:?} to {:?}",
-                self.net.nodes[src as usize].name, self.net.nodes[dst as usize].name
-            )
+            format!("no route from {:?} to {:?}", self.net.nodes[src as usize].name, self.net.nodes[dst as usize].name)
         })?;
         let id = self.routes.len() as RouteId;
         self.routes.push(path.into_boxed_slice());
@@ -213,8 +210,10 @@ impl Sim {
     /// Sends the packets a flow emitted and (re)arms its timer.
     #[inline]
     fn emit(&mut self, f: FlowId, mut out: TcpOut) {
-        for p in out.pkts.drain(..) {
-            self.flows[f as usize].stats.pkts_sent += 1;
+        for mut p in out.pkts.drain(..) {
+            let flow = &mut self.flows[f as usize];
+            flow.stats.pkts_sent += 1;
+            (p.src, p.dst) = if p.route == flow.fwd { (flow.src, flow.dst) } else { (flow.dst, flow.src) };
             let id = self.slab.alloc(p);
             let first = self.routes[p.route as usize][0];
             self.link_arrive(first, id);

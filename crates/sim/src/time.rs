@@ -89,7 +89,11 @@ pub fn parse_rate(s: &str) -> Result<BitsPerSec, String> {
             if v.is_nan() || v <= 0.0 || !v.is_finite() {
                 return Err(format!("bad rate {s:?}: must be > 0"));
             }
-            return Ok(BitsPerSec((v * mult).round() as u64));
+            let bps = (v * mult).round();
+            if bps < 1.0 {
+                return Err(format!("bad rate {s:?}: must be >= 1 bps"));
+            }
+            return Ok(BitsPerSec(bps as u64));
         }
     }
     Err(format!("bad rate {s:?}: expected a number followed by Gbps, Mbps, Kbps or bps (e.g. \"100Mbps\")"))

@@ -8,6 +8,7 @@
 pub mod droptail;
 pub mod red;
 pub mod red_disc;
+pub mod superpacket;
 
 use crate::packet::Packet;
 use crate::time::SimTime;

@@ -92,10 +92,7 @@ impl RedParams {
             return Err(format!("red.min_th: must be finite and >= 0 (got {got})"));
         }
         if !(self.max_th.is_finite() && self.max_th > self.min_th) {
-            return Err(format!(
-                "red.max_th: must be > min_th (got {} <= {})",
-                self.max_th, self.min_th
-            ));
+            return Err(format!("red.max_th: must be > min_th (got {} <= {})", self.max_th, self.min_th));
         }
         unit("p_max", self.p_max)?;
         unit("w_q", self.w_q)?;
@@ -123,11 +120,7 @@ pub struct RedVars {
 impl RedVars {
     /// Fig. 2 initialisation: avg = 0, count = -1, not idle.
     pub fn new() -> RedVars {
-        RedVars {
-            avg: 0.0,
-            count: -1,
-            idle_since: None,
-        }
+        RedVars { avg: 0.0, count: -1, idle_since: None }
     }
 }
 
@@ -262,11 +255,7 @@ mod tests {
     }
 
     fn vars(avg: f64, count: i64) -> RedVars {
-        RedVars {
-            avg,
-            count,
-            idle_since: None,
-        }
+        RedVars { avg, count, idle_since: None }
     }
 
     fn close(a: f64, b: f64) -> bool {
@@ -452,10 +441,7 @@ mod tests {
         let mut p = params(true, false);
         p.min_th = 15.0;
         p.max_th = 5.0;
-        assert_eq!(
-            p.validate().unwrap_err(),
-            "red.max_th: must be > min_th (got 5 <= 15)"
-        );
+        assert_eq!(p.validate().unwrap_err(), "red.max_th: must be > min_th (got 5 <= 15)");
         p.max_th = 15.0;
         assert!(p.validate().unwrap_err().contains("15 <= 15"));
         (p.max_th, p.p_max, p.w_q) = (16.0, 1.0, 1.0);

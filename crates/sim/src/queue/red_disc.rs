@@ -53,6 +53,7 @@ impl QueueDisc for RedDisc {
             // (all flows in RTO back-off) until w_q alone brings it down. ns-2 avoids the
             // case by never dropping an arrival to an idle queue (`qlen > 1`); Linux
             // restarts idling at the next empty dequeue (sch_red.c red_dequeue).
+            red_start_idle(&mut self.vars, now);
         }
         v
     }

@@ -35,6 +35,30 @@ pub struct TcpParams {
     pub delayed_ack: bool,
     pub delack_timeout: SimTime,
     pub ecn: bool,
+    /// Super-packet sending (seeds/000 section 2.3).
+    pub sp: SpMode,
+    /// What a super-packet sender does when its super-packet is denied.
+    pub sp_on_denial: SpDenial,
+}
+
+/// How a sender uses super-packets (seeds/000 section 2.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpMode {
+    Off,
+    /// The whole flow is one super-packet (short flows, sections 4.2-4.3).
+    Flow,
+    /// Each run of `len` consecutive packets is one super-packet (section 4.4 `sp`).
+    Runs(u16),
+}
+
+/// Reaction to a denied super-packet (section 2.3, SCENARIOS.md incast variants).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpDenial {
+    /// The paper's implementation: time out, then fall back to plain NewReno.
+    Fallback,
+    /// The paper's ideal: after the timeout resend as a new super-packet with the initial
+    /// cwnd, up to `attempts` sends in all, then fall back.
+    Retry { attempts: u8 },
 }
 
 impl Default for TcpParams {
@@ -52,6 +76,8 @@ impl Default for TcpParams {
             delayed_ack: false,
             delack_timeout: SimTime::from_ms(200),
             ecn: false,
+            sp: SpMode::Off,
+            sp_on_denial: SpDenial::Fallback,
         }
     }
 }
@@ -80,6 +106,12 @@ pub struct FlowStats {
     pub timeouts: u64,
     pub fast_retransmits: u64,
     pub ecn_reductions: u64,
+    /// Super-packets this flow sent (first packets of new super-packets).
+    pub sp_sent: u64,
+    /// Super-packets judged denied (RTO with nothing of them acknowledged).
+    pub sp_denied: u64,
+    /// The flow gave up on super-packets and fell back to normal packets.
+    pub sp_fell_back: bool,
     /// In-order payload bytes held by the receiver.
     pub bytes_received: u64,
     /// When the receiver held every byte (FCT end).
@@ -127,6 +159,17 @@ pub struct Flow {
     pub(crate) ecn_recover: u64,
     pub(crate) cwr_pending: bool,
     pub(crate) rto_deadline: Option<SimTime>,
+    /// Still sending super-packets (cleared by a fallback).
+    pub(crate) sp_active: bool,
+    /// Current super-packet id (Flow mode) / id of run 0 (Runs mode).
+    pub(crate) sp_sid: u32,
+    /// First sequence number of the current super-packet (Flow mode).
+    pub(crate) sp_start: u64,
+    /// Super-packet sends so far (Flow mode).
+    pub(crate) sp_attempts: u8,
+    /// Flow mode: sequence numbers from here on have not been sent in this attempt yet
+    /// (a second send of the same bytes in one attempt is a stripped retransmission).
+    pub(crate) sp_mark_from: u64,
     // ---- receiver (receiver.rs)
     pub(crate) rcv_nxt: u64,
     pub(crate) ooo: Vec<(u64, u64)>,
@@ -182,6 +225,12 @@ impl Flow {
             ecn_recover: 0,
             cwr_pending: false,
             rto_deadline: None,
+            sp_active: p.sp != SpMode::Off,
+            // unique per (src, dst): the flow id in the high bits
+            sp_sid: id.wrapping_mul(1 << 16),
+            sp_start: 1,
+            sp_attempts: 1,
+            sp_mark_from: 1,
             rcv_nxt: 1,
             ooo: Vec::new(),
             ece_pending: false,
@@ -254,6 +303,8 @@ impl Flow {
             flags,
             hop: 0,
             sp: None,
+            src: self.src,
+            dst: self.dst,
         }
     }
 }

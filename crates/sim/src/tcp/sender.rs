@@ -4,8 +4,8 @@
 //! scoreboard, as NewReno needs none.
 
 use super::cc::CongestionEvent;
-use super::{Flow, SenderState, TcpOut};
-use crate::packet::{flags, Packet};
+use super::{Flow, SenderState, SpDenial, SpMode, TcpOut};
+use crate::packet::{flags, Packet, SpHdr};
 use crate::time::SimTime;
 
 impl Flow {
@@ -70,12 +70,79 @@ impl Flow {
                 self.cwr_pending = false;
             }
         }
-        let p = self.make_pkt(self.fwd, f, seq, len, now);
+        let mut p = self.make_pkt(self.fwd, f, seq, len, now);
+        p.sp = self.sp_header(seq);
+        if let Some(h) = p.sp {
+            self.sp_mark_from = self.sp_mark_from.max(seq + len as u64);
+            if h.first {
+                self.stats.sp_sent += 1;
+            }
+        }
         out.pkts.push(p);
         self.stats.data_pkts_sent += 1;
         if self.rto_deadline.is_none() {
             // RFC 6298 (5.1): start the timer when a segment is sent and it is not running.
             self.rto_deadline = Some(now + self.rto);
+        }
+    }
+
+    /// The super-packet header of the segment at `seq` (section 2.1, 2.3): new data of an
+    /// active super-packet sender is marked; a retransmission goes as a normal packet
+    /// ("we simply strip the packet of its super-packet information"), except the resend
+    /// of a whole denied super-packet under the ideal scheme, which is a new super-packet.
+    fn sp_header(&self, seq: u64) -> Option<SpHdr> {
+        if !self.sp_active {
+            return None;
+        }
+        let mss = self.p.mss as u64;
+        match self.p.sp {
+            SpMode::Off => None,
+            SpMode::Flow => {
+                // marked on the first send of each byte in this attempt
+                if seq < self.sp_mark_from {
+                    return None;
+                }
+                let k = (seq - self.sp_start) / mss;
+                let len = (self.end_seq() - self.sp_start).div_ceil(mss);
+                Some(SpHdr { sid: self.sp_sid, len: len.min(u16::MAX as u64) as u16, first: k == 0 })
+            }
+            SpMode::Runs(len) => {
+                if seq < self.snd_max {
+                    return None;
+                }
+                let k = (seq - 1) / mss;
+                let run = k / len as u64;
+                let run_start = run * len as u64;
+                let left = (self.end_seq() - 1).div_ceil(mss) - run_start;
+                Some(SpHdr {
+                    sid: self.sp_sid.wrapping_add(run as u32 & 0xFFFF),
+                    len: (len as u64).min(left) as u16,
+                    first: k == run_start,
+                })
+            }
+        }
+    }
+
+    /// A super-packet of a Flow-mode sender timed out with nothing acknowledged: it was
+    /// denied (the router drops every packet of a denied super-packet). Returns true when
+    /// the flow resends it as a new super-packet (ideal scheme) instead of falling back.
+    fn sp_on_rto(&mut self) -> bool {
+        if !self.sp_active || self.p.sp != SpMode::Flow || self.snd_una != self.sp_start {
+            return false;
+        }
+        self.stats.sp_denied += 1;
+        match self.p.sp_on_denial {
+            SpDenial::Retry { attempts } if self.sp_attempts < attempts => {
+                self.sp_attempts += 1;
+                self.sp_sid = self.sp_sid.wrapping_add(1);
+                self.sp_mark_from = self.sp_start;
+                true
+            }
+            _ => {
+                self.sp_active = false;
+                self.stats.sp_fell_back = true;
+                false
+            }
         }
     }
 
@@ -113,6 +180,20 @@ impl Flow {
             }
             SenderState::Established if self.snd_una < self.end_seq() => {
                 self.stats.timeouts += 1;
+                if self.sp_on_rto() {
+                    // ideal scheme: the whole super-packet again, with the initial window
+                    self.cc_state.cwnd = self.p.init_cwnd;
+                    self.in_recovery = false;
+                    self.dupacks = 0;
+                    self.recover = self.snd_max - 1;
+                    self.snd_nxt = self.snd_una;
+                    self.rto = SimTime(self.rto.ns() * 2).min(self.p.max_rto); // (5.5)
+                    self.try_send(now, out);
+                    if self.rto_deadline.is_none() {
+                        self.rto_deadline = Some(now + self.rto);
+                    }
+                    return;
+                }
                 let flight = self.flight();
                 self.cc_state.ssthresh = self.cc.ssthresh(&self.cc_state, flight, CongestionEvent::Timeout, now);
                 self.cc_state.cwnd = 1.0; // loss window LW = 1 segment
@@ -208,8 +289,7 @@ impl Flow {
                 // RFC 6582 3.2 step 2: fast retransmit only if the ACK covers more than recover.
                 self.stats.fast_retransmits += 1;
                 let flight = self.flight();
-                self.cc_state.ssthresh =
-                    self.cc.ssthresh(&self.cc_state, flight, CongestionEvent::FastRetransmit, now);
+                self.cc_state.ssthresh = self.cc.ssthresh(&self.cc_state, flight, CongestionEvent::FastRetransmit, now);
                 self.recover = self.snd_max - 1;
                 self.in_recovery = true;
                 self.partial_seen = false;

@@ -1,0 +1,337 @@
+//! The moving hash table: (src, dst) -> (reserved, outstanding) in two generations.
+//!
+//! Source: Li 2013 section 2.2 and Appendix A2 ("h1 = h2; h2 = new HashTable()" on
+//! each epoch shift), Appendix A3 (h2.update on installation, h1/h2.update((0,-1))
+//! on each subsequent packet). Section 3.1 names the attack this layout answers:
+//! spoofed first packets with random src would grow a chained or resizing table
+//! without bound and make lookups O(n).
+//!
+//! Defences, all fixed by configuration and never by traffic:
+//! - each generation is one open-addressing array allocated once in [`MovingTable::new`]:
+//!   `slots = next_pow2(2 * max_pairs)` (load factor <= 1/2), never resized;
+//! - at most `max_pairs` live entries per generation; an install beyond that, or one
+//!   whose probe run exceeds [`PROBE_LIMIT`], is refused ([`InstallError`]): the
+//!   admission denies that super-packet (`DropReason::TableFull`) and counts it;
+//! - linear probing bounded by [`PROBE_LIMIT`] slots: every lookup is O(1) worst case;
+//! - slot positions come from keyed SipHash-1-3 ([`crate::siphash`]), so an outsider
+//!   cannot aim keys at one probe run.
+//!
+//! Entries are never deleted inside a generation (A3 only adds), so linear probing
+//! needs no tombstones. "h2 = new HashTable()" is O(1): every slot carries the stamp
+//! of the generation that wrote it, and clearing a generation bumps its stamp (a
+//! full wipe happens only when the u32 stamp wraps, once per 2^32 clears).
+
+use crate::siphash::{PairPrefix, SipKey};
+
+/// Longest probe run, in slots. With load <= 1/2 and keyed hashing, a run this
+/// long is vanishingly rare for honest traffic; it bounds per-packet work.
+pub const PROBE_LIMIT: usize = 32;
+
+/// Largest `max_pairs` accepted: 2^24 pairs = 2^25 slots of 24 B per generation.
+pub const MAX_PAIRS_LIMIT: u32 = 1 << 24;
+
+/// Which generation of the moving structures (Appendix A2 names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gen {
+    /// The previous epoch's generation (read-only until it is dropped).
+    H1,
+    /// The current epoch's generation (receives installs).
+    H2,
+}
+
+/// The value of one (src, dst) entry (section 2.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Entry {
+    /// #_of_total_packets_reserved: sum of `len` over installed super-packets.
+    pub reserved: u32,
+    /// #_of_outstanding_packets: subsequent packets still expected.
+    pub outstanding: u32,
+}
+
+/// Why an install was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InstallError {
+    /// The generation already holds `max_pairs` entries.
+    Full,
+    /// No free slot within [`PROBE_LIMIT`] of the home slot.
+    ProbeLimit,
+}
+
+/// A hashed (src, dst) key: compute once per packet, use in both generations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PairKey {
+    word: u64,
+    hash: u64,
+}
+
+/// A live entry found by [`MovingTable::find`]; valid until the next shift or clear.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EntryRef {
+    table: usize,
+    slot: usize,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    word: u64,
+    entry: Entry,
+    stamp: u32,
+}
+
+#[derive(Debug)]
+struct Generation {
+    slots: Box<[Slot]>,
+    stamp: u32,
+    len: u32,
+    outstanding: u64,
+}
+
+impl Generation {
+    fn new(n_slots: usize) -> Self {
+        Generation { slots: vec![Slot::default(); n_slots].into_boxed_slice(), stamp: 1, len: 0, outstanding: 0 }
+    }
+
+    /// "new HashTable()" (A2) in O(1): slots with an older stamp read as empty.
+    fn clear(&mut self) {
+        if self.stamp == u32::MAX {
+            self.slots.fill(Slot::default());
+            self.stamp = 1;
+        } else {
+            self.stamp += 1;
+        }
+        self.len = 0;
+        self.outstanding = 0;
+    }
+
+    /// Probe for `key`: `Ok(slot)` if live, `Err(Some(slot))` for the first free slot
+    /// of the run, `Err(None)` if the run is longer than [`PROBE_LIMIT`].
+    #[inline]
+    fn probe(&self, key: &PairKey) -> Result<usize, Option<usize>> {
+        let mask = self.slots.len() - 1;
+        let home = key.hash as usize & mask;
+        for i in 0..PROBE_LIMIT.min(self.slots.len()) {
+            let idx = (home + i) & mask;
+            let slot = &self.slots[idx];
+            if slot.stamp != self.stamp {
+                return Err(Some(idx));
+            }
+            if slot.word == key.word {
+                return Ok(idx);
+            }
+        }
+        Err(None)
+    }
+}
+
+/// Two generations h1 (previous epoch) and h2 (current epoch), Appendix A2.
+#[derive(Debug)]
+pub struct MovingTable {
+    gens: [Generation; 2],
+    /// Index in `gens` of h2; h1 is the other one.
+    cur: usize,
+    max_pairs: u32,
+    key: SipKey,
+}
+
+impl MovingTable {
+    /// Allocate both generations once. `max_pairs` is clamped to 1..=[`MAX_PAIRS_LIMIT`].
+    pub fn new(max_pairs: u32, key: SipKey) -> Self {
+        let max_pairs = max_pairs.clamp(1, MAX_PAIRS_LIMIT);
+        let n_slots = (2 * max_pairs as usize).next_power_of_two();
+        MovingTable { gens: [Generation::new(n_slots), Generation::new(n_slots)], cur: 0, max_pairs, key }
+    }
+
+    /// Hash (src, dst) with the router's key (section 3.1).
+    #[inline]
+    pub fn pair_key(&self, src: u32, dst: u32) -> PairKey {
+        Self::pair_key_from(&PairPrefix::new(self.key, src, dst))
+    }
+
+    /// The same from a prefix computed with this table's key.
+    #[inline]
+    pub fn pair_key_from(pre: &PairPrefix) -> PairKey {
+        PairKey { word: pre.word(), hash: pre.pair_hash() }
+    }
+
+    #[inline]
+    fn index(&self, gen: Gen) -> usize {
+        match gen {
+            Gen::H2 => self.cur,
+            Gen::H1 => self.cur ^ 1,
+        }
+    }
+
+    /// Epoch shift (A2): "h1 = h2; h2 = new HashTable();".
+    pub fn shift(&mut self) {
+        self.cur ^= 1;
+        self.gens[self.cur].clear();
+    }
+
+    /// Drop both generations (two or more epochs passed without an arrival).
+    pub fn clear_all(&mut self) {
+        self.gens[0].clear();
+        self.gens[1].clear();
+    }
+
+    /// The live entry for `key` in `gen`, if any ("h.contains((src,dst))").
+    #[inline]
+    pub fn find(&self, gen: Gen, key: &PairKey) -> Option<EntryRef> {
+        let table = self.index(gen);
+        self.gens[table].probe(key).ok().map(|slot| EntryRef { table, slot })
+    }
+
+    /// The value behind an [`EntryRef`] ("h.get((src,dst))").
+    #[inline]
+    pub fn entry(&self, e: EntryRef) -> Entry {
+        self.gens[e.table].slots[e.slot].entry
+    }
+
+    /// A3 "On state installation": h2.update((src,dst), (len, len - 1)), adding to an
+    /// existing entry or creating one. `len >= 1` (checked by header validation).
+    pub fn install(&mut self, key: &PairKey, len: u16) -> Result<(), InstallError> {
+        let max_pairs = self.max_pairs;
+        let g = &mut self.gens[self.cur];
+        let idx = match g.probe(key) {
+            Ok(idx) => idx,
+            Err(_) if g.len >= max_pairs => return Err(InstallError::Full),
+            Err(None) => return Err(InstallError::ProbeLimit),
+            Err(Some(idx)) => {
+                g.slots[idx] = Slot { word: key.word, entry: Entry::default(), stamp: g.stamp };
+                g.len += 1;
+                idx
+            }
+        };
+        let e = &mut g.slots[idx].entry;
+        e.reserved = e.reserved.saturating_add(len as u32);
+        let before = e.outstanding;
+        e.outstanding = before.saturating_add((len as u32).saturating_sub(1));
+        g.outstanding += (e.outstanding - before) as u64;
+        Ok(())
+    }
+
+    /// A3 "h.update((src,dst), (0,-1))": one outstanding packet consumed. Returns
+    /// false (and changes nothing) if the count is already 0: it never goes below 0.
+    #[inline]
+    pub fn consume(&mut self, e: EntryRef) -> bool {
+        let g = &mut self.gens[e.table];
+        let entry = &mut g.slots[e.slot].entry;
+        if entry.outstanding == 0 {
+            return false;
+        }
+        entry.outstanding -= 1;
+        g.outstanding -= 1;
+        true
+    }
+
+    /// Live entries in `gen`.
+    pub fn len(&self, gen: Gen) -> u32 {
+        self.gens[self.index(gen)].len
+    }
+
+    /// True if neither generation holds an entry.
+    pub fn is_empty(&self) -> bool {
+        self.gens[0].len == 0 && self.gens[1].len == 0
+    }
+
+    /// Sum of outstanding packets over both generations, maintained in O(1)
+    /// (the sum Omega_i of section 6.1's dynamic threshold).
+    pub fn total_outstanding(&self) -> u64 {
+        self.gens[0].outstanding + self.gens[1].outstanding
+    }
+
+    /// The configured entry limit per generation.
+    pub fn max_pairs(&self) -> u32 {
+        self.max_pairs
+    }
+
+    /// Slots per generation (a power of two, at least `2 * max_pairs`).
+    pub fn slots(&self) -> usize {
+        self.gens[0].slots.len()
+    }
+
+    /// Heap bytes of both generations.
+    pub fn memory_bytes(&self) -> usize {
+        2 * self.slots() * core::mem::size_of::<Slot>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(max_pairs: u32) -> MovingTable {
+        MovingTable::new(max_pairs, SipKey::new([42, 43]))
+    }
+
+    #[test]
+    fn install_adds_len_and_len_minus_one() {
+        let mut t = table(8);
+        let k = t.pair_key(1, 2);
+        t.install(&k, 10).unwrap();
+        t.install(&k, 3).unwrap();
+        let e = t.entry(t.find(Gen::H2, &k).unwrap());
+        assert_eq!(e, Entry { reserved: 13, outstanding: 11 });
+        assert_eq!(t.len(Gen::H2), 1);
+        assert_eq!(t.total_outstanding(), 11);
+        assert!(t.find(Gen::H1, &k).is_none());
+    }
+
+    #[test]
+    fn consume_stops_at_zero() {
+        let mut t = table(8);
+        let k = t.pair_key(1, 2);
+        t.install(&k, 2).unwrap();
+        let e = t.find(Gen::H2, &k).unwrap();
+        assert!(t.consume(e));
+        assert!(!t.consume(e));
+        assert_eq!(t.entry(e).outstanding, 0);
+        assert_eq!(t.total_outstanding(), 0);
+    }
+
+    #[test]
+    fn shift_moves_h2_to_h1_then_drops_it() {
+        let mut t = table(8);
+        let k = t.pair_key(5, 6);
+        t.install(&k, 4).unwrap();
+        t.shift();
+        assert!(t.find(Gen::H2, &k).is_none());
+        assert_eq!(t.entry(t.find(Gen::H1, &k).unwrap()).outstanding, 3);
+        assert_eq!(t.total_outstanding(), 3);
+        t.shift();
+        assert!(t.find(Gen::H1, &k).is_none());
+        assert!(t.is_empty());
+        assert_eq!(t.total_outstanding(), 0);
+    }
+
+    #[test]
+    fn full_generation_refuses_and_never_grows() {
+        let mut t = table(4);
+        let slots = t.slots();
+        for src in 0..4 {
+            t.install(&t.pair_key(src, 0), 2).unwrap();
+        }
+        assert_eq!(t.install(&t.pair_key(99, 0), 2), Err(InstallError::Full));
+        // An existing pair can still add to its entry.
+        t.install(&t.pair_key(0, 0), 2).unwrap();
+        assert_eq!(t.slots(), slots);
+        t.shift();
+        t.install(&t.pair_key(99, 0), 2).unwrap();
+    }
+
+    #[test]
+    fn stamp_wrap_wipes_stale_slots() {
+        let mut t = table(2);
+        let k = t.pair_key(1, 1);
+        t.install(&k, 5).unwrap();
+        t.gens[t.cur].stamp = u32::MAX;
+        t.gens[t.cur].slots.iter_mut().for_each(|s| {
+            if s.word == k.word {
+                s.stamp = u32::MAX;
+            }
+        });
+        assert!(t.find(Gen::H2, &k).is_some());
+        t.gens[t.cur].clear();
+        assert!(t.find(Gen::H2, &k).is_none());
+        assert_eq!(t.gens[t.cur].stamp, 1);
+    }
+}

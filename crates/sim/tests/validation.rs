@@ -1,0 +1,22 @@
+//! Validation of the simulator against independent truth: numbers derived by hand in
+//! each test (serialisation and propagation arithmetic, the Mathis et al. formula,
+//! Jain's index, the RED formula of Floyd and Jacobson Fig. 2), never the simulator's
+//! own helpers. Every run ends with the packet-conservation check (`common::finish`).
+//!
+//! Run: `cargo test --release -p superpacket-sim --test validation` (release: some tests
+//! simulate minutes of traffic). No wall-clock asserts.
+
+#[path = "validation/common.rs"]
+mod common;
+#[path = "validation/determinism.rs"]
+mod determinism;
+#[path = "validation/fct.rs"]
+mod fct;
+#[path = "validation/incast.rs"]
+mod incast;
+#[path = "validation/input.rs"]
+mod input;
+#[path = "validation/red.rs"]
+mod red;
+#[path = "validation/throughput.rs"]
+mod throughput;

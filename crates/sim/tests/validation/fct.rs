@@ -1,0 +1,164 @@
+//! Check 1: the FCT of a 10-packet NewReno flow on an idle path equals the hand-computed
+//! handshake + serialisation + propagation time to the nanosecond.
+//!
+//! Conventions (SCENARIOS.md "Common defaults" and the simulator's): FCT runs from the
+//! SYN until the receiver holds every byte; the sender sends its initial window the
+//! instant the SYN-ACK arrives; routers forward in zero time; serialisation of B bytes
+//! at R bit/s is B*8/R seconds rounded to the nearest ns; store and forward: a packet
+//! starts on the next link only once fully received. Serialisation times used below:
+//!
+//! | bytes | 10 Mbps    | 100 Mbps | 1 Gbps   |
+//! |-------|------------|----------|----------|
+//! | 40    | 32,000     | 3,200    | 320      |
+//! | 900   |            | 72,000   | 7,200    |
+//! | 1500  | 1,200,000  | 120,000  | 12,000   |
+
+use crate::common::{build, finish};
+use sim::SimTime;
+
+/// Runs the single flow of `toml` to completion; returns (end - start, start) in ns
+/// after checking the flow saw no loss and exchanged exactly `data_pkts` data packets
+/// and as many ACKs, plus SYN and SYN-ACK.
+fn single_flow_fct(toml: &str, data_pkts: u64) -> (u64, u64) {
+    let (_, mut sim) = build(toml, 1);
+    sim.run_until(SimTime::from_secs(1));
+    finish(&sim);
+    assert_eq!(sim.flows.len(), 1);
+    let f = &sim.flows[0];
+    let s = &f.stats;
+    assert_eq!((s.timeouts, s.retransmits, s.pkts_dropped), (0, 0, 0));
+    assert_eq!(s.data_pkts_sent, data_pkts);
+    // SYN + SYN-ACK + one ACK per data packet (delayed ACK off) + the data.
+    assert_eq!(s.pkts_sent, 2 + 2 * data_pkts);
+    assert_eq!(s.pkts_delivered, s.pkts_sent);
+    assert_eq!(s.bytes_received, f.size);
+    let end = s.end.expect("flow completed").ns();
+    let start = f.start.ns();
+    assert_eq!(f.fct().map(|t| t.ns()), Some(end - start), "fct() disagrees with end - start");
+    (end - start, start)
+}
+
+/// One sender -> R (1 Gbps, 25 us) -> d (100 Mbps, 25 us), the incast path.
+///
+/// Handshake, one way: SYN 320 + 25,000 (s->R) + 3,200 + 25,000 (R->d) = 53,520;
+/// the SYN-ACK takes the same back: H = 2 x 53,520 = 107,040 ns.
+/// Data at H: on s->R packet j (0-based) finishes at H + 12,000 (j+1) and reaches R
+/// 25,000 later. The 100 Mbps link is 10x slower, so from packet 0's arrival at
+/// H + 37,000 it serialises the 10 packets back to back: the last one finishes at
+/// H + 37,000 + 10 x 120,000 = H + 1,237,000 and reaches d at H + 1,262,000.
+/// FCT = 107,040 + 1,262,000 = 1,369,040 ns.
+#[test]
+fn fct_exact_incast_path() {
+    let toml = r#"
+        duration = "1s"
+        [topology]
+        kind = "star"
+        senders = 1
+        sender_link = { rate = "1Gbps", delay = "25us" }
+        receiver_link = { rate = "100Mbps", delay = "25us", queue = { kind = "droptail", limit = 50 } }
+        [tcp]
+        init_cwnd = 10
+        [[traffic]]
+        kind = "flow"
+        from = "s0"
+        to = "d"
+        size_bytes = 14600
+    "#;
+    let (fct, _) = single_flow_fct(toml, 10);
+    assert_eq!(fct, 1_369_040, "expected 1,369,040 ns, got {fct}");
+}
+
+/// Same path, a 14,000 B flow starting at 3 ms: 9 full segments + one of 860 B payload
+/// (900 B on the wire). FCT counts from the flow's own start.
+///
+/// H = 107,040 as above. Packets 0..8 as before: packet 8 leaves R at
+/// H + 37,000 + 9 x 120,000 = H + 1,117,000. Packet 9 (900 B) reaches R at
+/// H + 9 x 12,000 + 7,200 + 25,000 = H + 140,200, waits, and is serialised in 72,000:
+/// done at H + 1,189,000, at d at H + 1,214,000. FCT = 107,040 + 1,214,000 = 1,321,040.
+#[test]
+fn fct_exact_partial_last_segment_late_start() {
+    let toml = r#"
+        duration = "1s"
+        [topology]
+        kind = "star"
+        senders = 1
+        sender_link = { rate = "1Gbps", delay = "25us" }
+        receiver_link = { rate = "100Mbps", delay = "25us" }
+        [[traffic]]
+        kind = "flow"
+        from = "s0"
+        to = "d"
+        size_bytes = 14000
+        start = "3ms"
+        tcp = { init_cwnd = 10 }
+    "#;
+    let (fct, start) = single_flow_fct(toml, 10);
+    assert_eq!(start, 3_000_000);
+    assert_eq!(fct, 1_321_040, "expected 1,321,040 ns, got {fct}");
+}
+
+/// Three hops with the bottleneck in the middle:
+/// A -(1 Gbps, 100 us)-> R1 -(100 Mbps, 2 ms)-> R2 -(1 Gbps, 50 us)-> B.
+///
+/// SYN one way: 320 + 100,000 + 3,200 + 2,000,000 + 320 + 50,000 = 2,153,840;
+/// H = 2 x 2,153,840 = 4,307,680.
+/// Hop 1: packet j reaches R1 at H + 12,000 (j+1) + 100,000. Hop 2 (10x slower) runs back
+/// to back from packet 0's arrival at H + 112,000: packet 9 is done at
+/// H + 112,000 + 10 x 120,000 = H + 1,312,000 and reaches R2 at H + 3,312,000.
+/// Hop 3: packets arrive 120,000 apart and take 12,000 each, so none waits: packet 9 is
+/// done at H + 3,324,000 and reaches B at H + 3,374,000.
+/// FCT = 4,307,680 + 3,374,000 = 7,681,680 ns.
+#[test]
+fn fct_exact_three_hops() {
+    let toml = r#"
+        duration = "1s"
+        [topology]
+        kind = "graph"
+        nodes = ["A", "R1", "R2", "B"]
+        links = [
+            { a = "A", b = "R1", rate = "1Gbps", delay = "100us" },
+            { a = "R1", b = "R2", rate = "100Mbps", delay = "2ms" },
+            { a = "R2", b = "B", rate = "1Gbps", delay = "50us" },
+        ]
+        [tcp]
+        init_cwnd = 10
+        [[traffic]]
+        kind = "flow"
+        from = "A"
+        to = "B"
+        size_pkts = 10
+    "#;
+    let (fct, _) = single_flow_fct(toml, 10);
+    assert_eq!(fct, 7_681_680, "expected 7,681,680 ns, got {fct}");
+}
+
+/// Four hops through a parking lot: H1 -(100 Mbps, 500 us)-> R1 -(10 Mbps, 1 ms)-> R2
+/// -(10 Mbps, 1 ms)-> R3 -(100 Mbps, 500 us)-> H3; two equal bottlenecks in a row.
+///
+/// SYN one way: (3,200 + 500,000) + 2 x (32,000 + 1,000,000) + (3,200 + 500,000)
+/// = 3,070,400; H = 6,140,800.
+/// Hop 1: packet j reaches R1 at H + 120,000 (j+1) + 500,000. Hop 2 runs back to back from
+/// H + 620,000: packet j done at H + 620,000 + 1,200,000 (j+1), at R2 1 ms later.
+/// Hop 3 has the same rate: each packet arrives exactly as the previous one finishes, so
+/// none waits: packet 9 done at H + 620,000 + 12,000,000 + 1,000,000 + 1,200,000
+/// = H + 14,820,000, at R3 at H + 15,820,000. Hop 4: + 120,000 + 500,000 = H + 16,440,000.
+/// FCT = 6,140,800 + 16,440,000 = 22,580,800 ns.
+#[test]
+fn fct_exact_four_hop_chain() {
+    let toml = r#"
+        duration = "1s"
+        [topology]
+        kind = "chain"
+        routers = 3
+        link = { rate = "10Mbps", delay = "1ms" }
+        host_link = { rate = "100Mbps", delay = "500us" }
+        [[traffic]]
+        kind = "flow"
+        from = "H1"
+        to = "H3"
+        size_pkts = 10
+        tcp = { init_cwnd = 10, mss = 1460, header_bytes = 40 }
+    "#;
+    let (fct, _) = single_flow_fct(toml, 10);
+    assert_eq!(fct, 22_580_800, "expected 22,580,800 ns, got {fct}");
+}

@@ -1,0 +1,40 @@
+"""Shared pieces of the built-in experiments: seeds, means with 95 % confidence
+intervals (Student t), the summary JSON layout of DESIGN.md."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+# two-sided 95 % Student t quantiles by degrees of freedom (1..30), then the normal value
+_T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+        2.052, 2.048, 2.045, 2.042]
+
+
+def mean_ci95(xs: list[float]) -> tuple[float, float, float]:
+    """Mean and the 95 % confidence interval of the mean over seeds."""
+    n = len(xs)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    m = sum(xs) / n
+    if n == 1:
+        return (m, m, m)
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
+    t = _T95[n - 2] if n - 1 <= len(_T95) else 1.96
+    h = t * sd / math.sqrt(n)
+    return (m, m - h, m + h)
+
+
+def summarize(per_seed: dict[str, dict[str, list[float]]]) -> dict[str, dict[str, Any]]:
+    """variant -> metric -> per-seed values  =>  DESIGN.md's `variants` object."""
+    out: dict[str, dict[str, Any]] = {}
+    for variant, metrics in per_seed.items():
+        v: dict[str, Any] = {}
+        for name, xs in metrics.items():
+            m, lo, hi = mean_ci95(xs)
+            v[name] = m
+            v[f"{name}_ci95"] = [lo, hi]
+            v[f"{name}_per_seed"] = xs
+        out[variant] = v
+    return out
