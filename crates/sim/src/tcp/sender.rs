@@ -46,6 +46,13 @@ impl Flow {
             if self.snd_nxt + len - self.snd_una > wnd {
                 break;
             }
+            if let Some(run_end) = self.sp_run_end(self.snd_nxt) {
+                // section 2.1/3.1: all packets of a super-packet must reach the router
+                // within an EPOCH, so a new run starts only when the window holds it whole
+                if run_end - self.snd_una > wnd.max(run_end - self.snd_nxt) {
+                    break;
+                }
+            }
             self.send_segment(self.snd_nxt, len as u32, now, out);
             self.snd_nxt += len;
             if self.snd_nxt > self.snd_max {
@@ -121,6 +128,20 @@ impl Flow {
                 })
             }
         }
+    }
+
+    /// Runs mode: when `seq` starts a new run of new data, the end of that run.
+    fn sp_run_end(&self, seq: u64) -> Option<u64> {
+        let SpMode::Runs(len) = self.p.sp else { return None };
+        if !self.sp_active || seq < self.snd_max {
+            return None;
+        }
+        let mss = self.p.mss as u64;
+        let k = (seq - 1) / mss;
+        if k % len as u64 != 0 || (seq - 1) % mss != 0 {
+            return None;
+        }
+        Some((1 + (k + len as u64) * mss).min(self.end_seq()))
     }
 
     /// A super-packet of a Flow-mode sender timed out with nothing acknowledged: it was
