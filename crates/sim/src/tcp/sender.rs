@@ -138,7 +138,7 @@ impl Flow {
         }
         let mss = self.p.mss as u64;
         let k = (seq - 1) / mss;
-        if k % len as u64 != 0 || (seq - 1) % mss != 0 {
+        if !k.is_multiple_of(len as u64) || !(seq - 1).is_multiple_of(mss) {
             return None;
         }
         Some((1 + (k + len as u64) * mss).min(self.end_seq()))
