@@ -4,6 +4,7 @@ intervals (Student t), the summary JSON layout of DESIGN.md."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 # two-sided 95 % Student t quantiles by degrees of freedom (1..30), then the normal value
@@ -24,6 +25,26 @@ def mean_ci95(xs: list[float]) -> tuple[float, float, float]:
     t = _T95[n - 2] if n - 1 <= len(_T95) else 1.96
     h = t * sd / math.sqrt(n)
     return (m, m - h, m + h)
+
+
+def run_seeds(
+    variants: tuple[str, ...] | list[str],
+    seeds: int,
+    keys: tuple[str, ...],
+    run_one: Callable[[str, int], dict[str, Any]],
+) -> tuple[dict[str, dict[str, list[float]]], dict[str, list[dict[str, Any]]]]:
+    """Runs every variant for seeds 1..seeds; returns (variant -> metric -> per-seed
+    values for `keys`, variant -> per-seed result dicts)."""
+    per_seed: dict[str, dict[str, list[float]]] = {}
+    detail: dict[str, list[dict[str, Any]]] = {}
+    for variant in variants:
+        m = per_seed.setdefault(variant, {k: [] for k in keys})
+        for seed in range(1, seeds + 1):
+            r = run_one(variant, seed)
+            for k in keys:
+                m[k].append(float(r[k]))
+            detail.setdefault(variant, []).append(r)
+    return per_seed, detail
 
 
 def summarize(per_seed: dict[str, dict[str, list[float]]]) -> dict[str, dict[str, Any]]:

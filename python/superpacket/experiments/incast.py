@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import summarize
+from superpacket.experiments.common import run_seeds, summarize
 
 PAPER = {
     "droptail": {"mean_fct_s": 0.197, "flows_with_timeout": 9},
@@ -77,16 +77,10 @@ def run_variant(variant: str, seed: int, jitter_us: float, admit_syn: bool) -> d
 
 
 def run(seeds: int = 10, jitter_us: float = 20.0, admit_syn: bool = False) -> dict[str, Any]:
-    per_seed: dict[str, dict[str, list[float]]] = {}
-    detail: dict[str, list[dict[str, Any]]] = {}
-    for variant in ("droptail", "superpacket", "ideal"):
-        for seed in range(1, seeds + 1):
-            r = run_variant(variant, seed, jitter_us, admit_syn)
-            m = per_seed.setdefault(variant, {"mean_fct_s": [], "flows_with_timeout": [], "sp_admitted": []})
-            m["mean_fct_s"].append(r["mean_fct_s"])
-            m["flows_with_timeout"].append(float(r["flows_with_timeout"]))
-            m["sp_admitted"].append(float(r["sp_admitted"]))
-            detail.setdefault(variant, []).append(r)
+    per_seed, detail = run_seeds(
+        ("droptail", "superpacket", "ideal"), seeds, ("mean_fct_s", "flows_with_timeout", "sp_admitted"),
+        lambda v, seed: run_variant(v, seed, jitter_us, admit_syn),
+    )
     variants = summarize(per_seed)
     dt = variants["droptail"]["mean_fct_s"]
     sp = variants["superpacket"]["mean_fct_s"]

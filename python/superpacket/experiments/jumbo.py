@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import summarize
+from superpacket.experiments.common import run_seeds, summarize
 
 PAPER = {
     "jumbo": {"special_kBps": 2280.0, "regular_mean_kBps": 178.0, "ratio": 2280.0 / 178.0},
@@ -101,15 +101,7 @@ def run_variant(variant: str, seed: int, duration_s: float = 10.0) -> dict[str, 
 def run(seeds: int = 10, duration_s: float = 10.0, **_: Any) -> dict[str, Any]:
     """`jitter_us` and `admit_syn` of the command line do not apply here."""
     keys = ("special_kBps", "regular_mean_kBps", "ratio", "special_timeouts", "sp_admitted", "sp_denied")
-    per_seed: dict[str, dict[str, list[float]]] = {}
-    detail: dict[str, list[dict[str, Any]]] = {}
-    for variant in VARIANTS:
-        for seed in range(1, seeds + 1):
-            r = run_variant(variant, seed, duration_s)
-            m = per_seed.setdefault(variant, {k: [] for k in keys})
-            for k in keys:
-                m[k].append(float(r[k]))
-            detail.setdefault(variant, []).append(r)
+    per_seed, detail = run_seeds(VARIANTS, seeds, keys, lambda v, seed: run_variant(v, seed, duration_s))
     variants = summarize(per_seed)
     claims = []
     for v in VARIANTS:

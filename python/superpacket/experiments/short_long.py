@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import summarize
+from superpacket.experiments.common import run_seeds, summarize
 
 PAPER = {
     "droptail": {"mean_fct_s": 0.0264},
@@ -102,15 +102,7 @@ def run(seeds: int = 10, duration_s: float = 32.0, **_: Any) -> dict[str, Any]:
     """`jitter_us` and `admit_syn` of the command line do not apply (SYNs are always
     admitted here, as the scenario says)."""
     keys = ("mean_fct_s", "long_goodput_bps", "short_not_completed", "short_with_timeout", "sp_admitted")
-    per_seed: dict[str, dict[str, list[float]]] = {}
-    detail: dict[str, list[dict[str, Any]]] = {}
-    for variant in VARIANTS:
-        for seed in range(1, seeds + 1):
-            r = run_variant(variant, seed, duration_s)
-            m = per_seed.setdefault(variant, {k: [] for k in keys})
-            for k in keys:
-                m[k].append(float(r[k]))
-            detail.setdefault(variant, []).append(r)
+    per_seed, detail = run_seeds(VARIANTS, seeds, keys, lambda v, seed: run_variant(v, seed, duration_s))
     variants = summarize(per_seed)
     dt_s = per_seed["droptail"]["mean_fct_s"]
     sp_s = per_seed["superpacket"]["mean_fct_s"]
