@@ -9,13 +9,25 @@ export CARGO_TERM_COLOR := never
 
 .PHONY: install run test bench lint clean
 
-install: $(VENV)/.built
+install: $(VENV)/.built $(VENV)/.chromium $(VENV)/.tshark
 
 $(PY):
 	python3 -m venv $(VENV)
 
 $(VENV)/.deps: requirements.txt | $(PY)
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
+	touch $@
+
+# headless Chromium checks the HTML reports (tests/test_report.py); Debian's package, as root
+$(VENV)/.chromium: | $(PY)
+	command -v chromium >/dev/null || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
+	touch $@
+
+# tshark reads the packet traces back (tests/test_pcap.py); Debian's package, as root,
+# without the setuid dumpcap question
+$(VENV)/.tshark: | $(PY)
+	command -v tshark >/dev/null || { echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q tshark; }
 	touch $@
 
 $(VENV)/.built: $(VENV)/.deps $(RUST_SRC) $(PY_SRC)

@@ -79,3 +79,44 @@ def test_reproduce_incast_json_layout():
     claim = d["claims"][0]
     assert set(claim) >= {"claim", "holds", "improvement_pct"}
     assert all("source" in p for p in d["params"].values())
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_runs_of_a_long_flow_are_all_or_nothing(seed):
+    # jumbo scenario 2 (section 4.4): the special flow cut into super-packets of len 10
+    # through a router whose queue sits at t most of the time; every admitted run must
+    # leave the router whole (the sender lets a run out only when its window holds it)
+    from superpacket.experiments import jumbo
+
+    res = superpacket.run(jumbo.scenario("sp", duration_s=4.0), seed=seed)
+    c = counters(res)
+    assert res.summary["conservation"] == "ok"
+    assert c["sp_admitted"] > 10
+    assert c["sp_partly"] == c["sp_partly_explained"] == 0
+
+
+def test_threshold_sweep_layout_and_skips():
+    from superpacket.experiments import threshold
+
+    r = threshold.run(seeds=1, duration_s=4.0)
+    v = r["variants"]
+    for t in (1, 2, 5, 10, 20, 30, 40):
+        assert "mean_fct_s" in v[f"incast/t={t}"]
+    for rule in ("ewma", "outstanding"):
+        assert "mean_fct_s" in v[f"incast/{rule}"]
+        assert "long_goodput_bps" in v[f"short-long/{rule}"]
+    # short-long's buffer is 20 packets: t = 30 and 40 are not router settings
+    assert {s["variant"] for s in r["skipped"]} == {"short-long/t=30", "short-long/t=40"}
+    assert r["claims"][0]["holds"]
+    # t above the incast burst behaves as DropTail-sized admission: every flow gets in
+    assert v["incast/t=40"]["mean_fct_s"] == pytest.approx(v["incast/t=30"]["mean_fct_s"])
+
+
+def test_example_incast_superpacket_every_flow_completes(examples):
+    # four SYNs are refused at t (all ten start at the same nanosecond): they must be
+    # retransmitted after the 1 s initial RTO, a timer far past the event list's wheel
+    res = superpacket.run(examples / "incast-superpacket.toml", seed=1)
+    fl = res.flows
+    assert fl["completed"].all()
+    assert fl.filter(fl["fct_s"] > 1.0).height == 4
+    assert (fl.filter(fl["fct_s"] > 1.0)["timeouts"] == 1).all()

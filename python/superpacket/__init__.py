@@ -10,7 +10,7 @@ The heavy modules (polars) load on first use, so `superpacket._core` alone stays
 
 from typing import Any
 
-__all__ = ["Results", "ScenarioError", "load_scenario", "run"]
+__all__ = ["Results", "ScenarioError", "load_scenario", "load_sweep", "report", "run", "sweep"]
 
 
 def __getattr__(name: str) -> Any:
@@ -22,4 +22,12 @@ def __getattr__(name: str) -> Any:
         from superpacket import api
 
         return getattr(api, name)
+    if name in ("sweep", "load_sweep"):
+        from superpacket import sweeps
+
+        return getattr(sweeps, name)
+    if name == "report":
+        from superpacket import reports
+
+        return reports.report
     raise AttributeError(f"module 'superpacket' has no attribute {name!r}")

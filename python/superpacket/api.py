@@ -1,5 +1,9 @@
 """The Python API: `run(scenario, seed=...)` -> `Results` with polars DataFrames.
 
+Packet traces: `run(..., pcap=["R->d"], out="out/")` (or `[output] pcap` in the scenario)
+records every packet the named links transmit; `Results.write(out)` writes one pcap file
+per traced link next to the tables (crates/sim/src/trace/mod.rs for the headers).
+
 A scenario is a path to a TOML file, a TOML string, or a dict with the same fields
 (the schema lives once, in Rust: crates/sim/src/scenario.rs). Invalid scenarios raise
 `ScenarioError` naming the field.
@@ -28,20 +32,36 @@ class Results:
     queue_series: pl.DataFrame
     summary: dict[str, Any]
     queue_counters: pl.DataFrame = field(default_factory=pl.DataFrame)
+    flow_series: pl.DataFrame = field(default_factory=pl.DataFrame)
     scenario_text: str = ""
     wall_s: float | None = field(default=None, compare=False)
+    #: Links traced to pcap ("R->d"); their files are written by `write`.
+    pcap_links: list[str] = field(default_factory=list)
+    #: The pcap files the last `write` / `write_pcaps` wrote.
+    pcap_files: list[Path] = field(default_factory=list, compare=False)
+    #: The finished simulation holding the traces (only when links are traced).
+    _traces: Any = field(default=None, repr=False, compare=False)
+
+    def write_pcaps(self, out: str | Path) -> list[Path]:
+        """Writes one pcap file per traced link into `out` (e.g. `R-to-d.pcap`)."""
+        if self._traces is not None:
+            self.pcap_files = [Path(p) for p in self._traces.write_pcaps(Path(out))]
+        return self.pcap_files
 
     def write(self, out: str | Path) -> Path:
-        """Writes flows/links/queue_series as Parquet, summary.json and scenario.toml."""
+        """Writes flows/links/queue_series as Parquet, summary.json, scenario.toml and
+        the pcap files of traced links."""
         d = Path(out)
         d.mkdir(parents=True, exist_ok=True)
         self.flows.write_parquet(d / "flows.parquet")
         self.links.write_parquet(d / "links.parquet")
         self.queue_series.write_parquet(d / "queue_series.parquet")
         self.queue_counters.write_parquet(d / "queue_counters.parquet")
+        self.flow_series.write_parquet(d / "flow_series.parquet")
         (d / "summary.json").write_text(json.dumps(self.summary, indent=2, sort_keys=True) + "\n")
         if self.scenario_text:
             (d / "scenario.toml").write_text(self.scenario_text)
+        self.write_pcaps(d)
         return d
 
 
@@ -67,28 +87,52 @@ def run(
     scenario: str | Path | dict[str, Any],
     seed: int | None = None,
     progress: bool | None = None,
+    pcap: str | list[str] | None = None,
+    pcap_snaplen: int | None = None,
+    out: str | Path | None = None,
 ) -> Results:
     """Runs a scenario and returns its results.
 
     `seed` overrides the scenario's seed (default 1). `progress`: show a progress bar
     (None = only when stderr is a terminal and the run takes more than a few seconds).
+    `pcap`: links to trace ("R->d", "R-to-d", "all"; a list or a comma-separated string),
+    added to the scenario's `[output] pcap`; `pcap_snaplen`: bytes kept per frame (0 =
+    whole frames). `out`: write the results and traces there (`Results.write`).
     """
     text, fmt = load_scenario(scenario)
     sim = _core.Simulation(text, fmt, seed)
+    names = pcap_names(pcap)
+    if names or pcap_snaplen is not None:
+        sim.trace(names, pcap_snaplen)
     t0 = time.perf_counter()
     _run_with_progress(sim, progress)
     wall = time.perf_counter() - t0
     raw = sim.results()
     summary = json.loads(raw["summary_json"])
-    return Results(
+    traced = sim.traced_links
+    res = Results(
         flows=_frame(raw["flows"]),
         links=_frame(raw["links"]),
         queue_series=_frame(raw["queue_series"]),
         queue_counters=_frame(raw["queue_counters"]),
+        flow_series=_frame(raw["flow_series"]),
         summary=summary,
         scenario_text=text if fmt == "toml" else "",
         wall_s=wall,
+        pcap_links=traced,
+        _traces=sim if traced else None,
     )
+    if out is not None:
+        res.write(out)
+    return res
+
+
+def pcap_names(pcap: str | list[str] | None) -> list[str]:
+    """Link names from a list and/or comma-separated strings ("R->d,s0->R")."""
+    if pcap is None:
+        return []
+    items = [pcap] if isinstance(pcap, str) else list(pcap)
+    return [n.strip() for item in items for n in item.split(",") if n.strip()]
 
 
 def _run_with_progress(sim: _core.Simulation, progress: bool | None) -> None:

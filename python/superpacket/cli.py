@@ -1,9 +1,14 @@
 """The `superpacket` command line.
 
-    superpacket run FILE.toml [--seed N] [--out DIR] [--json] [--timing]
+    superpacket run FILE.toml [--seed N] [--out DIR] [--json] [--timing] [--pcap LINK|all ...]
     superpacket list
     superpacket bench [--duration SECONDS] [--json]
-    superpacket reproduce incast|short-long|jumbo [--seeds N] [--jitter-us US] [--admit-syn] [--json]
+    superpacket reproduce incast|short-long|jumbo|loss-sensitivity|riops-goodput|riops-web
+                          [--seeds N] [--jitter-us US] [--admit-syn] [--quick] [--json]
+                          [--scheduler ADDRESS | --workers N]
+    superpacket sweep FILE.toml --param PATH=V1,V2 [--seeds 1..N] [--out DIR] [--scheduler ADDRESS]
+    superpacket report DIR
+    superpacket bench --sweep [--runs N] [--workers N]
 
 Bad input (an invalid scenario, a missing file) exits with code 2 and one line on stderr.
 """
@@ -36,12 +41,19 @@ def cmd_run(a: argparse.Namespace) -> int:
     from superpacket import api
     from superpacket._core import ScenarioError
 
+    if (a.pcap or a.pcap_snaplen is not None) and not a.out:
+        return _fail("--pcap needs --out DIR (the pcap files are written there)")
+    if a.pcap_snaplen is not None and a.pcap_snaplen < 0:
+        return _fail("--pcap-snaplen must be >= 0")
     try:
-        res = api.run(a.file, seed=a.seed, progress=None if not a.json else False)
+        res = api.run(a.file, seed=a.seed, progress=None if not a.json else False,
+                      pcap=a.pcap, pcap_snaplen=a.pcap_snaplen)
     except (ScenarioError, FileNotFoundError, IsADirectoryError, UnicodeDecodeError) as e:
         return _fail(f"{a.file}: {e}")
     if a.out:
         res.write(a.out)
+    elif res.pcap_links:
+        print("superpacket: note: [output] pcap traces are written only with --out DIR", file=sys.stderr)
     if a.json:
         flows = [{k: _json_value(v) for k, v in row.items()} for row in res.flows.to_dicts()]
         out: dict[str, Any] = {
@@ -73,6 +85,8 @@ def cmd_run(a: argparse.Namespace) -> int:
         print(f"wall time {res.wall_s:.3f} s")
     if a.out:
         print(f"results written to {a.out}/")
+        for name, path in zip(res.pcap_links, res.pcap_files, strict=True):
+            print(f"  trace of {name}: {path}")
     return 0
 
 
@@ -102,6 +116,10 @@ def bench_p1(duration_s: float) -> dict[str, Any]:
 
 
 def cmd_bench(a: argparse.Namespace) -> int:
+    if a.sweep:
+        from superpacket import cli_sweep
+
+        return cli_sweep.cmd_bench_sweep(a)
     if a.duration <= 0:
         return _fail("--duration must be > 0")
     r = bench_p1(a.duration)
@@ -133,7 +151,16 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
         return _fail("--seeds must be >= 1")
     if a.jitter_us < 0:
         return _fail("--jitter-us must be >= 0")
-    r = mod.run(seeds=a.seeds, jitter_us=a.jitter_us, admit_syn=a.admit_syn)
+    if a.workers is not None and a.workers < 1:
+        return _fail("--workers must be >= 1")
+    quick = {"quick": True} if a.quick else {}  # only the experiments that have a quick scale
+    if a.scheduler or a.workers:
+        from superpacket.cluster import dask_client
+
+        with dask_client(a.scheduler, a.workers) as client:
+            r = mod.run(seeds=a.seeds, jitter_us=a.jitter_us, admit_syn=a.admit_syn, client=client, **quick)
+    else:
+        r = mod.run(seeds=a.seeds, jitter_us=a.jitter_us, admit_syn=a.admit_syn, **quick)
     if a.out:
         out = Path(a.out)
         out.mkdir(parents=True, exist_ok=True)
@@ -169,6 +196,11 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--out", default=None, help="write Parquet tables and summary.json here")
     r.add_argument("--json", action="store_true", help="print a machine-readable summary")
     r.add_argument("--timing", action="store_true", help="include wall-clock time")
+    r.add_argument("--pcap", action="append", default=None, metavar="LINK|all",
+                   help="trace a link (\"R->d\" or \"R-to-d\"; repeatable or comma-separated; \"all\") "
+                        "to DIR/R-to-d.pcap (needs --out)")
+    r.add_argument("--pcap-snaplen", type=int, default=None, metavar="BYTES",
+                   help="bytes kept of each traced frame (default: whole frames)")
     r.set_defaults(fn=cmd_run)
     ls = sub.add_parser("list", help="list example scenarios and built-in parts")
     ls.set_defaults(fn=cmd_list)
@@ -176,6 +208,10 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--duration", type=float, default=5.0, help="simulated seconds (default 5)")
     b.add_argument("--json", action="store_true")
     b.set_defaults(fn=cmd_bench)
+    from superpacket import cli_sweep
+
+    cli_sweep.add_bench_args(b)
+    cli_sweep.add_parsers(sub)
     rp = sub.add_parser("reproduce", help="run a built-in experiment of SCENARIOS.md")
     rp.add_argument("name")
     rp.add_argument("--seeds", type=int, default=10)
@@ -183,6 +219,9 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("--admit-syn", action="store_true", help="the super-packet router always admits SYNs")
     rp.add_argument("--json", action="store_true")
     rp.add_argument("--out", default=None, help="write summary.json here")
+    rp.add_argument("--quick", action="store_true", help="the experiment's small scale (riops-web: 600 s runs)")
+    rp.add_argument("--scheduler", default=None, help="run the seeds on this Dask scheduler")
+    rp.add_argument("--workers", type=int, default=None, help="run the seeds on a local Dask cluster of N workers")
     rp.set_defaults(fn=cmd_reproduce)
     a = p.parse_args(argv)
     rc: int = a.fn(a)

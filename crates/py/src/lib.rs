@@ -80,6 +80,31 @@ impl Simulation {
         py.detach(|| s.run_until(until));
     }
 
+    /// Traces links by name ("R->d", "R-to-d" or "all") to pcap; `snaplen` (bytes kept
+    /// per frame, 0 = whole frames) applies to every traced link when given.
+    #[pyo3(signature = (links, snaplen = None))]
+    fn trace(&mut self, links: Vec<String>, snaplen: Option<u32>) -> PyResult<()> {
+        self.sim.trace_by_name(&links, "pcap", 0).map_err(ScenarioError::new_err)?;
+        if let Some(n) = snaplen {
+            self.sim.set_pcap_snaplen(n);
+        }
+        Ok(())
+    }
+
+    #[getter]
+    fn traced_links(&self) -> Vec<String> {
+        self.sim.traced_links().into_iter().map(String::from).collect()
+    }
+
+    /// Writes one pcap file per traced link into `dir`; returns their paths.
+    fn write_pcaps(&mut self, py: Python<'_>, dir: std::path::PathBuf) -> PyResult<Vec<String>> {
+        let s = &mut self.sim; // &mut: the simulator is Send, not Sync
+        let d = dir.as_path();
+        let r = py.detach(move || s.write_pcaps(d));
+        let paths = r.map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", dir.display())))?;
+        Ok(paths.into_iter().map(|p| p.display().to_string()).collect())
+    }
+
     /// The tables as dicts of columns and the summary as a JSON string.
     fn results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let r = sim::results::collect(&self.sim, &self.name);
@@ -88,6 +113,7 @@ impl Simulation {
         d.set_item("links", table(py, &r.links)?)?;
         d.set_item("queue_series", table(py, &r.queue_series)?)?;
         d.set_item("queue_counters", table(py, &r.queue_counters)?)?;
+        d.set_item("flow_series", table(py, &r.flow_series)?)?;
         d.set_item("summary_json", serde_json::to_string(&r.summary).unwrap_or_default())?;
         Ok(d)
     }

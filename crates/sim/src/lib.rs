@@ -2,17 +2,20 @@
 //! See ../../shared/DESIGN.md for the architecture.
 
 pub mod bench;
+pub mod classifier;
 pub mod event;
 pub mod link;
 pub mod packet;
 pub mod queue;
 pub mod results;
+pub mod ring;
 pub mod rng;
 pub mod scenario;
 pub mod sim;
 pub mod tcp;
 pub mod time;
 pub mod topology;
+pub mod trace;
 pub mod traffic;
 
 pub use scenario::Scenario;

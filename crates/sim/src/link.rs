@@ -9,10 +9,10 @@
 //! starts are applied lazily, at their exact times, before anything reads the queue
 //! (`advance`), so disciplines see the same queue as with a departure event per packet.
 
-use std::collections::VecDeque;
 
 use crate::packet::{NodeId, PktId};
-use crate::queue::{DropReason, QueueDisc, QueueState};
+use crate::queue::{Disc, DropReason, QueueDisc, QueueState};
+use crate::ring::Ring;
 use crate::rng::Rng;
 use crate::time::{BitsPerSec, SimTime};
 
@@ -37,7 +37,7 @@ pub struct LinkStats {
 }
 
 /// A packet the link holds, with its fixed service start and far-end arrival times.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Slot {
     pub start: SimTime,
     pub arrive: SimTime,
@@ -58,16 +58,24 @@ pub struct Link {
     pub rate: BitsPerSec,
     pub delay: SimTime,
     /// Every packet held, in FIFO order.
-    pub(crate) ring: VecDeque<Slot>,
+    pub(crate) ring: Ring<Slot>,
     /// How many slots at the front of the ring have started service.
     pub(crate) started: usize,
     /// Waiting packets (not yet in service), as of the last `advance`.
     pub(crate) q: QueueState,
     pub(crate) busy_until: SimTime,
-    pub(crate) disc: Box<dyn QueueDisc>,
+    /// Serialisation times of the last two packet sizes seen (a division saved per packet:
+    /// nearly every packet is a full segment or a pure ACK).
+    tx_cache: [(u32, SimTime); 2],
+    pub(crate) disc: Disc,
     pub(crate) loss: f64,
     pub(crate) rng: Rng,
     pub stats: LinkStats,
+    /// Packet trace (trace/mod.rs); None = tracing off.
+    pub(crate) trace: Option<Box<crate::trace::LinkTrace>>,
+    /// Edge classifier at this link's entry (index into `Network::classifiers`; RIO-PS,
+    /// classifier.rs): tags each arriving packet In/Out before the queue decides.
+    pub(crate) classifier: Option<u32>,
 }
 
 impl Link {
@@ -88,14 +96,17 @@ impl Link {
             to,
             rate,
             delay,
-            ring: VecDeque::new(),
+            ring: Ring::new(),
             started: 0,
             q: QueueState::default(),
             busy_until: SimTime::ZERO,
-            disc,
+            tx_cache: [(0, SimTime::ZERO); 2],
+            disc: Disc::new(disc),
             loss,
             rng,
             stats: LinkStats::default(),
+            trace: None,
+            classifier: None,
         }
     }
 
@@ -142,6 +153,22 @@ impl Link {
         self.stats.busy_ns - self.busy_until.saturating_sub(now).ns().min(self.stats.busy_ns)
     }
 
+    /// Serialisation time of `size` bytes on this link.
+    #[inline]
+    pub(crate) fn tx_time(&mut self, size: u32) -> SimTime {
+        if self.tx_cache[0].0 == size {
+            return self.tx_cache[0].1;
+        }
+        if self.tx_cache[1].0 == size {
+            self.tx_cache.swap(0, 1);
+            return self.tx_cache[0].1;
+        }
+        let t = self.rate.tx_time(size);
+        self.tx_cache[1] = self.tx_cache[0];
+        self.tx_cache[0] = (size, t);
+        t
+    }
+
     /// Accounts the time-weighted occupancy up to `now` before the queue changes.
     #[inline]
     pub(crate) fn account(&mut self, now: SimTime) {
@@ -153,8 +180,15 @@ impl Link {
 
     /// Applies every service start up to `now`, at its own time: the waiting count drops
     /// and the discipline hears of the dequeue (RED's idle period, super-packet pktCnt).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn advance(&mut self, now: SimTime, pkts: &crate::packet::PacketSlab) {
+        // nothing waiting (the common case on a fast link): nothing can start
+        if self.q.pkts != 0 {
+            self.advance_waiting(now, pkts);
+        }
+    }
+
+    fn advance_waiting(&mut self, now: SimTime, pkts: &crate::packet::PacketSlab) {
         while let Some(s) = self.ring.get(self.started) {
             if s.start > now {
                 break;

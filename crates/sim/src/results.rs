@@ -49,6 +49,8 @@ pub struct RunResults {
     /// Discipline-specific counters, long format: (link, counter, value).
     pub queue_counters: Table,
     pub queue_series: Table,
+    /// Per-flow received bytes over time (`output.sample_flows`).
+    pub flow_series: Table,
     pub summary: serde_json::Map<String, serde_json::Value>,
 }
 
@@ -146,6 +148,14 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
             qc.2.push(v);
         }
     }
+    // edge classifiers (classifier.rs), named "classifier@LINK" or by their router
+    for c in &sim.net.classifiers {
+        for (k, v) in c.counters() {
+            qc.0.push(c.name.clone());
+            qc.1.push(k.to_string());
+            qc.2.push(v);
+        }
+    }
     let mut queue_counters = Table::default();
     queue_counters.push("link", Column::Str(qc.0));
     queue_counters.push("counter", Column::Str(qc.1));
@@ -157,6 +167,11 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
     series.push("link", Column::Str(ss.iter().map(|s| ls[s.link as usize].name.clone()).collect()));
     series.push("pkts", Column::U64(ss.iter().map(|s| s.pkts as u64).collect()));
     series.push("bytes", Column::U64(ss.iter().map(|s| s.bytes).collect()));
+    // the link's cumulative counters at each sample (rates are differences)
+    series.push("arrivals", Column::U64(ss.iter().map(|s| s.arrivals).collect()));
+    series.push("drops", Column::U64(ss.iter().map(|s| s.drops).collect()));
+    series.push("marks", Column::U64(ss.iter().map(|s| s.marks).collect()));
+    series.push("bytes_delivered", Column::U64(ss.iter().map(|s| s.bytes_delivered).collect()));
 
     let fcts: Vec<f64> = fl.iter().filter_map(|f| f.fct()).map(|t| t.as_secs_f64()).collect();
     let mut summary = serde_json::Map::new();
@@ -177,5 +192,10 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
         Err(e) => e,
     };
     summary.insert("conservation".into(), cons.into());
-    RunResults { flows, links, queue_counters, queue_series: series, summary }
+    let fs = &sim.flow_samples;
+    let mut flow_series = Table::default();
+    flow_series.push("t_s", Column::F64(fs.iter().map(|s| s.0.as_secs_f64()).collect()));
+    flow_series.push("flow_id", Column::U64(fs.iter().map(|s| s.1 as u64).collect()));
+    flow_series.push("bytes_received", Column::U64(fs.iter().map(|s| s.2).collect()));
+    RunResults { flows, links, queue_counters, queue_series: series, flow_series, summary }
 }

@@ -23,6 +23,12 @@ use crate::time::{parse_duration, parse_rate, BitsPerSec, SimTime};
 use crate::topology::Network;
 use crate::traffic::{FlowSpec, GenKind, Generator};
 
+/// The RIO-PS pieces of the schema (issue 4): rio/riops queues, edge classifiers,
+/// back_to_back and web traffic.
+#[path = "scenario_riops.rs"]
+pub mod riops;
+use riops::{BackToBackSpec, ClassifierSpec, RioSpec, WebSpec};
+
 /// Deserialises `v` and reports errors as "@path@ message" so that nested tagged enums
 /// (which serde buffers, losing the path) still name the full field path.
 fn de_path<T: serde::de::DeserializeOwned>(v: serde_json::Value) -> Result<T, String> {
@@ -134,6 +140,9 @@ pub struct DumbbellSpec {
     pub pairs: u32,
     pub access: LinkSpec,
     pub bottleneck: LinkSpec,
+    /// One edge classifier (an edge router's table) on every sender link s{i} -> R1.
+    #[serde(default)]
+    pub edge_classifier: Option<ClassifierSpec>,
 }
 
 /// Senders s0..s{senders-1} -> R -> d (incast).
@@ -187,6 +196,10 @@ pub struct LinkSpec {
     /// Independent random loss probability per packet, both directions (validation).
     #[serde(default)]
     pub loss: f64,
+    /// Edge classifier on the a -> b direction, its own table (on a dumbbell's `access`:
+    /// the sender links s{i} -> R1 only).
+    #[serde(default)]
+    pub classifier: Option<ClassifierSpec>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -202,6 +215,8 @@ pub struct GraphLink {
     pub reverse_queue: Option<QueueSpec>,
     #[serde(default)]
     pub loss: f64,
+    #[serde(default)]
+    pub classifier: Option<ClassifierSpec>,
 }
 
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
@@ -246,6 +261,10 @@ pub enum QueueSpec {
     Droptail(DropTailSpec),
     Red(RedSpec),
     Superpacket(SuperpacketSpec),
+    /// RED In/Out (scenario_riops.rs, queue/rio.rs).
+    Rio(RioSpec),
+    /// RIO with short = In, long = Out (the same discipline).
+    Riops(RioSpec),
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -356,6 +375,8 @@ tagged!(QueueSpec, "queue kind", {
     "droptail" => Droptail,
     "red" => Red,
     "superpacket" => Superpacket,
+    "rio" => Rio,
+    "riops" => Riops,
 });
 
 impl Default for QueueSpec {
@@ -391,6 +412,8 @@ impl QueueSpec {
                 params.validate().map_err(|e| format!("{path}: {e}"))?;
                 Ok(Box::new(RedDisc::new(params, limit, unit.into(), ecn, rng)))
             }
+            QueueSpec::Rio(r) => r.build("rio", rate, rng, path),
+            QueueSpec::Riops(r) => r.build("riops", rate, rng, path),
             QueueSpec::Superpacket(sp) => {
                 let mut key_rng = rng;
                 let cfg = admission::Config {
@@ -570,6 +593,10 @@ pub enum TrafficSpec {
     Bulk(BulkSpec),
     Flow(FlowSpecToml),
     Poisson(PoissonSpec),
+    /// Closed-loop sources (scenario_riops.rs).
+    BackToBack(BackToBackSpec),
+    /// Web sessions (scenario_riops.rs).
+    Web(WebSpec),
 }
 
 /// Long-lived flows (never run out of data).
@@ -634,6 +661,8 @@ tagged!(TrafficSpec, "traffic kind", {
     "bulk" => Bulk,
     "flow" => Flow,
     "poisson" => Poisson,
+    "back_to_back" => BackToBack,
+    "web" => Web,
 });
 
 fn d_sample() -> Dur {
@@ -648,11 +677,27 @@ pub struct OutputSpec {
     pub sample_queues: Vec<String>,
     #[serde(default = "d_sample")]
     pub sample_interval: Dur,
+    /// Interval of the per-flow received-bytes series (throughput over time); off when
+    /// absent.
+    #[serde(default)]
+    pub sample_flows: Option<Dur>,
+    /// Links traced to pcap files ("R->d" or "R-to-d"), or ["all"] (trace/mod.rs).
+    #[serde(default)]
+    pub pcap: Vec<String>,
+    /// Bytes kept of each traced frame; 0 = whole frames (zero-filled payload).
+    #[serde(default)]
+    pub pcap_snaplen: u32,
 }
 
 impl Default for OutputSpec {
     fn default() -> Self {
-        OutputSpec { sample_queues: Vec::new(), sample_interval: d_sample() }
+        OutputSpec {
+            sample_queues: Vec::new(),
+            sample_interval: d_sample(),
+            sample_flows: None,
+            pcap: Vec::new(),
+            pcap_snaplen: 0,
+        }
     }
 }
 
@@ -702,7 +747,7 @@ impl Scenario {
         let mut net = Network::default();
         let mut b = Builder { net: &mut net, seed };
         match &self.topology {
-            TopologySpec::Dumbbell(DumbbellSpec { pairs, access, bottleneck }) => {
+            TopologySpec::Dumbbell(DumbbellSpec { pairs, access, bottleneck, edge_classifier }) => {
                 if *pairs == 0 {
                     return Err("topology.pairs: must be >= 1".into());
                 }
@@ -716,8 +761,15 @@ impl Scenario {
                     b.duplex(&format!("s{i}"), "R1", access, "topology.access")?;
                 }
                 b.duplex("R1", "R2", bottleneck, "topology.bottleneck")?;
+                let rx_access = LinkSpec { classifier: None, ..access.clone() };
                 for i in 0..*pairs {
-                    b.duplex("R2", &format!("d{i}"), access, "topology.access")?;
+                    b.duplex("R2", &format!("d{i}"), &rx_access, "topology.access")?;
+                }
+                if let Some(ec) = edge_classifier {
+                    let path = "topology.edge_classifier";
+                    let c = ec.add_to(b.net, "edge@R1".into(), seed, path)?;
+                    let ids: Vec<u32> = (0..*pairs).filter_map(|i| b.net.link_by_name(&format!("s{i}->R1"))).collect();
+                    riops::attach(b.net, c, &ids);
                 }
             }
             TopologySpec::Star(StarSpec { senders, sender_link, receiver_link }) => {
@@ -760,6 +812,7 @@ impl Scenario {
                         queue: l.queue.clone(),
                         reverse_queue: l.reverse_queue.clone(),
                         loss: l.loss,
+                        classifier: l.classifier.clone(),
                     };
                     b.duplex(&l.a, &l.b, &spec, &format!("topology.links[{i}]"))?;
                 }
@@ -787,6 +840,10 @@ impl Scenario {
             }
             sim.sample_queues(ids, self.output.sample_interval.0);
         }
+        if let Some(iv) = self.output.sample_flows {
+            sim.sample_flows(iv.0);
+        }
+        sim.trace_by_name(&self.output.pcap, "output.pcap", self.output.pcap_snaplen)?;
         Ok(sim)
     }
 
@@ -796,6 +853,9 @@ impl Scenario {
             TrafficSpec::Bulk(BulkSpec { from, to, count, tcp, .. })
             | TrafficSpec::Flow(FlowSpecToml { from, to, count, tcp, .. })
             | TrafficSpec::Poisson(PoissonSpec { from, to, count, tcp, .. }) => (from, to, *count, tcp),
+            TrafficSpec::BackToBack(_) | TrafficSpec::Web(_) => {
+                return riops::add_traffic(self, sim, k, t, seed, end);
+            }
         };
         let (params, cc_name) = tcp.over(&self.tcp).resolve(&format!("{path}.tcp"))?;
         let size_of = |bytes: Option<u64>, pkts: Option<u64>| -> Result<u64, String> {
@@ -842,6 +902,7 @@ impl Scenario {
                         rng,
                     });
                 }
+                TrafficSpec::BackToBack(_) | TrafficSpec::Web(_) => unreachable!("routed to riops above"),
             }
         }
         Ok(())
@@ -879,7 +940,7 @@ impl Builder<'_> {
             let id = self.net.links.len() as u64;
             let disc = q.build(spec.rate.0, Rng::stream(self.seed, STREAM_QUEUE + id), &format!("{path}.queue"))?;
             let name = format!("{}->{}", self.net.nodes[x as usize].name, self.net.nodes[y as usize].name);
-            let link = Link::new(
+            let mut link = Link::new(
                 name,
                 x,
                 y,
@@ -889,6 +950,9 @@ impl Builder<'_> {
                 spec.loss,
                 Rng::stream(self.seed, STREAM_LINK_LOSS + id),
             );
+            if let (true, Some(c)) = (x == na, &spec.classifier) {
+                riops::own_classifier(self.net, &mut link, c, self.seed, path)?;
+            }
             self.net.add_link(link);
         }
         Ok(())

@@ -24,15 +24,22 @@ pub enum Ev {
     Timer(FlowId),
     Gen(u32),
     Sample,
+    FlowSample,
 }
 
-/// One sampled queue length.
+/// One sampled queue length, with the link's cumulative counters at that time (rates
+/// over time are their differences: drop/mark rate, per-link throughput).
 #[derive(Clone, Copy, Debug)]
 pub struct QueueSample {
     pub t: SimTime,
     pub link: LinkId,
     pub pkts: u32,
     pub bytes: u64,
+    pub arrivals: u64,
+    pub drops: u64,
+    pub marks: u64,
+    /// Bytes that reached the far end.
+    pub bytes_delivered: u64,
 }
 
 pub struct Sim {
@@ -50,6 +57,9 @@ pub struct Sim {
     sample_links: Vec<LinkId>,
     sample_interval: SimTime,
     pub samples: Vec<QueueSample>,
+    flow_sample_interval: SimTime,
+    /// Per-flow series: (time, flow, payload bytes the receiver holds in order).
+    pub flow_samples: Vec<(SimTime, FlowId, u64)>,
 }
 
 impl Sim {
@@ -68,6 +78,8 @@ impl Sim {
             seed,
             sample_links: Vec::new(),
             sample_interval: SimTime::ZERO,
+            flow_sample_interval: SimTime::ZERO,
+            flow_samples: Vec::new(),
             samples: Vec::new(),
         }
     }
@@ -118,6 +130,15 @@ impl Sim {
     }
 
     /// Samples the waiting-queue length of `links` every `interval`.
+    /// Records every flow's received bytes every `interval` (throughput over time).
+    pub fn sample_flows(&mut self, interval: SimTime) {
+        if interval == SimTime::ZERO {
+            return;
+        }
+        self.flow_sample_interval = interval;
+        self.events.push(self.now.ns(), Ev::FlowSample);
+    }
+
     pub fn sample_queues(&mut self, links: Vec<LinkId>, interval: SimTime) {
         if links.is_empty() || interval == SimTime::ZERO {
             return;
@@ -182,11 +203,26 @@ impl Sim {
                 self.emit(f, out);
             }
             Ev::Gen(g) => self.generator_fire(g),
+            Ev::FlowSample => {
+                let now = self.now;
+                self.flow_samples.extend(self.flows.iter().map(|f| (now, f.id, f.stats.bytes_received)));
+                self.events.push((now + self.flow_sample_interval).ns(), Ev::FlowSample);
+            }
             Ev::Sample => {
                 for &l in &self.sample_links {
                     self.net.links[l as usize].advance(self.now, &self.slab);
-                    let q = self.net.links[l as usize].q;
-                    self.samples.push(QueueSample { t: self.now, link: l, pkts: q.pkts, bytes: q.bytes });
+                    let link = &self.net.links[l as usize];
+                    let (q, st) = (link.q, &link.stats);
+                    self.samples.push(QueueSample {
+                        t: self.now,
+                        link: l,
+                        pkts: q.pkts,
+                        bytes: q.bytes,
+                        arrivals: st.arrivals,
+                        drops: st.total_drops(),
+                        marks: st.marks,
+                        bytes_delivered: st.bytes_delivered,
+                    });
                 }
                 let next = self.now + self.sample_interval;
                 self.events.push(next.ns(), Ev::Sample);
@@ -198,12 +234,19 @@ impl Sim {
         let now = self.now;
         let (spec, next) = self.gens[g as usize].fire(now);
         if let Some(spec) = spec {
-            let cc = crate::tcp::cc::by_name(&spec.cc).expect("validated cc name");
-            // routes were validated when the generator was added
-            let _ = self.add_flow(spec.src, spec.dst, spec.params, cc, spec.size, now);
+            self.open_generated(g, spec);
         }
         if let Some(t) = next {
             self.events.push(t.ns(), Ev::Gen(g));
+        }
+    }
+
+    /// Opens a flow generator `g` asked for, now; the flow remembers its generator.
+    fn open_generated(&mut self, g: u32, spec: crate::traffic::FlowSpec) {
+        let cc = crate::tcp::cc::by_name(&spec.cc).expect("validated cc name");
+        // routes were validated when the generator was added
+        if let Ok(f) = self.add_flow(spec.src, spec.dst, spec.params, cc, spec.size, self.now) {
+            self.flows[f as usize].owner = Some(g);
         }
     }
 
@@ -241,6 +284,10 @@ impl Sim {
     #[inline]
     fn link_arrive(&mut self, l: LinkId, id: PktId) {
         let now = self.now;
+        if let Some(c) = self.net.links[l as usize].classifier {
+            // RIO-PS edge classifier (classifier.rs): tag In/Out before the queue decides
+            self.net.classifiers[c as usize].classify(self.slab.get_mut(id), now);
+        }
         let link = &mut self.net.links[l as usize];
         link.advance(now, &self.slab);
         let size = self.slab.get(id).size;
@@ -262,7 +309,10 @@ impl Sim {
             Verdict::Enqueue => {}
         }
         let start = now.max(link.busy_until);
-        let dt = link.rate.tx_time(size);
+        if let Some(tr) = link.trace.as_deref_mut() {
+            tr.record(start, self.slab.get(id)); // pcap trace (trace/mod.rs)
+        }
+        let dt = link.tx_time(size);
         link.busy_until = start + dt;
         link.stats.busy_ns += dt.ns();
         let arrive = link.busy_until + link.delay;
@@ -323,12 +373,23 @@ impl Sim {
         let mut out = std::mem::take(&mut self.out);
         let flow = &mut self.flows[f as usize];
         flow.stats.pkts_delivered += 1;
+        let mut done_owner = None;
         if pkt.has(flags::DATA) || (pkt.has(flags::SYN) && !pkt.has(flags::ACK)) {
             flow.on_data(&pkt, now, &mut out);
         } else {
+            let was_done = flow.stats.sender_done.is_some();
             flow.on_ack(&pkt, now, &mut out);
+            if !was_done && flow.stats.sender_done.is_some() {
+                done_owner = flow.owner; // closed-loop sources (issue 4)
+            }
         }
         self.emit(f, out);
+        if let Some(g) = done_owner {
+            // the flow completed (every byte acknowledged): its generator may open the next
+            if let Some(spec) = self.gens[g as usize].on_flow_done(now) {
+                self.open_generated(g, spec);
+            }
+        }
     }
 
     /// Packet conservation (checked at the end of every test run): for every link,

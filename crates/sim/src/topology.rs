@@ -20,6 +20,9 @@ pub struct Network {
     by_name: HashMap<String, NodeId>,
     /// Outgoing links per node, in insertion order.
     adj: Vec<Vec<LinkId>>,
+    /// Edge classifiers (classifier.rs), referenced by `Link::classifier`; one may be
+    /// shared by several links (an edge router's table).
+    pub classifiers: Vec<crate::classifier::Classifier>,
 }
 
 impl Network {

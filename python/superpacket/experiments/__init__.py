@@ -1,5 +1,14 @@
 """Built-in experiments of SCENARIOS.md, one module each (`superpacket reproduce NAME`)."""
 
-from superpacket.experiments import incast, jumbo, short_long
+from superpacket.experiments import (
+    incast,
+    jumbo,
+    loss_sensitivity,
+    riops_goodput,
+    riops_web,
+    short_long,
+    threshold,
+)
 
-EXPERIMENTS = {"incast": incast, "short-long": short_long, "jumbo": jumbo}
+EXPERIMENTS = {"incast": incast, "short-long": short_long, "jumbo": jumbo, "threshold": threshold,
+               "loss-sensitivity": loss_sensitivity, "riops-goodput": riops_goodput, "riops-web": riops_web}

@@ -32,18 +32,27 @@ def run_seeds(
     seeds: int,
     keys: tuple[str, ...],
     run_one: Callable[[str, int], dict[str, Any]],
+    client: Any = None,
 ) -> tuple[dict[str, dict[str, list[float]]], dict[str, list[dict[str, Any]]]]:
     """Runs every variant for seeds 1..seeds; returns (variant -> metric -> per-seed
-    values for `keys`, variant -> per-seed result dicts)."""
+    values for `keys`, variant -> per-seed result dicts).
+
+    With a `distributed.Client`, the (variant, seed) runs are Dask tasks (`run_one` must
+    then pickle: a module-level function or a functools.partial of one); the results are
+    the same and in the same order as without."""
+    tasks = [(v, seed) for v in variants for seed in range(1, seeds + 1)]
+    if client is None:
+        results = [run_one(v, seed) for v, seed in tasks]
+    else:
+        futures = client.map(run_one, [v for v, _ in tasks], [s for _, s in tasks], pure=False)
+        results = client.gather(futures)
     per_seed: dict[str, dict[str, list[float]]] = {}
     detail: dict[str, list[dict[str, Any]]] = {}
-    for variant in variants:
+    for (variant, _), r in zip(tasks, results, strict=True):
         m = per_seed.setdefault(variant, {k: [] for k in keys})
-        for seed in range(1, seeds + 1):
-            r = run_one(variant, seed)
-            for k in keys:
-                m[k].append(float(r[k]))
-            detail.setdefault(variant, []).append(r)
+        for k in keys:
+            m[k].append(float(r[k]))
+        detail.setdefault(variant, []).append(r)
     return per_seed, detail
 
 

@@ -11,6 +11,7 @@ flow is resent as a new super-packet with cwnd 10, up to 3 sends, then falls bac
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from superpacket import api
@@ -76,10 +77,11 @@ def run_variant(variant: str, seed: int, jitter_us: float, admit_syn: bool) -> d
     }
 
 
-def run(seeds: int = 10, jitter_us: float = 20.0, admit_syn: bool = False) -> dict[str, Any]:
+def run(seeds: int = 10, jitter_us: float = 20.0, admit_syn: bool = False, client: Any = None) -> dict[str, Any]:
+    """`client`: a `distributed.Client` to run the seeds on (same results)."""
     per_seed, detail = run_seeds(
         ("droptail", "superpacket", "ideal"), seeds, ("mean_fct_s", "flows_with_timeout", "sp_admitted"),
-        lambda v, seed: run_variant(v, seed, jitter_us, admit_syn),
+        functools.partial(run_variant, jitter_us=jitter_us, admit_syn=admit_syn), client,
     )
     variants = summarize(per_seed)
     dt = variants["droptail"]["mean_fct_s"]

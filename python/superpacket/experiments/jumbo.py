@@ -16,6 +16,7 @@ A regular flow's throughput is bytes_received / (duration - its start) / 1000.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from superpacket import api
@@ -48,6 +49,9 @@ SPECIAL_START_S = 1.0
 CLAIM_RATIO = 3.0
 
 
+SERIES_INTERVAL_S = 0.25
+
+
 def scenario(variant: str, duration_s: float = 10.0) -> dict[str, Any]:
     kind, _, unit = variant.partition("-")
     if unit == "bytes":
@@ -74,7 +78,26 @@ def scenario(variant: str, duration_s: float = 10.0) -> dict[str, Any]:
              "tcp": {"init_cwnd": 10, "max_cwnd": 10}},
             {"kind": "bulk", "from": "s49", "to": "d", "start": f"{SPECIAL_START_S}s", "tcp": special},
         ],
+        "output": {"sample_flows": f"{SERIES_INTERVAL_S}s"},
     }
+
+
+def throughput_series(res: api.Results, special_id: int) -> dict[str, list[float]]:
+    """Fig. 6: the special flow's and the mean regular flow's throughput (kB/s) in each
+    sampling interval."""
+    fs = res.flow_series.sort(["flow_id", "t_s"])
+    ts = sorted(set(fs["t_s"].to_list()))
+    by_flow: dict[int, list[int]] = {}
+    for fid, b in zip(fs["flow_id"].to_list(), fs["bytes_received"].to_list(), strict=True):
+        by_flow.setdefault(fid, []).append(b)
+    out: dict[str, list[float]] = {"t_s": ts[1:], "special_kBps": [], "regular_mean_kBps": []}
+    for k in range(1, len(ts)):
+        dt = ts[k] - ts[k - 1]
+        rates = {f: (b[k] - b[k - 1]) / dt / 1000.0 for f, b in by_flow.items()}
+        out["special_kBps"].append(rates[special_id])
+        reg = [r for f, r in rates.items() if f != special_id]
+        out["regular_mean_kBps"].append(sum(reg) / len(reg))
+    return out
 
 
 def run_variant(variant: str, seed: int, duration_s: float = 10.0) -> dict[str, Any]:
@@ -88,6 +111,7 @@ def run_variant(variant: str, seed: int, duration_s: float = 10.0) -> dict[str, 
     regular = sum(reg_kbps) / len(reg_kbps)
     c = {cn: v for ln, cn, v in res.queue_counters.iter_rows() if ln == "R->d"}
     return {
+        "series": throughput_series(res, int(sp["flow_id"][0])),
         "special_kBps": special,
         "regular_mean_kBps": regular,
         "ratio": special / regular if regular > 0 else float("inf"),
@@ -98,10 +122,12 @@ def run_variant(variant: str, seed: int, duration_s: float = 10.0) -> dict[str, 
     }
 
 
-def run(seeds: int = 10, duration_s: float = 10.0, **_: Any) -> dict[str, Any]:
-    """`jitter_us` and `admit_syn` of the command line do not apply here."""
+def run(seeds: int = 10, duration_s: float = 10.0, client: Any = None, **_: Any) -> dict[str, Any]:
+    """`jitter_us` and `admit_syn` of the command line do not apply here. `client`: a
+    `distributed.Client` to run the seeds on (same results)."""
     keys = ("special_kBps", "regular_mean_kBps", "ratio", "special_timeouts", "sp_admitted", "sp_denied")
-    per_seed, detail = run_seeds(VARIANTS, seeds, keys, lambda v, seed: run_variant(v, seed, duration_s))
+    per_seed, detail = run_seeds(VARIANTS, seeds, keys, functools.partial(run_variant, duration_s=duration_s),
+                                 client)
     variants = summarize(per_seed)
     claims = []
     for v in VARIANTS:
@@ -126,4 +152,6 @@ def run(seeds: int = 10, duration_s: float = 10.0, **_: Any) -> dict[str, Any]:
         "paper": {**PAPER, "jumbo-bytes": PAPER["jumbo"], "sp-bytes": PAPER["sp"]},
         "claims": claims,
         "per_run": {v: [{"conservation": d["conservation"]} for d in ds] for v, ds in detail.items()},
+        # Fig. 6a-b redrawn from our data: throughput over time of seed 1
+        "series": {v: ds[0]["series"] for v, ds in detail.items()},
     }

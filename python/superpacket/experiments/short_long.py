@@ -13,6 +13,7 @@ flows that completed, and the number that did not is reported.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from superpacket import api
@@ -98,11 +99,13 @@ def run_variant(variant: str, seed: int, duration_s: float = 32.0) -> dict[str, 
     }
 
 
-def run(seeds: int = 10, duration_s: float = 32.0, **_: Any) -> dict[str, Any]:
+def run(seeds: int = 10, duration_s: float = 32.0, client: Any = None, **_: Any) -> dict[str, Any]:
     """`jitter_us` and `admit_syn` of the command line do not apply (SYNs are always
-    admitted here, as the scenario says)."""
+    admitted here, as the scenario says). `client`: a `distributed.Client` to run the
+    seeds on (same results)."""
     keys = ("mean_fct_s", "long_goodput_bps", "short_not_completed", "short_with_timeout", "sp_admitted")
-    per_seed, detail = run_seeds(VARIANTS, seeds, keys, lambda v, seed: run_variant(v, seed, duration_s))
+    per_seed, detail = run_seeds(VARIANTS, seeds, keys, functools.partial(run_variant, duration_s=duration_s),
+                                 client)
     variants = summarize(per_seed)
     dt_s = per_seed["droptail"]["mean_fct_s"]
     sp_s = per_seed["superpacket"]["mean_fct_s"]

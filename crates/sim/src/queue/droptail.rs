@@ -4,6 +4,7 @@ use super::{DropReason, QueueDisc, QueueState, Unit, Verdict};
 use crate::packet::Packet;
 use crate::time::SimTime;
 
+#[derive(Clone, Copy, Debug)]
 pub struct DropTail {
     pub limit: u64,
     pub unit: Unit,
@@ -12,6 +13,14 @@ pub struct DropTail {
 impl QueueDisc for DropTail {
     fn name(&self) -> &'static str {
         "droptail"
+    }
+
+    fn wants_dequeue(&self) -> bool {
+        false
+    }
+
+    fn as_droptail(&self) -> Option<DropTail> {
+        Some(*self)
     }
 
     #[inline]

@@ -8,6 +8,7 @@
 pub mod droptail;
 pub mod red;
 pub mod red_disc;
+pub mod rio;
 pub mod superpacket;
 
 use crate::packet::Packet;
@@ -101,6 +102,59 @@ pub trait QueueDisc: Send {
     /// Extra named counters of the discipline (for results tables).
     fn counters(&self) -> Vec<(&'static str, f64)> {
         Vec::new()
+    }
+    /// False when `on_dequeue` does nothing (the link then skips the call).
+    fn wants_dequeue(&self) -> bool {
+        true
+    }
+    /// The discipline as a plain DropTail, if it is one (the link calls it directly).
+    fn as_droptail(&self) -> Option<droptail::DropTail> {
+        None
+    }
+}
+
+/// A link's discipline: DropTail, the most common one, called directly; any other
+/// through the trait.
+pub enum Disc {
+    DropTail(droptail::DropTail),
+    Dyn { disc: Box<dyn QueueDisc>, wants_dequeue: bool },
+}
+
+impl Disc {
+    pub fn new(d: Box<dyn QueueDisc>) -> Disc {
+        match d.as_droptail() {
+            Some(dt) => Disc::DropTail(dt),
+            None => Disc::Dyn { wants_dequeue: d.wants_dequeue(), disc: d },
+        }
+    }
+
+    #[inline]
+    pub fn enqueue(&mut self, pkt: &Packet, q: QueueState, now: SimTime) -> Verdict {
+        match self {
+            Disc::DropTail(d) => d.enqueue(pkt, q, now),
+            Disc::Dyn { disc, .. } => disc.enqueue(pkt, q, now),
+        }
+    }
+
+    #[inline]
+    pub fn on_dequeue(&mut self, pkt: &Packet, q: QueueState, now: SimTime) {
+        if let Disc::Dyn { disc, wants_dequeue: true } = self {
+            disc.on_dequeue(pkt, q, now);
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Disc::DropTail(d) => d.name(),
+            Disc::Dyn { disc, .. } => disc.name(),
+        }
+    }
+
+    pub fn counters(&self) -> Vec<(&'static str, f64)> {
+        match self {
+            Disc::DropTail(d) => d.counters(),
+            Disc::Dyn { disc, .. } => disc.counters(),
+        }
     }
 }
 

@@ -167,6 +167,8 @@ pub struct Flow {
     pub(crate) sp_start: u64,
     /// Super-packet sends so far (Flow mode).
     pub(crate) sp_attempts: u8,
+    /// Runs mode: the run being sent as a super-packet (None: runs go as normal packets).
+    pub(crate) sp_run: Option<u64>,
     /// Flow mode: sequence numbers from here on have not been sent in this attempt yet
     /// (a second send of the same bytes in one attempt is a stripped retransmission).
     pub(crate) sp_mark_from: u64,
@@ -179,6 +181,8 @@ pub struct Flow {
     pub(crate) delack_deadline: Option<SimTime>,
     // ---- timer plumbing (sim.rs)
     pub(crate) timer_at: Option<SimTime>,
+    /// The generator that opened this flow (sim.rs tells it when the flow completes).
+    pub(crate) owner: Option<u32>,
 }
 
 /// Long-lived ("bulk") flows never run out of data.
@@ -230,6 +234,7 @@ impl Flow {
             sp_sid: id.wrapping_mul(1 << 16),
             sp_start: 1,
             sp_attempts: 1,
+            sp_run: None,
             sp_mark_from: 1,
             rcv_nxt: 1,
             ooo: Vec::new(),
@@ -238,6 +243,7 @@ impl Flow {
             delack_ts: None,
             delack_deadline: None,
             timer_at: None,
+            owner: None,
         }
     }
 

@@ -46,11 +46,18 @@ impl Flow {
             if self.snd_nxt + len - self.snd_una > wnd {
                 break;
             }
-            if let Some(run_end) = self.sp_run_end(self.snd_nxt) {
-                // section 2.1/3.1: all packets of a super-packet must reach the router
-                // within an EPOCH, so a new run starts only when the window holds it whole
-                if run_end - self.snd_una > wnd.max(run_end - self.snd_nxt) {
+            if let Some((run, run_end)) = self.sp_run_start(self.snd_nxt) {
+                // Section 2.1/3.1: all packets of a super-packet must reach the router
+                // within an EPOCH, so a run goes as a super-packet only when the window
+                // lets the whole run out now. A window that could hold the run but is
+                // busy waits for ACKs; a window smaller than the run (after a timeout)
+                // sends it as normal packets.
+                if run_end - self.snd_una <= wnd {
+                    self.sp_run = Some(run);
+                } else if run_end - self.snd_nxt <= wnd {
                     break;
+                } else {
+                    self.sp_run = None;
                 }
             }
             self.send_segment(self.snd_nxt, len as u32, now, out);
@@ -114,11 +121,12 @@ impl Flow {
                 Some(SpHdr { sid: self.sp_sid, len: len.min(u16::MAX as u64) as u16, first: k == 0 })
             }
             SpMode::Runs(len) => {
-                if seq < self.snd_max {
-                    return None;
-                }
                 let k = (seq - 1) / mss;
                 let run = k / len as u64;
+                // new data of the run that try_send let out whole; all else is normal
+                if seq < self.snd_max || self.sp_run != Some(run) {
+                    return None;
+                }
                 let run_start = run * len as u64;
                 let left = (self.end_seq() - 1).div_ceil(mss) - run_start;
                 Some(SpHdr {
@@ -130,8 +138,8 @@ impl Flow {
         }
     }
 
-    /// Runs mode: when `seq` starts a new run of new data, the end of that run.
-    fn sp_run_end(&self, seq: u64) -> Option<u64> {
+    /// Runs mode: when `seq` starts a new run of new data, (run index, end of the run).
+    fn sp_run_start(&self, seq: u64) -> Option<(u64, u64)> {
         let SpMode::Runs(len) = self.p.sp else { return None };
         if !self.sp_active || seq < self.snd_max {
             return None;
@@ -141,7 +149,7 @@ impl Flow {
         if !k.is_multiple_of(len as u64) || !(seq - 1).is_multiple_of(mss) {
             return None;
         }
-        Some((1 + (k + len as u64) * mss).min(self.end_seq()))
+        Some((k / len as u64, (1 + (k + len as u64) * mss).min(self.end_seq())))
     }
 
     /// A super-packet of a Flow-mode sender timed out with nothing acknowledged: it was

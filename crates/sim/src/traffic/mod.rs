@@ -2,7 +2,11 @@
 //! start times (scenario.rs); generators here create flows as the run goes.
 //!
 //! Poisson arrivals: inter-arrival times exponential with mean 1/rate (a Poisson
-//! process), each arrival one TCP flow of the configured size.
+//! process), each arrival one TCP flow of the configured size. Closed-loop sources
+//! (closed_loop.rs) and the web model (web.rs) are generators too.
+
+pub mod closed_loop;
+pub mod web;
 
 use crate::packet::NodeId;
 use crate::rng::Rng;
@@ -25,26 +29,48 @@ pub struct Generator {
 }
 
 pub enum GenKind {
-    Poisson { rate_per_s: f64, start: SimTime, stop: SimTime, flow: FlowSpec },
+    Poisson {
+        rate_per_s: f64,
+        start: SimTime,
+        stop: SimTime,
+        flow: FlowSpec,
+    },
+    /// The next flow opens when the previous completes (`on_flow_done`).
+    BackToBack(closed_loop::BackToBack),
+    /// One web session.
+    Web(web::WebSession),
 }
 
 impl Generator {
     pub fn first_arrival(&mut self) -> Option<SimTime> {
-        match &self.kind {
+        match &mut self.kind {
             GenKind::Poisson { rate_per_s, start, stop, .. } => {
-                let t = *start + SimTime::from_secs_f64(self.rng.exponential(1.0 / rate_per_s));
+                let t = *start + SimTime::from_secs_f64(self.rng.exponential(1.0 / *rate_per_s));
                 (t < *stop).then_some(t)
             }
+            GenKind::BackToBack(b) => b.first_arrival(),
+            GenKind::Web(w) => w.first_arrival(&mut self.rng),
         }
     }
 
     /// The generator's event at `now`: the flow to open and the next event time.
     pub fn fire(&mut self, now: SimTime) -> (Option<FlowSpec>, Option<SimTime>) {
-        match &self.kind {
+        match &mut self.kind {
             GenKind::Poisson { rate_per_s, stop, flow, .. } => {
-                let next = now + SimTime::from_secs_f64(self.rng.exponential(1.0 / rate_per_s));
+                let next = now + SimTime::from_secs_f64(self.rng.exponential(1.0 / *rate_per_s));
                 (Some(flow.clone()), (next < *stop).then_some(next))
             }
+            GenKind::BackToBack(b) => (b.next_flow(now), None),
+            GenKind::Web(w) => w.fire(now, &mut self.rng),
+        }
+    }
+
+    /// A flow this generator opened completed at `now` (sim.rs hook): the flow to open
+    /// next, for closed-loop sources.
+    pub fn on_flow_done(&mut self, now: SimTime) -> Option<FlowSpec> {
+        match &mut self.kind {
+            GenKind::BackToBack(b) => b.on_flow_done(now),
+            _ => None,
         }
     }
 }

@@ -1,4 +1,4 @@
-//! The event list: a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan, "Faster algorithms
+//! The far part of the event list: a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan, "Faster algorithms
 //! for the shortest path problem", JACM 1990) over integer nanosecond keys.
 //!
 //! A discrete-event simulator only ever pops keys >= the last popped key, which is the
@@ -13,14 +13,18 @@
 //! redistribution is stable into buckets that are empty at that moment, and bucket 0 pops
 //! from the front. So equal-time events pop in insertion order: runs are deterministic.
 
-pub struct EventList<E> {
+pub struct RadixHeap<E> {
     buckets: Vec<Vec<(u64, E)>>,
     /// Read position in bucket 0 (FIFO).
     head0: usize,
     last: u64,
     len: usize,
-    /// Bit i set when bucket i (i >= 1) is non-empty: the next bucket in one instruction.
-    nonempty: u128,
+    /// Bit i - 1 set when bucket i (1..=64) is non-empty: the next bucket in one instruction.
+    nonempty: u64,
+    /// A lower bound on every key held (exact after a failed `pop_until`): lets a
+    /// `pop_until` below it answer None without scanning a bucket. Pops only raise the
+    /// true minimum and pushes lower the bound, so it stays a bound.
+    min_hint: u64,
 }
 
 #[inline]
@@ -28,15 +32,15 @@ fn bucket_of(key: u64, last: u64) -> usize {
     (64 - (key ^ last).leading_zeros()) as usize
 }
 
-impl<E: Copy> Default for EventList<E> {
+impl<E: Copy> Default for RadixHeap<E> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<E: Copy> EventList<E> {
+impl<E: Copy> RadixHeap<E> {
     pub fn new() -> Self {
-        EventList { buckets: (0..65).map(|_| Vec::new()).collect(), head0: 0, last: 0, len: 0, nonempty: 0 }
+        RadixHeap { buckets: (0..65).map(|_| Vec::new()).collect(), head0: 0, last: 0, len: 0, nonempty: 0, min_hint: 0 }
     }
 
     pub fn len(&self) -> usize {
@@ -45,6 +49,16 @@ impl<E: Copy> EventList<E> {
 
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// A lower bound on every key held (u64::MAX when empty).
+    #[inline]
+    pub fn min_bound(&self) -> u64 {
+        if self.len == 0 {
+            u64::MAX
+        } else {
+            self.min_hint
+        }
     }
 
     /// The key of the last popped event (the current time of a simulator).
@@ -58,7 +72,10 @@ impl<E: Copy> EventList<E> {
         debug_assert!(key >= self.last, "event in the past: {key} < {}", self.last);
         let b = bucket_of(key, self.last);
         self.buckets[b].push((key, e));
-        self.nonempty |= 1u128 << b;
+        self.min_hint = self.min_hint.min(key);
+        if b > 0 {
+            self.nonempty |= 1u64 << (b - 1);
+        }
         self.len += 1;
     }
 
@@ -71,26 +88,28 @@ impl<E: Copy> EventList<E> {
         if self.len == 0 {
             return None;
         }
-        let rest = self.nonempty & !1;
-        if rest == 0 {
+        if self.nonempty == 0 || limit < self.min_hint {
             return None;
         }
-        let i = rest.trailing_zeros() as usize;
+        let i = self.nonempty.trailing_zeros() as usize + 1;
         let min = self.buckets[i].iter().map(|(k, _)| *k).min().expect("non-empty");
         if min > limit {
+            self.min_hint = min;
             return None;
         }
         self.last = min;
         self.buckets[0].clear();
         self.head0 = 0;
         let mut items = std::mem::take(&mut self.buckets[i]);
-        self.nonempty &= !(1u128 << i);
+        self.nonempty &= !(1u64 << (i - 1));
+        let mut moved = 0u64; // buckets below i: bit b set for bucket b (b < 64)
         for (k, e) in items.drain(..) {
             let b = bucket_of(k, min);
             debug_assert!(b < i);
             self.buckets[b].push((k, e));
-            self.nonempty |= 1u128 << b;
+            moved |= 1u64 << b;
         }
+        self.nonempty |= moved >> 1; // bucket b -> bit b - 1; bucket 0 has no bit
         self.buckets[i] = items; // keep the allocation
         self.pop0()
     }
@@ -107,7 +126,6 @@ impl<E: Copy> EventList<E> {
         if self.head0 == self.buckets[0].len() {
             self.buckets[0].clear();
             self.head0 = 0;
-            self.nonempty &= !1;
         }
         Some(item)
     }
@@ -120,7 +138,7 @@ mod tests {
 
     #[test]
     fn pops_in_order_with_fifo_ties() {
-        let mut q = EventList::new();
+        let mut q = RadixHeap::new();
         let mut r = Rng::new(1);
         let mut now = 0u64;
         let mut expect: Vec<(u64, u64)> = Vec::new();
@@ -159,7 +177,7 @@ mod tests {
 
     #[test]
     fn pop_until_respects_limit() {
-        let mut q = EventList::new();
+        let mut q = RadixHeap::new();
         q.push(10, 'a');
         q.push(5, 'b');
         assert_eq!(q.pop_until(4), None);

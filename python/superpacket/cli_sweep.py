@@ -1,0 +1,113 @@
+"""The `sweep` and `report` commands and `bench --sweep` (registered by cli.py).
+
+    superpacket sweep FILE.toml --param PATH=V1,V2 [--param ...] [--seeds 1..N] [--out DIR]
+                     [--scheduler ADDRESS | --workers N]
+    superpacket report DIR
+    superpacket bench --sweep [--runs 200] [--workers 2] [--scenario FILE.toml]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_BAD_INPUT = 2
+EXIT_RUNS_FAILED = 1
+EXIT_INTERRUPTED = 130
+
+
+def _fail(msg: str) -> int:
+    print(f"superpacket: {' '.join(msg.split())}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def cmd_sweep(a: argparse.Namespace) -> int:
+    from superpacket import sweeps
+    from superpacket._core import ScenarioError
+
+    if a.workers is not None and a.workers < 0:
+        return _fail("--workers must be >= 0")
+    out = a.out or f"sweep-{Path(a.file).stem}"
+    try:
+        params = sweeps.normalize_params(a.param or [])
+        seeds = sweeps.parse_seeds(a.seeds)
+        base = sweeps.load_base(a.file)
+    except sweeps.SweepError as e:
+        return _fail(str(e))
+    except (FileNotFoundError, IsADirectoryError, UnicodeDecodeError, ValueError) as e:
+        return _fail(f"{a.file}: {e}")
+    try:
+        r = sweeps.sweep(base, params, seeds, out, a.scheduler, workers=a.workers, progress=not a.quiet,
+                         chunk=a.chunk)
+    except (sweeps.SweepError, ScenarioError) as e:
+        return _fail(str(e))
+    except KeyboardInterrupt:
+        print(f"superpacket: sweep interrupted; finished runs are in {out}/, "
+              "run the same command again to resume", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    print(f"sweep {out}: {r.runs} runs, {r.skipped} already done, {r.ran} run now, {len(r.failed)} failed "
+          f"({r.wall_s:.1f} s)")
+    if r.failed:
+        print(f"failed runs are listed in {out}/failures.jsonl", file=sys.stderr)
+        return EXIT_RUNS_FAILED
+    return 0
+
+
+def cmd_report(a: argparse.Namespace) -> int:
+    from superpacket import reports
+
+    try:
+        path = reports.report(a.dir)
+    except reports.ReportError as e:
+        return _fail(str(e))
+    print(f"report written: {path} and {path.with_suffix('.html')}")
+    return 0
+
+
+def cmd_bench_sweep(a: argparse.Namespace) -> int:
+    from superpacket import sweep_bench
+
+    if a.runs < 1 or a.workers < 1:
+        return _fail("--runs and --workers must be >= 1")
+    from superpacket import sweeps
+    from superpacket._core import ScenarioError
+
+    try:
+        r = sweep_bench.bench(a.scenario, runs=a.runs, workers=a.workers)
+    except (sweeps.SweepError, ScenarioError, FileNotFoundError, ValueError) as e:
+        return _fail(f"{a.scenario}: {e}")
+    if a.json:
+        print(json.dumps(r, indent=2, sort_keys=True))
+        return 0
+    sweep_bench.print_report(r)
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    s = sub.add_parser("sweep", help="run a scenario over a grid of parameters and seeds (Dask)")
+    s.add_argument("file")
+    s.add_argument("--param", action="append", metavar="PATH=V1,V2,...",
+                   help="a scenario field and its values, e.g. topology.receiver_link.queue.limit=20,50 "
+                        "or traffic[0].count=5,10 (repeatable: the grid is every combination)")
+    s.add_argument("--seeds", default="10", help="N (1..N), A..B, or a list 1,3,5 (default 10)")
+    s.add_argument("--out", default=None, help="results folder (default sweep-<scenario name>)")
+    s.add_argument("--scheduler", default=None, help="address of an existing Dask scheduler")
+    s.add_argument("--workers", type=int, default=None,
+                   help="local cluster size (default: one per core; 0: serial, in this process)")
+    s.add_argument("--chunk", type=int, default=None, help="runs per Dask task (default: automatic)")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.set_defaults(fn=cmd_sweep)
+    r = sub.add_parser("report", help="write report.md/.html and figures for a run, sweep or reproduce folder")
+    r.add_argument("dir")
+    r.set_defaults(fn=cmd_report)
+
+
+def add_bench_args(b: Any) -> None:
+    b.add_argument("--sweep", action="store_true",
+                   help="benchmark a sweep on a local Dask cluster against the same runs one after another")
+    b.add_argument("--runs", type=int, default=200, help="runs (seeds) for --sweep (default 200)")
+    b.add_argument("--workers", type=int, default=2, help="local cluster workers for --sweep (default 2)")
+    b.add_argument("--scenario", default="examples/incast.toml", help="scenario for --sweep")

@@ -1,0 +1,369 @@
+"""`superpacket report DIR`: report.md, report.html and figures/ (PNG and SVG) for
+
+- a run folder (`superpacket run FILE --out DIR`: flows/links/queue_series .parquet,
+  summary.json, scenario.toml),
+- a sweep folder (`superpacket sweep ... --out DIR`: sweep.json and hive-partitioned runs),
+- a reproduce folder (`superpacket reproduce NAME --out DIR`: summary.json in DESIGN.md's
+  layout).
+
+Every number and figure is computed from the folder's data (never a literal); means over
+seeds carry 95 % confidence intervals (Student t, experiments/common.py). report.html is
+self-contained: the PNGs are inlined as base64, no external URL, and a small script
+records on <body> how many images decoded (the test reads it back in headless Chromium).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import math
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from superpacket.experiments.common import mean_ci95
+
+
+class ReportError(ValueError):
+    """The folder is none of: a run, a sweep, a reproduce folder."""
+
+
+@dataclass
+class Doc:
+    """A report as blocks, rendered to Markdown and to HTML."""
+
+    title: str
+    folder: Path
+    blocks: list[tuple[Any, ...]] = field(default_factory=list)
+
+    def h(self, text: str) -> None:
+        self.blocks.append(("h2", text))
+
+    def p(self, text: str) -> None:
+        self.blocks.append(("p", text))
+
+    def table(self, head: list[str], rows: list[list[Any]]) -> None:
+        self.blocks.append(("table", head, [[str(c) for c in r] for r in rows]))
+
+    def pre(self, text: str) -> None:
+        self.blocks.append(("pre", text))
+
+    def figure(self, fig: Any, name: str, caption: str) -> None:
+        from superpacket import figures
+
+        figures.save(fig, self.folder / "figures", name)
+        self.blocks.append(("figure", name, caption))
+
+    def markdown(self) -> str:
+        out = [f"# {self.title}", ""]
+        for b in self.blocks:
+            if b[0] == "h2":
+                out += [f"## {b[1]}", ""]
+            elif b[0] == "p":
+                out += [b[1], ""]
+            elif b[0] == "pre":
+                out += ["```", b[1].rstrip("\n"), "```", ""]
+            elif b[0] == "table":
+                esc = [[c.replace("|", "\\|") for c in r] for r in [b[1], *b[2]]]
+                out += ["| " + " | ".join(esc[0]) + " |", "|" + "---|" * len(esc[0])]
+                out += ["| " + " | ".join(r) + " |" for r in esc[1:]] + [""]
+            elif b[0] == "figure":
+                out += [f"![{b[2]}](figures/{b[1]}.png)", "", f"*{b[2]}* ([SVG](figures/{b[1]}.svg))", ""]
+        return "\n".join(out)
+
+    def html(self) -> str:
+        e = html.escape
+        body = [f"<h1>{e(self.title)}</h1>"]
+        for b in self.blocks:
+            if b[0] == "h2":
+                body.append(f"<h2>{e(b[1])}</h2>")
+            elif b[0] == "p":
+                body.append(f"<p>{_inline_code(e(b[1]))}</p>")
+            elif b[0] == "pre":
+                body.append(f"<pre>{e(b[1])}</pre>")
+            elif b[0] == "table":
+                head = "".join(f"<th>{e(c)}</th>" for c in b[1])
+                rows = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in b[2])
+                body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
+            elif b[0] == "figure":
+                data = base64.b64encode((self.folder / "figures" / f"{b[1]}.png").read_bytes()).decode()
+                body.append(f'<figure><img alt="{e(b[2])}" src="data:image/png;base64,{data}">'
+                            f'<figcaption>{e(b[2])} (<a href="figures/{e(b[1])}.svg">SVG</a>)</figcaption></figure>')
+        return _PAGE.format(title=e(self.title), body="\n".join(body))
+
+    def write(self) -> Path:
+        md = self.folder / "report.md"
+        md.write_text(self.markdown())
+        md.with_suffix(".html").write_text(self.html())
+        return md
+
+
+def _inline_code(s: str) -> str:
+    parts = s.split("`")
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222; }}
+table {{ border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }}
+th, td {{ border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }}
+th {{ background: #f3f3f3; }}
+figure {{ margin: 1.5em 0; }} img {{ max-width: 100%; height: auto; }}
+figcaption {{ font-size: 0.9em; color: #555; }}
+pre {{ background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; }}
+</style></head>
+<body>
+{body}
+<script>
+window.addEventListener("load", function () {{
+  var imgs = document.images, ok = 0;
+  for (var i = 0; i < imgs.length; i++) {{ if (imgs[i].complete && imgs[i].naturalWidth > 0) ok++; }}
+  document.body.setAttribute("data-images", String(imgs.length));
+  document.body.setAttribute("data-images-ok", String(ok));
+}});
+</script>
+</body></html>
+"""
+
+
+def num(x: Any) -> str:
+    """A number for a table: integers as such, 4 significant digits, thousands for big ones."""
+    if x is None:
+        return "-"
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return str(x)
+    if isinstance(x, float) and math.isnan(x):
+        return "nan"
+    if float(x).is_integer() and abs(x) < 1e6:
+        return str(int(x))
+    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.4g}"
+
+
+def ci_text(m: float, lo: float, hi: float) -> str:
+    return f"{num(m)} [{num(lo)}, {num(hi)}]"
+
+
+# ---- the three kinds of folder ---------------------------------------------------------
+
+def report(folder: str | Path) -> Path:
+    """Writes report.md, report.html and figures/ into `folder`; returns report.md."""
+    d = Path(folder)
+    if not d.is_dir():
+        raise ReportError(f"{d}: not a folder")
+    shutil.rmtree(d / "figures", ignore_errors=True)  # figures of an earlier report
+    if (d / "sweep.json").exists():
+        doc = _sweep_report(d)
+    elif (d / "summary.json").exists():
+        try:
+            s = json.loads((d / "summary.json").read_text())
+        except json.JSONDecodeError as e:
+            raise ReportError(f"{d / 'summary.json'}: not JSON ({e})") from None
+        if "experiment" in s and "variants" in s:
+            doc = _reproduce_report(d, s)
+        elif (d / "flows.parquet").exists():
+            doc = _run_report(d, s)
+        else:
+            raise ReportError(f"{d}: summary.json is neither a run's nor an experiment's")
+    else:
+        raise ReportError(f"{d}: no sweep.json or summary.json (not a run, sweep or reproduce folder)")
+    return doc.write()
+
+
+def _metrics(variants: dict[str, dict[str, Any]]) -> list[str]:
+    first = next(iter(variants.values()), {})
+    return [k for k in first if f"{k}_ci95" in first]
+
+
+def _variant_order(experiment: str, names: list[str]) -> list[str]:
+    """The experiment's own order of variants (summary.json's keys are sorted)."""
+    from superpacket.experiments import EXPERIMENTS
+
+    mod = EXPERIMENTS.get(experiment)
+    known = list(getattr(mod, "VARIANTS", None) or getattr(mod, "PAPER", {}) or [])
+    return [v for v in known if v in names] + sorted(v for v in names if v not in known)
+
+
+def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
+    import polars as pl
+
+    from superpacket import figures
+
+    order = _variant_order(s["experiment"], list(s["variants"]))
+    variants: dict[str, dict[str, Any]] = {v: s["variants"][v] for v in order}
+    paper: dict[str, dict[str, Any]] = s.get("paper", {})
+    if "per_flow" in s:
+        s = {**s, "per_flow": {v: s["per_flow"][v] for v in order if v in s["per_flow"]}}
+    seeds = int(s["seeds"])
+    doc = Doc(f"Experiment {s['experiment']}: ours vs the paper", d)
+    doc.p(f"`superpacket reproduce {s['experiment']}` over seeds 1..{seeds}. Each value is the mean over the "
+          f"seeds with its 95 % confidence interval (Student t); where the paper gives a number it stands "
+          f"beside ours (red diamonds in the figures).")
+    metrics = _metrics(variants)
+    rows = []
+    for v, ms in variants.items():
+        for m in metrics:
+            lo, hi = ms[f"{m}_ci95"]
+            p = paper.get(v, {}).get(m)
+            rows.append([v, m, ci_text(ms[m], lo, hi), num(p) if p is not None else ""])
+    doc.h("Results")
+    doc.table(["variant", "metric", "ours: mean [95 % CI]", "paper"], rows)
+    for m in metrics:
+        doc.figure(figures.bars_vs_paper(m, variants, paper, seeds), f"metric_{m}",
+                   f"{m} per variant: mean over {seeds} seeds with 95 % CI, seeds as dots"
+                   + (", paper as red diamonds" if any(m in paper.get(v, {}) for v in variants) else ""))
+    if "per_flow" in s:
+        doc.h("Per-flow completion times (the paper's Fig. 4a-c)")
+        doc.figure(figures.per_flow_fct(s["per_flow"], paper, variants), "per_flow_fct",
+                   f"FCT of each flow, one panel per variant: mean over {seeds} seeds with 95 % CI, "
+                   "each seed a grey dot; our mean FCT (blue line) and the paper's (red dashed)")
+        rows = []
+        for v, runs in s["per_flow"].items():
+            for seed, r in enumerate(runs, start=1):
+                for i, (f, t) in enumerate(zip(r["fct_s"], r["timeouts"], strict=True)):
+                    rows.append({"variant": v, "seed": seed, "flow_index": i, "fct_s": f, "timeouts": t})
+        pl.DataFrame(rows, schema={"variant": pl.String, "seed": pl.Int64, "flow_index": pl.Int64,
+                                   "fct_s": pl.Float64, "timeouts": pl.Int64}).write_parquet(d / "per_flow.parquet")
+    if s.get("claims"):
+        doc.h("Claims (SCENARIOS.md \"Must hold\")")
+        crow = []
+        for c in s["claims"]:
+            nums = ", ".join(f"{k} = {num(v)}" for k, v in c.items()
+                             if k not in ("claim", "holds", "variant") and isinstance(v, (int, float)))
+            crow.append([c["claim"], "holds" if c["holds"] else "does NOT hold", nums])
+        doc.table(["claim", "verdict", "numbers it was judged on"], crow)
+    if s.get("params"):
+        doc.h("Parameters")
+        doc.table(["parameter", "value", "source"],
+                  [[k, p.get("value"), p.get("source", "")] for k, p in s["params"].items()])
+    per_seed = [{"variant": v, "metric": m, "seed": i + 1, "value": float(x) if x is not None else None}
+                for v, ms in variants.items() for m in metrics for i, x in enumerate(ms.get(f"{m}_per_seed", []))]
+    pl.DataFrame(per_seed, schema={"variant": pl.String, "metric": pl.String, "seed": pl.Int64,
+                                   "value": pl.Float64}).write_parquet(d / "per_seed.parquet")
+    doc.h("Data")
+    doc.p("summary.json (the whole result), per_seed.parquet (variant, metric, seed, value)"
+          + (", per_flow.parquet (variant, seed, flow_index, fct_s, timeouts)" if "per_flow" in s else "")
+          + f"; regenerate this report with `superpacket report {d}`.")
+    return doc
+
+
+def _run_report(d: Path, s: dict[str, Any]) -> Doc:
+    import polars as pl
+
+    from superpacket import figures
+
+    flows = pl.read_parquet(d / "flows.parquet", glob=False)
+    links = pl.read_parquet(d / "links.parquet", glob=False)
+    doc = Doc(f"Run {s.get('name') or d.name} (seed {s.get('seed')})", d)
+    doc.p(f"One run, seed {s.get('seed')}: no confidence intervals (use `superpacket sweep` over seeds for "
+          f"them). Simulated {num(s.get('sim_time_s'))} s, {num(s.get('events'))} events, packet "
+          f"conservation: {s.get('conservation')}.")
+    doc.h("Summary")
+    doc.table(["field", "value"], [[k, num(v)] for k, v in sorted(s.items()) if not isinstance(v, (dict, list))])
+    if flows.height:
+        fct = flows["fct_s"].cast(pl.Float64, strict=False)
+        done = fct.drop_nulls().drop_nans()
+        metric, vals = ("fct_s", fct.to_list()) if done.len() else ("goodput_bps", flows["goodput_bps"].to_list())
+        doc.h("Flows")
+        doc.figure(figures.run_flows(flows["flow_id"].to_list(), vals, flows["timeouts"].to_list(), metric),
+                   f"flows_{metric}", f"{metric} of each flow; red bars: flows with a retransmission timeout")
+        cols = [c for c in ("flow_id", "src", "dst", "size_bytes", "fct_s", "goodput_bps", "retransmits", "timeouts")
+                if c in flows.columns]
+        if flows.height <= 50:
+            doc.table(cols, [[num(v) for v in r] for r in flows.select(cols).iter_rows()])
+    qs_path = d / "queue_series.parquet"
+    if qs_path.exists():
+        qs = pl.read_parquet(qs_path, glob=False)
+        if qs.height:
+            qs = qs.with_columns(pl.col("t_s", "pkts").cast(pl.Float64, strict=False))
+            series = {str(k[0]): (g["t_s"].to_list(), g["pkts"].to_list())
+                      for k, g in qs.group_by("link", maintain_order=True)}
+            doc.h("Queues")
+            doc.figure(figures.queue_series(series), "queue_series", "Sampled queue length per link")
+    busy = links.filter(pl.col("arrivals") > 0)
+    if busy.height:
+        doc.h("Links")
+        cols = [c for c in ("name", "queue", "arrivals", "drops", "marks", "max_pkts", "mean_pkts", "utilization")
+                if c in busy.columns]
+        doc.table(cols, [[num(v) for v in r] for r in busy.select(cols).iter_rows()])
+    if (d / "scenario.toml").exists():
+        doc.h("Scenario (scenario.toml)")
+        doc.pre((d / "scenario.toml").read_text())
+    return doc
+
+
+_SWEEP_METRICS = ("mean_fct_s", "flows_with_timeout", "completed_flows", "drops", "mean_goodput_bps")
+
+
+def _sweep_report(d: Path) -> Doc:
+    import polars as pl
+
+    from superpacket import _toml, figures, sweeps
+
+    meta = sweeps.read_meta(d)
+    data = sweeps.load_sweep(d)
+    params = data.params
+    name = meta["scenario"].get("name") or d.name
+    doc = Doc(f"Sweep of {name}", d)
+    summary = data.summary
+    if data.flows.height and "goodput_bps" in data.flows.columns:
+        gp = data.flows.group_by([*params, "seed"]).agg(pl.col("goodput_bps").mean().alias("mean_goodput_bps"))
+        summary = summary.join(gp, on=[*params, "seed"], how="left") if summary.height else summary
+    runs = summary.select([*params, "seed"]).unique().height if summary.height else 0
+    doc.p(f"{runs} runs over {len(meta['seeds'])} seeds ({num(min(meta['seeds']))}..{num(max(meta['seeds']))}) "
+          f"and {len(params)} parameter(s); {len(data.failures)} failed run(s). Each point is the mean over its "
+          f"seeds with its 95 % confidence interval (Student t). Data: `polars.read_parquet(\"{d}/**/flows.parquet\", "
+          f"hive_partitioning=True)` or `superpacket.load_sweep(\"{d}\")`.")
+    doc.h("Parameters")
+    doc.table(["parameter", "values"], [[p, ", ".join(str(v) for v in vals)] for p, vals in meta["params"].items()])
+    metrics = [m for m in _SWEEP_METRICS if m in summary.columns and summary[m].dtype.is_numeric()
+               and summary[m].cast(pl.Float64).drop_nulls().drop_nans().len() > 0]
+    groups = _sweep_groups(summary, params, metrics)
+    if groups:
+        doc.h("Results")
+        head = [*params, "seeds"] + [f"{m}: mean [95 % CI]" for m in metrics]
+        doc.table(head, [[*(str(v) for v in key), n] + [ci_text(*stats[m]) for m in metrics]
+                         for key, n, stats in groups])
+        # x: the first parameter that takes more than one value; a line per value of the others
+        varying = [i for i, p in enumerate(params) if len(meta["params"][p]) > 1]
+        xi = varying[0] if varying else None
+        xparam = params[xi] if xi is not None else "(one parameter point)"
+        for m in metrics:
+            if len({ci_text(*stats[m]) for _, _, stats in groups}) == 1 and len(groups) > 1:
+                continue  # the same everywhere: the table says it
+            series: dict[str, list[tuple[Any, float, float, float, int]]] = {}
+            for key, n, stats in groups:
+                label = " ".join(f"{params[i]}={key[i]}" for i in varying if i != xi)
+                x = key[xi] if xi is not None else "all runs"
+                series.setdefault(label, []).append((x, *stats[m], n))
+            doc.figure(figures.sweep_metric(m, xparam, series), f"sweep_{m}",
+                       f"{m} against {xparam}: mean over seeds with 95 % CI"
+                       + (", one line per value of the other parameters" if len(varying) > 1 else ""))
+    if data.failures:
+        doc.h("Failed runs")
+        doc.table(["run", "error"], [[f["dir"], f["error"]] for f in data.failures])
+    doc.h("Scenario")
+    doc.p("The base scenario; every run folder holds the exact scenario.toml it ran (with its parameters and seed).")
+    doc.pre(_toml.dumps(meta["scenario"]))
+    return doc
+
+
+def _sweep_groups(summary: Any, params: list[str], metrics: list[str]) -> list[tuple[tuple[Any, ...], int, dict]]:
+    """(parameter values, seeds, metric -> (mean, lo, hi)) per parameter point, sorted."""
+    if not summary.height or not metrics:
+        return []
+    out = []
+    keys = params or ["__all"]
+    df = summary if params else summary.with_columns(__all=0)
+    for key, g in df.sort(keys).group_by(keys, maintain_order=True):
+        stats = {}
+        for m in metrics:
+            xs = [float(x) for x in g[m].to_list() if x is not None and not math.isnan(float(x))]
+            stats[m] = mean_ci95(xs)
+        out.append((tuple(key), g.height, stats))
+    return out

@@ -1,0 +1,625 @@
+"""Parameter sweeps: one scenario, a grid of parameter values, many seeds; every run an
+independent task on Dask; results as one hive-partitioned Parquet dataset.
+
+    superpacket.sweep("examples/incast.toml",
+                      params={"topology.receiver_link.queue.limit": [20, 50]},
+                      seeds=range(1, 11), out="sweeps/incast")
+    data = superpacket.load_sweep("sweeps/incast")      # data.flows, data.links, data.summary
+
+A parameter is a path into the scenario: dotted table keys and array indices
+(`traffic[0].count`). Every parameter point is validated by the Rust schema before any
+run starts (`ScenarioError` naming the field -> `SweepError` naming the parameter).
+
+Layout of OUT (each run is written atomically: into a sibling `.OUT.partial/` folder,
+then renamed into place, so a run folder exists whole or not at all; a restarted sweep
+skips the runs whose folder exists):
+
+    OUT/sweep.json                          the base scenario, parameters and seeds
+    OUT/failures.jsonl                      runs that failed (parameters, seed, error)
+    OUT/<path>=<value>/.../seed=<n>/        one run: flows, links, queue_series,
+                                            queue_counters and summary as .parquet,
+                                            summary.json, and the scenario.toml it ran
+
+Read a table with `polars.read_parquet(OUT/"**/flows.parquet", hive_partitioning=True)`
+(one table per glob: the tables have different columns) or with `load_sweep(OUT)`. A
+folder name may hold brackets (`traffic[0].count=10`): read one file of it with
+`glob=False`.
+"""
+
+from __future__ import annotations
+
+import copy
+import gc
+import io
+import itertools
+import json
+import math
+import os
+import re
+import shutil
+import socket
+import sys
+import time
+import tomllib
+import traceback
+import urllib.parse
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from superpacket import _toml
+
+TABLES = ("flows", "links", "queue_series", "queue_counters", "summary")
+RunFiles = dict[str, bytes]
+Runner = Callable[[str, int], RunFiles]
+
+_PATH = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\[\d+\])*(\.[A-Za-z_][A-Za-z0-9_]*(\[\d+\])*)*$")
+_TOKEN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
+
+
+class SweepError(ValueError):
+    """Bad sweep input (a parameter path or value, seeds, an output folder), found before
+    any run starts. The message is one line naming the parameter."""
+
+
+# ---- parameters ------------------------------------------------------------------------
+
+def parse_path(path: str) -> list[str | int]:
+    """`traffic[0].tcp.init_cwnd` -> ["traffic", 0, "tcp", "init_cwnd"]."""
+    if not _PATH.match(path):
+        raise SweepError(f"--param {path}: not a field path (use dotted names and [index], "
+                         f"e.g. topology.receiver_link.queue.limit or traffic[0].count)")
+    return [m.group(1) if m.group(1) is not None else int(m.group(2)) for m in _TOKEN.finditer(path)]
+
+
+def _split_commas(text: str) -> list[str]:
+    """Splits on commas outside double or single quotes."""
+    parts, cur, quote = [], "", ""
+    for ch in text:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch == ",":
+            parts.append(cur)
+            cur = ""
+            continue
+        cur += ch
+    parts.append(cur)
+    return [p.strip() for p in parts]
+
+
+def parse_value(text: str) -> Any:
+    """A TOML scalar (20, 0.5, true, "10Gbps"); a bare word that is not TOML is a string."""
+    try:
+        v = tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+    return v
+
+
+def parse_param(arg: str) -> tuple[str, list[Any]]:
+    """`path=v1,v2,...` -> (path, [values])."""
+    path, eq, values = arg.partition("=")
+    path = path.strip()
+    if not eq or not values.strip():
+        raise SweepError(f"--param {arg}: expected PATH=VALUE[,VALUE...]")
+    parse_path(path)
+    out = []
+    for v in _split_commas(values):
+        if not v:
+            raise SweepError(f"--param {arg}: empty value")
+        out.append(parse_value(v))
+    return path, out
+
+
+def parse_seeds(text: str) -> list[int]:
+    """`10` -> 1..10; `1..10` (inclusive); `1,4,9`; `3..5,9`."""
+    text = text.strip()
+    try:
+        if re.fullmatch(r"\d+", text):
+            seeds = list(range(1, int(text) + 1))
+        else:
+            seeds = []
+            for part in _split_commas(text):
+                lo, dots, hi = part.partition("..")
+                seeds += list(range(int(lo), int(hi) + 1)) if dots else [int(part)]
+    except ValueError:
+        raise SweepError(f"--seeds {text}: expected N, A..B or a list such as 1,3,5") from None
+    if not seeds or min(seeds) < 0:
+        raise SweepError(f"--seeds {text}: no seeds, or a negative seed")
+    return sorted(set(seeds))
+
+
+def _scalar(path: str, v: Any) -> Any:
+    if isinstance(v, (bool, int, float, str)) and not (isinstance(v, float) and math.isnan(v)):
+        return v
+    raise SweepError(f"--param {path}={v!r}: a parameter value must be a TOML scalar "
+                     f"(string, integer, float or boolean)")
+
+
+def normalize_params(params: Mapping[str, Any] | Iterable[str] | None) -> dict[str, list[Any]]:
+    """A dict path -> values (a list, a range, one value, or a "v1,v2" string parsed like
+    the command line), or an iterable of "path=v1,v2" strings."""
+    if params is None:
+        return {}
+    out: dict[str, list[Any]] = {}
+    items: Iterable[tuple[str, Any]]
+    if isinstance(params, Mapping):
+        items = params.items()
+    else:
+        items = (parse_param(a) for a in params)
+    for path, vals in items:
+        parse_path(path)
+        if path == "seed":
+            raise SweepError("--param seed: sweep seeds with --seeds (seeds=...)")
+        if isinstance(vals, str):
+            vals = [parse_value(v) for v in _split_commas(vals)]
+        elif not isinstance(vals, (list, tuple, range)):
+            vals = [vals]
+        uniq: list[Any] = []
+        for v in vals:
+            v = _scalar(path, v)
+            if not any(type(v) is type(u) and v == u for u in uniq):
+                uniq.append(v)
+        if not uniq:
+            raise SweepError(f"--param {path}: no values")
+        if path in out:
+            raise SweepError(f"--param {path}: given twice")
+        out[path] = uniq
+    return out
+
+
+def normalize_seeds(seeds: int | str | Iterable[int]) -> list[int]:
+    if isinstance(seeds, str):
+        return parse_seeds(seeds)
+    if isinstance(seeds, int):
+        if seeds < 1:
+            raise SweepError(f"--seeds {seeds}: must be >= 1")
+        return list(range(1, seeds + 1))
+    out = sorted({int(s) for s in seeds})
+    if not out or out[0] < 0:
+        raise SweepError("--seeds: no seeds, or a negative seed")
+    return out
+
+
+# ---- parameter points ------------------------------------------------------------------
+
+def load_base(scenario: str | Path | Mapping[str, Any]) -> dict[str, Any]:
+    """The base scenario as a dict: from a TOML file, a TOML string or a dict."""
+    if isinstance(scenario, Mapping):
+        return copy.deepcopy(dict(scenario))
+    if isinstance(scenario, Path) or "\n" not in scenario:
+        p = Path(scenario)
+        if not p.exists():
+            raise FileNotFoundError(f"scenario file not found: {p}")
+        text = p.read_text()
+    else:
+        text = str(scenario)
+    return tomllib.loads(text)
+
+
+def set_path(d: dict[str, Any], path: str, value: Any) -> None:
+    """Sets d[path] = value, creating missing tables (the schema decides if they may
+    exist); an array index must address an existing element."""
+    tokens = parse_path(path)
+    cur: Any = d
+    for i, tok in enumerate(tokens):
+        last = i == len(tokens) - 1
+        where = _fmt_path(tokens[: i + 1])
+        if isinstance(tok, int):
+            if not isinstance(cur, list):
+                raise SweepError(f"--param {path}: {_fmt_path(tokens[:i])} is not an array")
+            if tok >= len(cur):
+                raise SweepError(f"--param {path}: {where} is out of range "
+                                 f"(the scenario has {len(cur)} element(s))")
+        elif not isinstance(cur, dict):
+            raise SweepError(f"--param {path}: {_fmt_path(tokens[:i])} is not a table")
+        if last:
+            cur[tok] = value
+        else:
+            if isinstance(tok, str) and tok not in cur:
+                cur[tok] = {}
+            cur = cur[tok]
+
+
+def _fmt_path(tokens: list[str | int]) -> str:
+    s = ""
+    for t in tokens:
+        s += f"[{t}]" if isinstance(t, int) else (f".{t}" if s else t)
+    return s
+
+
+def _dir_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    return urllib.parse.quote(str(v), safe="")
+
+
+@dataclass(frozen=True)
+class Point:
+    """One combination of parameter values and its scenario."""
+
+    values: tuple[tuple[str, Any], ...]
+    scenario: dict[str, Any] = field(compare=False, hash=False)
+
+    @property
+    def dir(self) -> str:
+        """Hive-style relative folder, e.g. `topology.receiver_link.queue.limit=20`."""
+        return "/".join(f"{p}={_dir_value(v)}" for p, v in self.values)
+
+    def label(self) -> str:
+        return " ".join(f"{p}={v}" for p, v in self.values) or "(base scenario)"
+
+    def run_toml(self, seed: int) -> str:
+        """The exact scenario file of this point's run with `seed`."""
+        return _toml.dumps({**self.scenario, "seed": seed})
+
+
+def build_points(base: dict[str, Any], params: dict[str, list[Any]]) -> list[Point]:
+    """Every combination of parameter values, each validated by the Rust schema."""
+    from superpacket import _core
+
+    try:
+        _core.validate(json.dumps(base), "json")
+    except _core.ScenarioError as e:
+        raise SweepError(f"scenario: {_one_line(e)}") from None
+    paths = list(params)
+    points = []
+    for combo in itertools.product(*(params[p] for p in paths)):
+        sc = copy.deepcopy(base)
+        for p, v in zip(paths, combo, strict=True):
+            set_path(sc, p, v)
+        try:
+            _core.validate(json.dumps(sc), "json")
+        except _core.ScenarioError as e:
+            # name the parameter(s) the error points into, else the whole point
+            bad = [f"{p}={v!r}" for p, v in zip(paths, combo, strict=True) if _touches(p, str(e))]
+            who = ", ".join(bad) or " ".join(f"{p}={v!r}" for p, v in zip(paths, combo, strict=True))
+            raise SweepError(f"--param {who}: {_one_line(e)}") from None
+        try:
+            text = _toml.dumps(sc)
+        except (TypeError, ValueError) as e:
+            raise SweepError(f"scenario: cannot be written as TOML: {e}") from None
+        if tomllib.loads(text) != sc:  # pragma: no cover - a bug in _toml
+            raise SweepError(f"point {combo}: the scenario does not survive TOML round-trip")
+        points.append(Point(tuple(zip(paths, combo, strict=True)), sc))
+    return points
+
+
+def _touches(path: str, msg: str) -> bool:
+    """Whether a schema error message (which starts with the field path) concerns `path`."""
+    field_path = msg.split(":", 1)[0].strip()
+    return field_path.startswith(path) or path.startswith(field_path)
+
+
+def _one_line(e: BaseException) -> str:
+    return " ".join(str(e).split())
+
+
+# ---- running -----------------------------------------------------------------------------
+
+def _summary_frame(summary: dict[str, Any]) -> Any:
+    """One row with stable column types: None -> Float64 null, nested values -> JSON."""
+    import polars as pl
+
+    cols: dict[str, pl.Series] = {}
+    for k in sorted(summary):
+        v = summary[k]
+        if v is None:
+            cols[k] = pl.Series(k, [None], dtype=pl.Float64)
+        elif isinstance(v, bool):
+            cols[k] = pl.Series(k, [v], dtype=pl.Boolean)
+        elif isinstance(v, int):
+            cols[k] = pl.Series(k, [v], dtype=pl.Int64)
+        elif isinstance(v, float):
+            cols[k] = pl.Series(k, [v], dtype=pl.Float64)
+        elif isinstance(v, str):
+            cols[k] = pl.Series(k, [v], dtype=pl.String)
+        else:
+            cols[k] = pl.Series(k, [json.dumps(v, sort_keys=True)], dtype=pl.String)
+    return pl.DataFrame(list(cols.values()))
+
+
+def run_to_files(toml_text: str, seed: int) -> RunFiles:
+    """Runs one scenario and returns its files (Parquet tables and summary.json) as bytes,
+    so that a worker on another machine needs no access to OUT."""
+    from superpacket import api
+
+    res = api.run(toml_text, seed=seed, progress=False)
+    files: RunFiles = {}
+    frames = {"flows": res.flows, "links": res.links, "queue_series": res.queue_series,
+              "queue_counters": res.queue_counters, "summary": _summary_frame(res.summary)}
+    for name, df in frames.items():
+        buf = io.BytesIO()
+        df.write_parquet(buf)
+        files[f"{name}.parquet"] = buf.getvalue()
+    files["summary.json"] = (json.dumps(res.summary, indent=2, sort_keys=True) + "\n").encode()
+    return files
+
+
+_commits = itertools.count()
+
+
+def commit_run(out: Path, rel: str, files: RunFiles, scenario_text: str) -> None:
+    """Writes one run's files into OUT/rel atomically: into `.OUT.partial/`, then one
+    rename, so the folder exists whole or not at all."""
+    tmp = out.parent / f".{out.name}.partial" / f"{socket.gethostname()}-{os.getpid()}-{next(_commits)}"
+    tmp.mkdir(parents=True)
+    for name, data in files.items():
+        (tmp / name).write_bytes(data)
+    (tmp / "scenario.toml").write_text(scenario_text)
+    final = out / rel
+    final.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.rename(tmp, final)
+    except OSError:
+        if not final.is_dir():
+            raise
+        shutil.rmtree(tmp)  # written meanwhile by another sweep: keep theirs
+
+
+RunResult = RunFiles | str | None
+
+
+def run_chunk(items: list[tuple[str, int, str]], runner: Runner = run_to_files,
+              out: str | None = None) -> list[RunResult]:
+    """A Dask task: several runs (scenario text, seed, run folder). Each result is the
+    error's traceback if the run failed; else, with `out` (a worker that shares OUT's
+    file system), None once the worker has committed the run itself, or the files."""
+    results: list[RunResult] = []
+    for text, seed, rel in items:
+        try:
+            files = runner(text, seed)
+        except Exception:  # noqa: BLE001 - a failed run is reported, the others go on
+            results.append(traceback.format_exc())
+            gc.collect()  # free the failed run's simulator on this thread (it is not Send)
+            continue
+        if out is None:
+            results.append(files)
+        else:
+            commit_run(Path(out), rel, files, text)
+            results.append(None)
+    return results
+
+
+@dataclass
+class SweepOutcome:
+    """What a sweep did: `runs` in all, `skipped` already on disk, `ran` now, `failed`."""
+
+    out: Path
+    runs: int
+    skipped: int
+    ran: int = 0
+    failed: list[dict[str, Any]] = field(default_factory=list)
+    wall_s: float = 0.0
+    cluster_startup_s: float | None = None
+
+
+class _Writer:
+    """Commits runs into OUT atomically and records failures."""
+
+    def __init__(self, out: Path, outcome: SweepOutcome, bar: Any) -> None:
+        self.out = out
+        self.outcome = outcome
+        self.bar = bar
+
+    def commit(self, point: Point, seed: int, text: str, result: RunResult) -> None:
+        if isinstance(result, str):
+            self.fail(point, seed, result)
+        else:
+            if result is not None:  # else the worker has written it
+                commit_run(self.out, _rel(point, seed), result, text)
+            self.outcome.ran += 1
+        self.bar.update(1)
+
+    def fail(self, point: Point, seed: int, tb: str) -> None:
+        err = tb.strip().splitlines()[-1] if tb.strip() else "unknown error"
+        rec = {"params": dict(point.values), "seed": seed, "dir": _rel(point, seed),
+               "error": err, "traceback": tb}
+        self.outcome.failed.append(rec)
+        with open(self.out / "failures.jsonl", "a") as f:
+            f.write(json.dumps(rec, sort_keys=True) + "\n")
+        self.bar.write(f"superpacket: run failed: {point.label()} seed={seed}: {err}", file=sys.stderr)
+
+
+def _rel(point: Point, seed: int) -> str:
+    return f"{point.dir}/seed={seed}".lstrip("/")
+
+
+def _meta(out: Path, base: dict[str, Any], params: dict[str, list[Any]], seeds: list[int]) -> dict[str, Any]:
+    """sweep.json: new, or merged with the one in OUT (same scenario and parameter names:
+    the sweep resumes or grows; anything else is refused)."""
+    meta = {"format": 1, "scenario": base, "params": params, "seeds": seeds}
+    f = out / "sweep.json"
+    if not f.exists():
+        return meta
+    old = json.loads(f.read_text())
+    if old.get("scenario") != json.loads(json.dumps(base)):
+        raise SweepError(f"--out {out}: holds a sweep of another scenario; choose another folder")
+    if list(old.get("params", {})) != list(params):
+        raise SweepError(f"--out {out}: holds a sweep over parameters {list(old.get('params', {}))}, "
+                         f"not {list(params)}; choose another folder")
+    merged = {p: list(old["params"][p]) for p in params}
+    for p, vals in params.items():
+        merged[p] += [v for v in vals if not any(type(v) is type(u) and v == u for u in merged[p])]
+    return {"format": 1, "scenario": base, "params": merged, "seeds": sorted(set(old["seeds"]) | set(seeds))}
+
+
+def _chunk_size(todo: int, workers: int) -> int:
+    """Runs per task: about four tasks per worker, so that Dask's cost per task (a few ms
+    on the client and on the worker, as much as a short run) is paid rarely while the
+    load stays balanced; at most 32, so that a task's results stay small."""
+    return max(1, min(32, math.ceil(todo / (4 * workers))))
+
+
+def sweep(
+    scenario: str | Path | Mapping[str, Any],
+    params: Mapping[str, Any] | Iterable[str] | None = None,
+    seeds: int | str | Iterable[int] = 10,
+    out: str | Path = "sweep",
+    scheduler: str | None = None,
+    *,
+    workers: int | None = None,
+    client: Any = None,
+    progress: bool | None = None,
+    chunk: int | None = None,
+    shared_fs: bool | None = None,
+    _runner: Runner = run_to_files,
+) -> SweepOutcome:
+    """Runs `scenario` for every combination of `params` and every seed, into `out`.
+
+    `scheduler`: a Dask scheduler address (else a local cluster of `workers` processes,
+    default one per core); `client`: an existing `distributed.Client` to use instead;
+    `workers=0`: run one after another in this process, without Dask. `shared_fs`: the
+    workers see `out` and write their runs themselves (default: only the workers of the
+    local cluster made here; else the files travel back to this process). Runs already in
+    `out` are skipped. Raises SweepError (naming the parameter) before any run when a
+    parameter point is invalid; a run that fails is recorded in out/failures.jsonl.
+    """
+    t0 = time.perf_counter()
+    base = load_base(scenario)
+    pv = normalize_params(params)
+    seed_list = normalize_seeds(seeds)
+    points = build_points(base, pv)
+    outp = Path(out)
+    if outp.exists() and not outp.is_dir():
+        raise SweepError(f"--out {outp}: not a folder")
+    meta = _meta(outp, base, pv, seed_list)
+    outp.mkdir(parents=True, exist_ok=True)
+    (outp / "sweep.json").write_text(json.dumps(meta, indent=2) + "\n")
+    partial = outp.parent / f".{outp.name}.partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    (outp / "failures.jsonl").unlink(missing_ok=True)
+
+    runs = [(p, s) for p in points for s in seed_list]
+    todo = [(p, s) for p, s in runs if not (outp / p.dir / f"seed={s}").is_dir()]
+    outcome = SweepOutcome(out=outp, runs=len(runs), skipped=len(runs) - len(todo))
+    from tqdm import tqdm
+
+    show = sys.stderr.isatty() if progress is None else progress
+    try:
+        with tqdm(total=len(runs), initial=outcome.skipped, desc="sweep", unit="run", file=sys.stderr,
+                  disable=not show, smoothing=0.1) as bar:
+            w = _Writer(outp, outcome, bar)
+            if todo and client is None and scheduler is None and workers == 0:
+                for p, s in todo:
+                    text = p.run_toml(s)
+                    w.commit(p, s, text, run_chunk([(text, s, _rel(p, s))], _runner)[0])
+            elif todo and client is not None:
+                _run_dask(client, todo, w, chunk, _runner, str(outp.resolve()) if shared_fs else None)
+            elif todo:
+                from superpacket.cluster import dask_client
+
+                t1 = time.perf_counter()
+                with dask_client(scheduler, workers) as c:
+                    outcome.cluster_startup_s = time.perf_counter() - t1
+                    # workers of our own local cluster write their runs themselves
+                    own = shared_fs if shared_fs is not None else scheduler is None
+                    _run_dask(c, todo, w, chunk, _runner, str(outp.resolve()) if own else None)
+    finally:  # also on Ctrl-C: finished runs are in place, half-written ones go
+        shutil.rmtree(partial, ignore_errors=True)
+    outcome.wall_s = time.perf_counter() - t0
+    return outcome
+
+
+def _run_dask(client: Any, todo: list[tuple[Point, int]], w: _Writer, chunk: int | None, runner: Runner,
+              out: str | None) -> None:
+    from distributed import as_completed
+
+    from superpacket.cluster import worker_count
+
+    k = chunk or _chunk_size(len(todo), worker_count(client))
+    pending = {}
+    for i in range(0, len(todo), k):
+        part = [(p, s, p.run_toml(s)) for p, s in todo[i : i + k]]
+        fut = client.submit(run_chunk, [(t, s, _rel(p, s)) for p, s, t in part], runner, out, pure=False)
+        pending[fut] = part
+    for fut in as_completed(list(pending)):
+        part = pending.pop(fut)
+        try:
+            results: list[RunResult] = fut.result()
+        except Exception:  # noqa: BLE001 - the task failed (e.g. its worker died): all its runs
+            tb = traceback.format_exc()
+            results = [tb] * len(part)
+        for (p, s, text), r in zip(part, results, strict=True):
+            w.commit(p, s, text, r)
+        fut.release()
+
+
+# ---- loading -----------------------------------------------------------------------------
+
+@dataclass
+class SweepData:
+    """A sweep's tables, each with one column per parameter and `seed` in front."""
+
+    params: list[str]
+    flows: Any
+    links: Any
+    summary: Any
+    queue_series: Any
+    queue_counters: Any
+    failures: list[dict[str, Any]]
+
+
+def _hive_type(values: list[Any]) -> Any:
+    import polars as pl
+
+    if all(isinstance(v, bool) for v in values):
+        return pl.Boolean
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return pl.Int64
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        return pl.Float64
+    return pl.String
+
+
+def read_meta(out: str | Path) -> dict[str, Any]:
+    f = Path(out) / "sweep.json"
+    if not f.exists():
+        raise FileNotFoundError(f"not a sweep folder (no sweep.json): {out}")
+    meta: dict[str, Any] = json.loads(f.read_text())
+    return meta
+
+
+def load_table(out: str | Path, table: str) -> Any:
+    """One table of every finished run, with the parameters and seed as columns, sorted
+    by them (a run's rows keep their order)."""
+    import polars as pl
+
+    outp = Path(out)
+    meta = read_meta(outp)
+    params = list(meta["params"])
+    schema = {p: _hive_type(v) for p, v in meta["params"].items()} | {"seed": pl.Int64}
+    files = sorted(f for f in outp.glob(f"**/{table}.parquet")
+                   if not any(part.startswith(".") for part in f.relative_to(outp).parts))
+    if not files:
+        return pl.DataFrame(schema=schema)
+    try:
+        df = pl.read_parquet(str(outp / "**" / f"{table}.parquet"), hive_partitioning=True, hive_schema=schema)
+    except pl.exceptions.PolarsError:  # tables of different column types (an all-null column)
+        frames = []
+        for f in files:
+            part = pl.read_parquet(f, hive_partitioning=False, glob=False)
+            if part.height == 0:
+                continue
+            kv = dict(seg.split("=", 1) for seg in f.relative_to(outp).parent.parts)
+            part = part.with_columns(pl.lit(urllib.parse.unquote(kv[k])).cast(t).alias(k) for k, t in schema.items())
+            frames.append(part)
+        df = pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame(schema=schema)
+    keys = [*params, "seed"]
+    df = df.select([*keys, *(c for c in df.columns if c not in keys)])
+    return df.sort(keys, maintain_order=True)
+
+
+def load_sweep(out: str | Path) -> SweepData:
+    """Every table of a sweep folder as polars DataFrames (parameters and seed as columns)."""
+    outp = Path(out)
+    meta = read_meta(outp)
+    f = outp / "failures.jsonl"
+    failures = [json.loads(ln) for ln in f.read_text().splitlines() if ln.strip()] if f.exists() else []
+    t = {name: load_table(outp, name) for name in TABLES}
+    return SweepData(params=list(meta["params"]), failures=failures, **t)

@@ -1,0 +1,168 @@
+"""`superpacket report`: report.md, PNG and SVG figures and a self-contained report.html
+for a run, a sweep and a reproduce folder; the HTML checked in headless Chromium (every
+image decodes, no console message)."""
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import matplotlib.image as mpimg
+import polars as pl
+import pytest
+import superpacket
+from superpacket.experiments.common import mean_ci95
+from superpacket.reports import ci_text, num
+
+EXE = str(Path(sys.executable).parent / "superpacket")
+
+
+def sp(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([EXE, *args], capture_output=True, text=True, check=False)
+
+
+def figures_ok(d: Path, names: list[str]) -> None:
+    for n in names:
+        img = mpimg.imread(d / "figures" / f"{n}.png")
+        assert img.shape[0] > 100 and img.shape[1] > 100, n
+        assert img[..., :3].std() > 0.05, f"{n}.png is blank"
+        root = ET.parse(d / "figures" / f"{n}.svg").getroot()
+        assert root.tag.endswith("svg"), n
+
+
+def html_is_self_contained(html: str) -> None:
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html), "external URL"
+    assert "<link" not in html and "@import" not in html
+
+
+@pytest.fixture(scope="module")
+def reproduce_dir(tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("reproduce")
+    r = sp("reproduce", "incast", "--seeds", "3", "--out", str(d))
+    assert r.returncode == 0, r.stderr
+    r = sp("report", str(d))
+    assert r.returncode == 0, r.stderr
+    return d
+
+
+@pytest.fixture(scope="module")
+def sweep_dir(tmp_path_factory, root) -> Path:
+    d = tmp_path_factory.mktemp("sweep") / "s"
+    superpacket.sweep(root / "examples" / "incast.toml",
+                      params={"topology.receiver_link.queue.limit": [20, 35, 50], "traffic[0].start_jitter": ["50us"]},
+                      seeds=range(1, 4), out=d, workers=0)
+    r = sp("report", str(d))
+    assert r.returncode == 0, r.stderr
+    return d
+
+
+@pytest.fixture(scope="module")
+def root() -> Path:
+    return Path(__file__).resolve().parent.parent
+
+
+def test_reproduce_report_numbers_and_figures(reproduce_dir):
+    d = reproduce_dir
+    s = json.loads((d / "summary.json").read_text())
+    md = (d / "report.md").read_text()
+    for v, ms in s["variants"].items():
+        m, lo, hi = mean_ci95(ms["mean_fct_s_per_seed"])  # recomputed from the per-seed values
+        paper = s["paper"].get(v, {}).get("mean_fct_s")
+        row = f"| {v} | mean_fct_s | {ci_text(m, lo, hi)} | {num(paper) if paper is not None else ''} |"
+        assert row in md, row
+    for c in s["claims"]:
+        assert c["claim"] in md
+    figures_ok(d, ["metric_mean_fct_s", "metric_flows_with_timeout", "per_flow_fct"])
+    per_flow = pl.read_parquet(d / "per_flow.parquet")
+    assert per_flow.height == 3 * 3 * 10  # variants x seeds x flows
+    per_seed = pl.read_parquet(d / "per_seed.parquet")
+    assert set(per_seed["variant"]) == set(s["variants"])
+    html_is_self_contained((d / "report.html").read_text())
+
+
+def test_run_report(tmp_path, root):
+    d = tmp_path / "run"
+    r = sp("run", str(root / "examples" / "dumbbell.toml"), "--out", str(d))
+    assert r.returncode == 0, r.stderr
+    r = sp("report", str(d))
+    assert r.returncode == 0, r.stderr
+    md = (d / "report.md").read_text()
+    assert "one run" in md.lower() and "R1->R2" in md
+    # long-lived flows never complete: their goodput is shown instead of an FCT
+    figures_ok(d, ["flows_goodput_bps", "queue_series"])
+    assert (d / "scenario.toml").read_text().strip().splitlines()[0] in md
+
+
+def test_sweep_report(sweep_dir):
+    d = sweep_dir
+    md = (d / "report.md").read_text()
+    data = superpacket.load_sweep(d)
+    g = data.summary.filter(pl.col("topology.receiver_link.queue.limit") == 35)
+    m, lo, hi = mean_ci95(g["mean_fct_s"].to_list())
+    assert f"| 35 | 50us | 3 | {ci_text(m, lo, hi)} |" in md
+    figures_ok(d, ["sweep_mean_fct_s"])
+    html_is_self_contained((d / "report.html").read_text())
+
+
+def test_report_of_a_folder_that_is_none_exit_2(tmp_path):
+    r = sp("report", str(tmp_path))
+    assert r.returncode == 2
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+# ---- headless Chromium ------------------------------------------------------------------------
+
+CHROMIUM = shutil.which("chromium")
+
+
+def chromium(page: Path, tmp: Path, *extra: str) -> tuple[str, str]:
+    assert CHROMIUM, "chromium not found: `make install` installs Debian's package"
+    r = subprocess.run([CHROMIUM, "--headless", "--disable-gpu", "--no-sandbox", "--enable-logging=stderr", "--v=0",
+                        f"--user-data-dir={tmp / 'profile'}", "--virtual-time-budget=10000", *extra,
+                        page.as_uri()], capture_output=True, text=True, timeout=120, check=False)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return r.stdout, r.stderr
+
+
+def page_check(page: Path, tmp: Path) -> tuple[int, int, list[str]]:
+    """(images, images decoded, console lines) of a page loaded in headless Chromium."""
+    dom, log = chromium(page, tmp, "--dump-dom")
+    body = re.search(r"<body[^>]*>", dom)
+    assert body, dom[:500]
+    n = re.search(r'data-images="(\d+)"', body.group(0))
+    ok = re.search(r'data-images-ok="(\d+)"', body.group(0))
+    assert n and ok, f"the page's check script did not run: {body.group(0)}"
+    console = [ln for ln in log.splitlines() if ":CONSOLE" in ln or "Uncaught" in ln]
+    return int(n.group(1)), int(ok.group(1)), console
+
+
+def test_chromium_check_catches_a_broken_page(tmp_path):
+    """The check itself, on a page with a broken image and a script error."""
+    page = tmp_path / "bad.html"
+    page.write_text('<!DOCTYPE html><html><body><img src="data:image/png;base64,AAAA"><img src="missing.png">'
+                    "<script>undefinedFunction();</script><script>window.addEventListener('load', function () {"
+                    "var im = document.images, ok = 0; for (var i = 0; i < im.length; i++)"
+                    " if (im[i].complete && im[i].naturalWidth > 0) ok++;"
+                    "document.body.setAttribute('data-images', im.length);"
+                    "document.body.setAttribute('data-images-ok', ok); });</script></body></html>")
+    n, ok, console = page_check(page, tmp_path)
+    assert (n, ok) == (2, 0)
+    assert any("Uncaught" in ln for ln in console)
+
+
+@pytest.mark.parametrize("which", ["reproduce_dir", "sweep_dir"])
+def test_report_html_in_headless_chromium(request, which, tmp_path):
+    d = request.getfixturevalue(which)
+    page = d / "report.html"
+    n, ok, console = page_check(page, tmp_path)
+    assert n == page.read_text().count("<img ") and n >= 1
+    assert ok == n, f"{n - ok} image(s) did not decode"
+    assert console == [], console
+    shot = tmp_path / "shot.png"
+    chromium(page, tmp_path, "--hide-scrollbars", "--window-size=1200,1600", f"--screenshot={shot}")
+    img = mpimg.imread(shot)
+    assert img.shape[:2] == (1600, 1200)
+    assert img[..., :3].std() > 0.05  # not a blank page
