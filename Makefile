@@ -20,7 +20,8 @@ $(VENV)/.deps: requirements.txt | $(PY)
 
 # headless Chromium checks the HTML reports (tests/test_report.py); Debian's package, as root
 $(VENV)/.chromium: | $(PY)
-	command -v chromium >/dev/null || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
+	command -v chromium >/dev/null || { apt-get update -q && { DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium \
+	  || { DEBIAN_FRONTEND=noninteractive apt-get -f install -y -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }; }; }
 	touch $@
 
 # tshark reads the packet traces back (tests/test_pcap.py); Debian's package, as root,

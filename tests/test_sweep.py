@@ -76,15 +76,13 @@ def test_toml_writer_round_trips_examples(examples, name):
 )
 def test_bad_param_fails_at_once_exit_2_one_line(examples, tmp_path, param, named):
     out = tmp_path / "out"
-    t0 = time.perf_counter()
     r = sp("sweep", str(examples / "incast.toml"), "--param", param, "--seeds", "1..50", "--out", str(out))
     assert r.returncode == 2, r.stderr
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1, r.stderr
     assert named in lines[0]
     assert "Traceback" not in r.stderr
-    assert not out.exists()  # nothing ran, nothing written
-    assert time.perf_counter() - t0 < 30  # no cluster was started (loose: a loaded machine)
+    assert not out.exists()  # checked before anything ran or was written
 
 
 def test_valid_path_absent_from_base_is_accepted(examples):

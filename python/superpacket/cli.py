@@ -157,8 +157,11 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
     if a.scheduler or a.workers:
         from superpacket.cluster import dask_client
 
-        with dask_client(a.scheduler, a.workers) as client:
-            r = mod.run(seeds=a.seeds, jitter_us=a.jitter_us, admit_syn=a.admit_syn, client=client, **quick)
+        try:
+            with dask_client(a.scheduler, a.workers) as client:
+                r = mod.run(seeds=a.seeds, jitter_us=a.jitter_us, admit_syn=a.admit_syn, client=client, **quick)
+        except OSError as e:  # e.g. no scheduler at --scheduler
+            return _fail(f"--scheduler {a.scheduler}: {e}")
     else:
         r = mod.run(seeds=a.seeds, jitter_us=a.jitter_us, admit_syn=a.admit_syn, **quick)
     if a.out:

@@ -44,6 +44,8 @@ def cmd_sweep(a: argparse.Namespace) -> int:
                          chunk=a.chunk)
     except (sweeps.SweepError, ScenarioError) as e:
         return _fail(str(e))
+    except OSError as e:  # e.g. no scheduler at --scheduler
+        return _fail(f"--scheduler {a.scheduler}: {e}" if a.scheduler else str(e))
     except KeyboardInterrupt:
         print(f"superpacket: sweep interrupted; finished runs are in {out}/, "
               "run the same command again to resume", file=sys.stderr)

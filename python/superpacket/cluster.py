@@ -5,14 +5,14 @@ Local workers are processes with one thread each (the simulator is single-thread
 holds no shared state), a modest memory limit, no dashboard, no statistical profiler, and
 polars limited to one thread so that N workers use N cores. Workers of an existing
 cluster should run with DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False for the same
-reason (see dask_client).
+reason (see open_client).
 """
 
 from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -29,24 +29,20 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-@contextmanager
-def dask_client(
+def open_client(
     scheduler: str | None = None,
     workers: int | None = None,
     memory_limit: str = DEFAULT_MEMORY_LIMIT,
-) -> Iterator[Any]:
-    """Yields a `distributed.Client`: connected to `scheduler` (an address such as
-    tcp://127.0.0.1:8786) when given, else to a new local cluster of `workers` processes
-    (default: one per core), closed on exit."""
+) -> tuple[Any, Callable[[], None]]:
+    """A `distributed.Client` and the function that closes it (and its cluster):
+    connected to `scheduler` (an address such as tcp://127.0.0.1:8786) when given, else
+    to a new local cluster of `workers` processes (default: one per core). May be called
+    from another thread than the one that closes it."""
     from distributed import Client, LocalCluster
 
     if scheduler:
         client = Client(scheduler, timeout="30s")
-        try:
-            yield client
-        finally:
-            client.close()
-        return
+        return client, client.close
     import dask
 
     n = workers or default_workers()
@@ -64,11 +60,33 @@ def dask_client(
             preload=["superpacket.api", "superpacket.sweeps"],  # imported while starting up
         )
     try:
-        with Client(cluster) as client:
-            client.register_plugin(_IgnoreSigint(), name="superpacket-ignore-sigint")
-            yield client
-    finally:
+        client = Client(cluster)
+        client.register_plugin(_IgnoreSigint(), name="superpacket-ignore-sigint")
+    except BaseException:
         cluster.close()
+        raise
+
+    def close() -> None:
+        try:
+            client.close()
+        finally:
+            cluster.close()
+
+    return client, close
+
+
+@contextmanager
+def dask_client(
+    scheduler: str | None = None,
+    workers: int | None = None,
+    memory_limit: str = DEFAULT_MEMORY_LIMIT,
+) -> Iterator[Any]:
+    """`open_client` as a context manager: the client, closed on exit."""
+    client, close = open_client(scheduler, workers, memory_limit)
+    try:
+        yield client
+    finally:
+        close()
 
 
 class _IgnoreSigint(WorkerPlugin):  # type: ignore[misc]
@@ -81,6 +99,18 @@ class _IgnoreSigint(WorkerPlugin):  # type: ignore[misc]
 
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def worker_stats() -> dict[str, float]:
+    """Runs on a worker (`client.run`): its peak and current resident set size (bytes)
+    and the CPU time it has used since it started (s)."""
+    import resource
+
+    import psutil
+
+    t = psutil.Process().cpu_times()
+    return {"peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+            "rss_bytes": psutil.Process().memory_info().rss, "cpu_s": t.user + t.system}
 
 
 def worker_count(client: Any) -> int:

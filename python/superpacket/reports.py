@@ -320,7 +320,10 @@ def _sweep_report(d: Path) -> Doc:
           f"seeds with its 95 % confidence interval (Student t). Data: `polars.read_parquet(\"{d}/**/flows.parquet\", "
           f"hive_partitioning=True)` or `superpacket.load_sweep(\"{d}\")`.")
     doc.h("Parameters")
-    doc.table(["parameter", "values"], [[p, ", ".join(str(v) for v in vals)] for p, vals in meta["params"].items()])
+    if params:
+        doc.table(["parameter", "values"], [[p, ", ".join(str(v) for v in vals)] for p, vals in meta["params"].items()])
+    else:
+        doc.p("None: the base scenario over seeds.")
     metrics = [m for m in _SWEEP_METRICS if m in summary.columns and summary[m].dtype.is_numeric()
                and summary[m].cast(pl.Float64).drop_nulls().drop_nans().len() > 0]
     groups = _sweep_groups(summary, params, metrics)
@@ -332,7 +335,7 @@ def _sweep_report(d: Path) -> Doc:
         # x: the first parameter that takes more than one value; a line per value of the others
         varying = [i for i, p in enumerate(params) if len(meta["params"][p]) > 1]
         xi = varying[0] if varying else None
-        xparam = params[xi] if xi is not None else "(one parameter point)"
+        xparam = params[xi] if xi is not None else "(a single parameter point)"
         for m in metrics:
             if len({ci_text(*stats[m]) for _, _, stats in groups}) == 1 and len(groups) > 1:
                 continue  # the same everywhere: the table says it
@@ -365,5 +368,5 @@ def _sweep_groups(summary: Any, params: list[str], metrics: list[str]) -> list[t
         for m in metrics:
             xs = [float(x) for x in g[m].to_list() if x is not None and not math.isnan(float(x))]
             stats[m] = mean_ci95(xs)
-        out.append((tuple(key), g.height, stats))
+        out.append((tuple(key) if params else (), g.height, stats))
     return out

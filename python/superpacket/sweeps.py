@@ -49,8 +49,8 @@ from pathlib import Path
 from typing import Any
 
 from superpacket import _toml
+from superpacket.sweep_load import TABLES, SweepData, load_sweep, load_table, read_meta  # re-exported
 
-TABLES = ("flows", "links", "queue_series", "queue_counters", "summary")
 RunFiles = dict[str, bytes]
 Runner = Callable[[str, int], RunFiles]
 
@@ -397,6 +397,8 @@ class SweepOutcome:
     failed: list[dict[str, Any]] = field(default_factory=list)
     wall_s: float = 0.0
     cluster_startup_s: float | None = None
+    ran_here_during_startup: int = 0
+    workers: dict[str, dict[str, float]] = field(default_factory=dict)  # address -> worker_stats()
 
 
 class _Writer:
@@ -512,18 +514,45 @@ def sweep(
             elif todo and client is not None:
                 _run_dask(client, todo, w, chunk, _runner, str(outp.resolve()) if shared_fs else None)
             elif todo:
-                from superpacket.cluster import dask_client
-
-                t1 = time.perf_counter()
-                with dask_client(scheduler, workers) as c:
-                    outcome.cluster_startup_s = time.perf_counter() - t1
-                    # workers of our own local cluster write their runs themselves
-                    own = shared_fs if shared_fs is not None else scheduler is None
-                    _run_dask(c, todo, w, chunk, _runner, str(outp.resolve()) if own else None)
+                own = shared_fs if shared_fs is not None else scheduler is None
+                # workers of our own local cluster write their runs themselves
+                _run_own_cluster(scheduler, workers, todo, w, chunk, _runner,
+                                 str(outp.resolve()) if own else None, outcome)
     finally:  # also on Ctrl-C: finished runs are in place, half-written ones go
         shutil.rmtree(partial, ignore_errors=True)
     outcome.wall_s = time.perf_counter() - t0
     return outcome
+
+
+def _run_own_cluster(scheduler: str | None, workers: int | None, todo: list[tuple[Point, int]], w: _Writer,
+                     chunk: int | None, runner: Runner, out: str | None, outcome: SweepOutcome) -> None:
+    """Connects to `scheduler`, or starts a local cluster; while local workers start up
+    (most of a second), this process runs the first runs itself."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from superpacket.cluster import open_client
+
+    t1 = time.perf_counter()
+    with ThreadPoolExecutor(1, thread_name_prefix="superpacket-cluster") as ex:
+        starting = ex.submit(open_client, scheduler, workers)
+        try:
+            i = 0
+            while scheduler is None and not starting.done() and i < len(todo) - 1:
+                p, s = todo[i]
+                text = p.run_toml(s)
+                w.commit(p, s, text, run_chunk([(text, s, _rel(p, s))], runner)[0])
+                i += 1
+            client, _ = starting.result()
+            outcome.cluster_startup_s = time.perf_counter() - t1
+            outcome.ran_here_during_startup = i
+            _run_dask(client, todo[i:], w, chunk, runner, out)
+            if scheduler is None:
+                from superpacket.cluster import worker_stats
+
+                outcome.workers = client.run(worker_stats)
+        finally:  # also on Ctrl-C while the cluster starts: wait for it, then close it
+            if starting.exception() is None:
+                starting.result()[1]()
 
 
 def _run_dask(client: Any, todo: list[tuple[Point, int]], w: _Writer, chunk: int | None, runner: Runner,
@@ -550,76 +579,5 @@ def _run_dask(client: Any, todo: list[tuple[Point, int]], w: _Writer, chunk: int
         fut.release()
 
 
-# ---- loading -----------------------------------------------------------------------------
-
-@dataclass
-class SweepData:
-    """A sweep's tables, each with one column per parameter and `seed` in front."""
-
-    params: list[str]
-    flows: Any
-    links: Any
-    summary: Any
-    queue_series: Any
-    queue_counters: Any
-    failures: list[dict[str, Any]]
-
-
-def _hive_type(values: list[Any]) -> Any:
-    import polars as pl
-
-    if all(isinstance(v, bool) for v in values):
-        return pl.Boolean
-    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        return pl.Int64
-    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
-        return pl.Float64
-    return pl.String
-
-
-def read_meta(out: str | Path) -> dict[str, Any]:
-    f = Path(out) / "sweep.json"
-    if not f.exists():
-        raise FileNotFoundError(f"not a sweep folder (no sweep.json): {out}")
-    meta: dict[str, Any] = json.loads(f.read_text())
-    return meta
-
-
-def load_table(out: str | Path, table: str) -> Any:
-    """One table of every finished run, with the parameters and seed as columns, sorted
-    by them (a run's rows keep their order)."""
-    import polars as pl
-
-    outp = Path(out)
-    meta = read_meta(outp)
-    params = list(meta["params"])
-    schema = {p: _hive_type(v) for p, v in meta["params"].items()} | {"seed": pl.Int64}
-    files = sorted(f for f in outp.glob(f"**/{table}.parquet")
-                   if not any(part.startswith(".") for part in f.relative_to(outp).parts))
-    if not files:
-        return pl.DataFrame(schema=schema)
-    try:
-        df = pl.read_parquet(str(outp / "**" / f"{table}.parquet"), hive_partitioning=True, hive_schema=schema)
-    except pl.exceptions.PolarsError:  # tables of different column types (an all-null column)
-        frames = []
-        for f in files:
-            part = pl.read_parquet(f, hive_partitioning=False, glob=False)
-            if part.height == 0:
-                continue
-            kv = dict(seg.split("=", 1) for seg in f.relative_to(outp).parent.parts)
-            part = part.with_columns(pl.lit(urllib.parse.unquote(kv[k])).cast(t).alias(k) for k, t in schema.items())
-            frames.append(part)
-        df = pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame(schema=schema)
-    keys = [*params, "seed"]
-    df = df.select([*keys, *(c for c in df.columns if c not in keys)])
-    return df.sort(keys, maintain_order=True)
-
-
-def load_sweep(out: str | Path) -> SweepData:
-    """Every table of a sweep folder as polars DataFrames (parameters and seed as columns)."""
-    outp = Path(out)
-    meta = read_meta(outp)
-    f = outp / "failures.jsonl"
-    failures = [json.loads(ln) for ln in f.read_text().splitlines() if ln.strip()] if f.exists() else []
-    t = {name: load_table(outp, name) for name in TABLES}
-    return SweepData(params=list(meta["params"]), failures=failures, **t)
+__all__ = ["TABLES", "Point", "SweepData", "SweepError", "SweepOutcome", "build_points", "load_sweep",
+           "load_table", "parse_param", "parse_path", "parse_seeds", "read_meta", "run_to_files", "sweep"]

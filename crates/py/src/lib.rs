@@ -2,6 +2,8 @@
 //! interpreter), hand back columns. Every scenario error comes back as
 //! `superpacket._core.ScenarioError` (a ValueError) naming the field; no panic crosses.
 
+use std::sync::Mutex;
+
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -35,12 +37,21 @@ fn table<'py>(py: Python<'py>, t: &Table) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
-/// A built simulation, run in steps so Python can show progress.
-#[pyclass(module = "superpacket._core", unsendable)]
+/// A built simulation, run in steps so Python can show progress. The simulator sits
+/// behind a mutex so the object may be used and freed from any thread (Dask workers'
+/// profiler threads drop objects where they like).
+#[pyclass(module = "superpacket._core")]
 struct Simulation {
-    sim: sim::Sim,
+    sim: Mutex<sim::Sim>,
     name: String,
     duration: SimTime,
+}
+
+impl Simulation {
+    fn lock(&self) -> std::sync::MutexGuard<'_, sim::Sim> {
+        // a panic never crosses into Python, so a poisoned lock still holds a usable sim
+        self.sim.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 #[pymethods]
@@ -50,7 +61,7 @@ impl Simulation {
     fn new(text: &str, fmt: &str, seed: Option<u64>) -> PyResult<Self> {
         let sc = parse(text, fmt)?;
         let s = sc.build(seed).map_err(ScenarioError::new_err)?;
-        Ok(Simulation { sim: s, name: sc.name.clone(), duration: sc.duration.0 })
+        Ok(Simulation { sim: Mutex::new(s), name: sc.name.clone(), duration: sc.duration.0 })
     }
 
     #[getter]
@@ -60,23 +71,24 @@ impl Simulation {
 
     #[getter]
     fn now_s(&self) -> f64 {
-        self.sim.now.as_secs_f64()
+        self.lock().now.as_secs_f64()
     }
 
     #[getter]
     fn events(&self) -> u64 {
-        self.sim.events_processed
+        self.lock().events_processed
     }
 
     #[getter]
     fn seed(&self) -> u64 {
-        self.sim.seed
+        self.lock().seed
     }
 
     /// Runs every event up to `t_s` seconds of simulated time (capped at the duration).
     fn run_until(&mut self, py: Python<'_>, t_s: f64) {
         let until = SimTime::from_secs_f64(t_s).min(self.duration);
-        let s = &mut self.sim;
+        let mut g = self.lock();
+        let s = &mut *g;
         py.detach(|| s.run_until(until));
     }
 
@@ -84,21 +96,22 @@ impl Simulation {
     /// per frame, 0 = whole frames) applies to every traced link when given.
     #[pyo3(signature = (links, snaplen = None))]
     fn trace(&mut self, links: Vec<String>, snaplen: Option<u32>) -> PyResult<()> {
-        self.sim.trace_by_name(&links, "pcap", 0).map_err(ScenarioError::new_err)?;
+        self.lock().trace_by_name(&links, "pcap", 0).map_err(ScenarioError::new_err)?;
         if let Some(n) = snaplen {
-            self.sim.set_pcap_snaplen(n);
+            self.lock().set_pcap_snaplen(n);
         }
         Ok(())
     }
 
     #[getter]
     fn traced_links(&self) -> Vec<String> {
-        self.sim.traced_links().into_iter().map(String::from).collect()
+        self.lock().traced_links().into_iter().map(String::from).collect()
     }
 
     /// Writes one pcap file per traced link into `dir`; returns their paths.
     fn write_pcaps(&mut self, py: Python<'_>, dir: std::path::PathBuf) -> PyResult<Vec<String>> {
-        let s = &mut self.sim; // &mut: the simulator is Send, not Sync
+        let mut g = self.lock();
+        let s = &mut *g;
         let d = dir.as_path();
         let r = py.detach(move || s.write_pcaps(d));
         let paths = r.map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", dir.display())))?;
@@ -107,7 +120,7 @@ impl Simulation {
 
     /// The tables as dicts of columns and the summary as a JSON string.
     fn results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let r = sim::results::collect(&self.sim, &self.name);
+        let r = sim::results::collect(&self.lock(), &self.name);
         let d = PyDict::new(py);
         d.set_item("flows", table(py, &r.flows)?)?;
         d.set_item("links", table(py, &r.links)?)?;

@@ -28,7 +28,8 @@ the end (SYN sent until the client holds every byte), by size bucket: short <= 1
 packets (the foreground short size), medium 11-100, long > 100 (ours; the slides plot
 against size). Fairness:
 Jain's index of the response times of each batch of 10 foreground flows, averaged over
-the batches after the warm-up. Goodput: payload bytes the receivers hold at the end,
+the batches after the warm-up; `fg_*_cov`: coefficient of variation of the foreground
+transfer times after the warm-up. Goodput: payload bytes the receivers hold at the end,
 all flows. Series (seed 1): bottleneck queue length and drop+mark rate per 10 s.
 """
 
@@ -49,6 +50,7 @@ from superpacket.experiments.riops_common import (
     TCP_PARAMS,
     bdp_pkts,
     counters,
+    cov,
     jain,
     params_with_sources,
     queue,
@@ -231,10 +233,12 @@ def run_variant(variant: str, seed: int, duration_s: float = 4000.0, warmup_s: f
         buckets[b].append(f)
     fair: dict[str, list[float]] = {"short": [], "long": []}
     fg_time: dict[str, list[float]] = {"short": [], "long": []}
+    fg_all: dict[str, list[float]] = {"short": [], "long": []}
     for (kind, st), xs in sorted(fg_batches.items()):
         if st < warmup_s:
             continue
         done = [x for x in xs if x is not None and not math.isnan(x)]
+        fg_all[kind].extend(done)
         if len(done) == len(xs) == N_FG:
             fair[kind].append(jain(done))
             fg_time[kind].append(_mean(done))
@@ -248,6 +252,8 @@ def run_variant(variant: str, seed: int, duration_s: float = 4000.0, warmup_s: f
         "fairness_long": _mean(fair["long"]),
         "fg_short_time_s": _mean(fg_time["short"]),
         "fg_long_time_s": _mean(fg_time["long"]),
+        "fg_short_cov": cov(fg_all["short"]),
+        "fg_long_cov": cov(fg_all["long"]),
         "web_flows_measured": float(sum(len(v) for v in buckets.values())),
         "web_flows_incomplete": float(incomplete),
         "bottleneck_utilization": float(bn["utilization"]),
@@ -269,7 +275,8 @@ def run_variant(variant: str, seed: int, duration_s: float = 4000.0, warmup_s: f
 
 
 KEYS = ("mean_response_short_s", "mean_response_medium_s", "mean_response_long_s", "goodput_bytes",
-        "fairness_short", "fairness_long", "fg_short_time_s", "fg_long_time_s", "web_flows_measured",
+        "fairness_short", "fairness_long", "fg_short_time_s", "fg_long_time_s", "fg_short_cov", "fg_long_cov",
+        "web_flows_measured",
         "web_flows_incomplete", "bottleneck_utilization", "bottleneck_drop_rate", "bottleneck_mark_rate",
         "bottleneck_mean_queue_pkts")
 

@@ -52,7 +52,7 @@ impl WebModel {
         if self.objects_min == 0 || self.objects_min > self.objects_max {
             return Err(format!("objects_min: must be in 1..=objects_max (got {})", self.objects_min));
         }
-        if !pos(self.size_min) || !(self.size_max.is_finite() && self.size_max > self.size_min) {
+        if !(pos(self.size_min) && self.size_max.is_finite() && self.size_max > self.size_min) {
             return Err(format!("size_max: need 0 < size_min < size_max (got {} .. {})", self.size_min, self.size_max));
         }
         if !pos(self.shape) || (self.shape - 1.0).abs() < 1e-9 {
