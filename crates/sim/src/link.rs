@@ -9,7 +9,6 @@
 //! starts are applied lazily, at their exact times, before anything reads the queue
 //! (`advance`), so disciplines see the same queue as with a departure event per packet.
 
-
 use crate::packet::{NodeId, PktId};
 use crate::queue::{Disc, DropReason, QueueDisc, QueueState};
 use crate::ring::Ring;

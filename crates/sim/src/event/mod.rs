@@ -229,12 +229,15 @@ mod tests {
             let mut id = 0u64;
             for step in 0..20_000 {
                 for _ in 0..r.range_u64(0, 3) {
-                    let d = match r.range_u64(0, 5) {
+                    let d = match r.range_u64(0, 6) {
                         0 => 0,
                         1 => r.range_u64(0, 255),
                         2 => r.range_u64(0, 100_000),
                         3 => r.range_u64(0, 3_000_000),
                         4 => r.range_u64(0, 200_000_000),
+                        // several events in one slot far past the horizon (timers of
+                        // flows started together): the jump from an empty wheel
+                        5 => 50_000_000 * r.range_u64(1, 2) + r.range_u64(0, 2) * 300,
                         _ => r.range_u64(0, 3) * 1000,
                     };
                     q.push(now + d, id);

@@ -40,7 +40,14 @@ impl<E: Copy> Default for RadixHeap<E> {
 
 impl<E: Copy> RadixHeap<E> {
     pub fn new() -> Self {
-        RadixHeap { buckets: (0..65).map(|_| Vec::new()).collect(), head0: 0, last: 0, len: 0, nonempty: 0, min_hint: 0 }
+        RadixHeap {
+            buckets: (0..65).map(|_| Vec::new()).collect(),
+            head0: 0,
+            last: 0,
+            len: 0,
+            nonempty: 0,
+            min_hint: 0,
+        }
     }
 
     pub fn len(&self) -> usize {
