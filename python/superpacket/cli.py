@@ -96,9 +96,16 @@ def cmd_list(a: argparse.Namespace) -> int:
     for p in sorted(ex.glob("*.toml")) if ex.is_dir() else []:
         first = next((ln[2:].strip() for ln in p.read_text().splitlines() if ln.startswith("# ")), "")
         print(f"  {p}  {first}")
+    from superpacket.experiments import EXPERIMENTS
+
+    print("built-in experiments (superpacket reproduce NAME):")
+    for name, mod in EXPERIMENTS.items():
+        first = (mod.__doc__ or "").strip().splitlines()[0] if mod.__doc__ else ""
+        print(f"  {name}  {first}")
     print("benchmarks:\n  P1  dumbbell of 64 long-lived NewReno flows, 10 Gbps (superpacket bench)")
     print("congestion controls:\n  newreno")
-    print("queue disciplines:\n  droptail, red")
+    print("queue disciplines:\n  droptail, red, rio, riops, superpacket")
+    print("traffic kinds:\n  bulk, flow, poisson, back_to_back, web")
     return 0
 
 
