@@ -192,7 +192,7 @@ def _variant_order(experiment: str, names: list[str]) -> list[str]:
 def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
     import polars as pl
 
-    from superpacket import figures
+    from superpacket import experiment_figures, figures
 
     order = _variant_order(s["experiment"], list(s["variants"]))
     variants: dict[str, dict[str, Any]] = {v: s["variants"][v] for v in order}
@@ -229,6 +229,11 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
                     rows.append({"variant": v, "seed": seed, "flow_index": i, "fct_s": f, "timeouts": t})
         pl.DataFrame(rows, schema={"variant": pl.String, "seed": pl.Int64, "flow_index": pl.Int64,
                                    "fct_s": pl.Float64, "timeouts": pl.Int64}).write_parquet(d / "per_flow.parquet")
+    extra = experiment_figures.build(s)
+    if extra:
+        doc.h("The paper's figures, redrawn from our data")
+        for f in extra:
+            doc.figure(f.fig, f.name, f.caption)
     if s.get("claims"):
         doc.h("Claims (SCENARIOS.md \"Must hold\")")
         crow = []

@@ -1,0 +1,387 @@
+"""Experiment-specific report figures: the paper's own plots, redrawn from a reproduce
+folder's summary.json (never from literals). Each builder is registered under the
+experiment's name (`superpacket reproduce NAME`); `build(summary)` returns the figures of
+that experiment (none for an experiment without a builder), and `superpacket report`
+saves each as PNG and SVG and puts it into report.md / report.html.
+
+Every builder returns `ExpFigure`s that carry, beside the matplotlib Figure, the arrays
+it plotted (`data`), so a test can compare them with the summary.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from superpacket.figures import OURS, PAPER, _f, plt
+
+
+@dataclass
+class ExpFigure:
+    name: str
+    caption: str
+    fig: Any
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+Builder = Callable[[dict[str, Any]], list[ExpFigure]]
+REGISTRY: dict[str, Builder] = {}
+
+SCHEME_COLORS = {"droptail": "#7f7f7f", "red": "#ff7f0e", "riops": "#2ca02c", "superpacket": "#1f77b4"}
+CLASS_COLORS = {"special": OURS, "regular": "#ff7f0e", "short": "#2ca02c", "long": "#9467bd", "total": "#555555"}
+
+
+def register(experiment: str) -> Callable[[Builder], Builder]:
+    def deco(fn: Builder) -> Builder:
+        REGISTRY[experiment] = fn
+        return fn
+    return deco
+
+
+def build(summary: dict[str, Any]) -> list[ExpFigure]:
+    """The experiment-specific figures of a summary (an empty list if none are registered)."""
+    fn = REGISTRY.get(str(summary.get("experiment")))
+    return fn(summary) if fn is not None else []
+
+
+def _nan(xs: list[Any]) -> list[float]:
+    return [_f(x) for x in xs]
+
+
+def _err(ms: dict[str, Any], metric: str) -> tuple[float, float, float]:
+    """(mean, minus, plus) of a metric of a variant; no error bar when the CI is unknown."""
+    m = _f(ms.get(metric))
+    lo, hi = (_f(x) for x in (ms.get(f"{metric}_ci95") or [None, None]))
+    if any(math.isnan(v) for v in (m, lo, hi)):
+        return m, 0.0, 0.0
+    return m, m - lo, hi - m
+
+
+def _ebar(ax: Any, x: float, m: float, lo: float, hi: float) -> None:
+    """A 95 % CI error bar, none where the CI is unknown (one seed)."""
+    if lo > 0 or hi > 0:
+        ax.errorbar(x, m, yerr=[[lo], [hi]], fmt="none", ecolor="black", capsize=2, lw=0.8)
+
+
+def _grid(n: int, ncols: int, w: float, h: float, **kw: Any) -> tuple[Any, list[Any]]:
+    ncols = max(1, min(ncols, n))
+    nrows = max(1, math.ceil(n / ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(w * ncols, h * nrows), squeeze=False, **kw)
+    flat = [a for row in axes for a in row]
+    for a in flat[n:]:
+        a.set_visible(False)
+    return fig, flat[:n]
+
+
+def _legend_below(fig: Any, axes: list[Any], ncol: int | None = None) -> None:
+    handles: dict[str, Any] = {}
+    for ax in axes:
+        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
+            handles.setdefault(lab, h)
+    if handles:
+        fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=ncol or min(4, len(handles)),
+                   fontsize=8, frameon=False)
+
+
+# ---- jumbo: Fig. 6a-b -------------------------------------------------------------------
+
+JUMBO_FIG = {"jumbo": "Fig. 6a", "sp": "Fig. 6b"}
+
+
+@register("jumbo")
+def jumbo(s: dict[str, Any]) -> list[ExpFigure]:
+    series: dict[str, dict[str, list[float]]] = {v: x for v, x in (s.get("series") or {}).items() if x}
+    if not series:
+        return []
+    order = [v for v in ("jumbo", "sp") if v in series] + sorted(v for v in series if v not in ("jumbo", "sp"))
+    paper = s.get("paper", {})
+    fig, axes = _grid(len(order), 2, 5.0, 3.3, sharey=True)
+    data: dict[str, Any] = {}
+    for ax, v in zip(axes, order, strict=True):
+        x = series[v]
+        t, sp_, reg = _nan(x["t_s"]), _nan(x["special_kBps"]), _nan(x["regular_mean_kBps"])
+        ax.plot(t, sp_, color=CLASS_COLORS["special"], lw=1.3, label="special flow (ours)")
+        ax.plot(t, reg, color=CLASS_COLORS["regular"], lw=1.3, label="mean regular flow (ours)")
+        p = paper.get(v, {})
+        d: dict[str, Any] = {"t_s": t, "special_kBps": sp_, "regular_mean_kBps": reg}
+        for key, cls, lab in (("special_kBps", "special", "special"), ("regular_mean_kBps", "regular", "regular")):
+            pv = p.get(key)
+            if pv is not None:
+                ax.axhline(pv, color=CLASS_COLORS[cls], ls="--", lw=1.1, label=f"paper: {lab} average")
+                d[f"paper_{key}"] = float(pv)
+        data[v] = d
+        fig_no = JUMBO_FIG.get(v) or JUMBO_FIG.get(v.partition("-")[0], "")
+        extra = ", byte-counted buffer" if v.endswith("-bytes") else ""
+        ax.set_title(f"{v}: {fig_no}{extra}", fontsize=10)
+        ax.set_xlabel("time (s)")
+    for ax in axes[::2]:
+        ax.set_ylabel("throughput (kB/s)")
+    fig.suptitle(f"Throughput over time, seed 1 (the paper's Fig. 6a-b); interval "
+                 f"{_interval(series[order[0]]['t_s'])} s")
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    _legend_below(fig, axes)
+    return [ExpFigure("jumbo_fig6_throughput", "Throughput over time of the special flow and of the mean "
+                      "regular flow (seed 1), one panel per variant (jumbo = Fig. 6a, sp = Fig. 6b); "
+                      "dashed: the paper's averages", fig, data)]
+
+
+def _interval(ts: list[float]) -> str:
+    return f"{ts[1] - ts[0]:g}" if len(ts) > 1 else "?"
+
+
+# ---- loss-sensitivity: the slides' transmission time and CoV ----------------------------
+
+def _cells(table: dict[str, dict[str, Any]]) -> dict[int, tuple[list[float], list[float]]]:
+    """{"n4": {"p0.001": x}} -> {4: ([0.001, ...], [x, ...])}, sizes and loss rates sorted."""
+    out = {}
+    for nk, row in table.items():
+        n = int(nk.lstrip("n"))
+        pts = sorted((float(pk.lstrip("p")), _f(val)) for pk, val in row.items())
+        out[n] = ([p for p, _ in pts], [y for _, y in pts])
+    return dict(sorted(out.items()))
+
+
+def _loss_panel(ax: Any, cells: dict[int, tuple[list[float], list[float]]], variants: dict[str, Any],
+                metric: str) -> dict[str, Any]:
+    cmap = plt.get_cmap("viridis")
+    data = {}
+    for i, (n, (ps, ys)) in enumerate(cells.items()):
+        err = [[0.0] * len(ps), [0.0] * len(ps)]
+        for j, p in enumerate(ps):
+            _, lo, hi = _err(variants.get(f"n{n}-p{p:g}", {}), metric)
+            err[0][j], err[1][j] = lo, hi
+        ax.errorbar(ps, ys, yerr=err, marker="o", ms=4, capsize=3, lw=1.2,
+                    color=cmap(i / max(1, len(cells) - 1)), label=f"{n} packets")
+        data[f"n{n}"] = {"p": ps, "y": ys}
+    ax.set_xlabel("loss rate p (each direction)")
+    return data
+
+
+@register("loss-sensitivity")
+def loss_sensitivity(s: dict[str, Any]) -> list[ExpFigure]:
+    out = []
+    variants = s.get("variants", {})
+    seeds = s.get("seeds")
+    if s.get("table_mean_time_s"):
+        cells = _cells(s["table_mean_time_s"])
+        fig, ax = plt.subplots(figsize=(6.4, 4.2))
+        data = _loss_panel(ax, cells, variants, "mean_time_s")
+        ax.set_yscale("log")
+        ax.set_ylabel("mean transmission time (s, log)")
+        ax.set_title(f"Average transmission time vs loss rate ({seeds} seed(s), 95 % CI)")
+        ax.legend(fontsize=8, title="flow size", title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
+        fig.tight_layout()
+        out.append(ExpFigure("loss_mean_time", "Mean transmission time against the loss rate, one line per flow "
+                             "size (log y; p = 0 is the no-loss baseline), mean over seeds with 95 % CI "
+                             "(the slides' 'Average Transmission Time')", fig, data))
+    if s.get("table_cov"):
+        cells = _cells(s["table_cov"])
+        fig, ax = plt.subplots(figsize=(6.4, 4.2))
+        data = _loss_panel(ax, cells, variants, "cov")
+        ax.set_ylabel("coefficient of variation of the FCT")
+        ax.set_title(f"CoV of the transmission time vs loss rate ({seeds} seed(s), 95 % CI)")
+        ax.legend(fontsize=8, title="flow size", title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
+        fig.tight_layout()
+        out.append(ExpFigure("loss_cov", "Coefficient of variation (std / mean) of the transmission time against "
+                             "the loss rate, one line per flow size, mean over seeds with 95 % CI (the slides' "
+                             "'Coefficient of Variation')", fig, data))
+    return out
+
+
+# ---- riops-goodput: the goodput table and link utilisation ------------------------------
+
+GOODPUT_CLASSES = ("all", "short", "long")
+
+
+def _split_rate(v: str) -> tuple[str, str]:
+    kind, _, rate = v.rpartition("-")
+    return kind, rate
+
+
+@register("riops-goodput")
+def riops_goodput(s: dict[str, Any]) -> list[ExpFigure]:
+    out = []
+    variants: dict[str, dict[str, Any]] = s.get("variants", {})
+    paper: dict[str, dict[str, Any]] = s.get("paper", {})
+    rates = sorted({_split_rate(v)[1] for v in variants}, key=float)
+    schemes = [k for k in SCHEME_COLORS if any(_split_rate(v)[0] == k for v in variants)]
+    schemes += sorted({_split_rate(v)[0] for v in variants} - set(schemes))
+    fig, axes = _grid(len(rates), 2, 5.6, 3.8, sharey=True)
+    data: dict[str, Any] = {}
+    width = 0.8 / max(1, 2 * len(schemes))
+    for ax, rate in zip(axes, rates, strict=True):
+        for j, k in enumerate(schemes):
+            v = f"{k}-{rate}"
+            if v not in variants:
+                continue
+            ours, pap = [], []
+            for i, c in enumerate(GOODPUT_CLASSES):
+                metric = f"goodput_{c}_pkts"
+                m, lo, hi = _err(variants[v], metric)
+                x0 = i - 0.4 + (2 * j + 0.5) * width
+                ax.bar(x0, m, width=width, color=SCHEME_COLORS.get(k, OURS), label=f"{k} (ours)" if i == 0 else None)
+                _ebar(ax, x0, m, lo, hi)
+                p = _f(paper.get(v, {}).get(metric))
+                if not math.isnan(p):
+                    ax.bar(x0 + width, p, width=width, color=SCHEME_COLORS.get(k, OURS), alpha=0.35, hatch="//",
+                           edgecolor=SCHEME_COLORS.get(k, OURS), label=f"{k} (paper)" if i == 0 else None)
+                ours.append(m)
+                pap.append(p)
+            data[v] = {"ours": ours, "paper": pap}
+        ax.set_xticks(range(len(GOODPUT_CLASSES)), [f"{c} flows" for c in GOODPUT_CLASSES])
+        ax.set_title(f"bottleneck {rate} Mbps", fontsize=10)
+    axes[0].set_ylabel("goodput (packets delivered)")
+    fig.suptitle(f"Network goodput per flow class: ours ({s.get('seeds')} seed(s), 95 % CI) vs the paper (hatched)")
+    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    _legend_below(fig, axes, ncol=len(schemes))
+    out.append(ExpFigure("riops_goodput_bars", "Goodput (packets delivered) of all, short and long flows per "
+                         "scheme at each bottleneck rate: ours (solid, mean with 95 % CI) beside the paper's "
+                         "table (hatched)", fig, data))
+    series = {v: x for v, x in (s.get("series") or {}).items() if x}
+    if series:
+        order = [f"{k}-{r}" for r in rates for k in schemes if f"{k}-{r}" in series]
+        fig, axes = _grid(len(order), len(schemes) or 3, 4.2, 2.9, sharey=True)
+        sdata: dict[str, Any] = {}
+        for ax, v in zip(axes, order, strict=True):
+            x = series[v]
+            t, us, ul = _nan(x["t_s"]), _nan(x["util_short"]), _nan(x["util_long"])
+            tot = [a + b for a, b in zip(us, ul, strict=True)]
+            ax.plot(t, us, color=CLASS_COLORS["short"], lw=1.1, label="short flows")
+            ax.plot(t, ul, color=CLASS_COLORS["long"], lw=1.1, label="long flows")
+            ax.plot(t, tot, color=CLASS_COLORS["total"], lw=0.8, ls=":", label="all flows")
+            sdata[v] = {"t_s": t, "util_short": us, "util_long": ul}
+            ax.set_title(v, fontsize=10)
+            ax.set_xlabel("time (s)")
+        for ax in axes[:: max(1, len(schemes))]:
+            ax.set_ylabel("bottleneck utilisation")
+        fig.suptitle("Link utilisation over time per flow class, seed 1")
+        fig.tight_layout(rect=(0, 0.06, 1, 1))
+        _legend_below(fig, axes)
+        out.append(ExpFigure("riops_goodput_utilization", "Bottleneck utilisation over time of short and long "
+                             "flows (and their sum), one panel per scheme and rate, seed 1 (the slides' "
+                             "'Link Utilization')", fig, sdata))
+    return out
+
+
+# ---- riops-web: response time relative to RED, fairness, queue and drop/mark rate --------
+
+BUCKETS = ("short", "medium", "long")
+
+
+def _web_layout(variants: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """The experiments and schemes present, in the experiment module's order (summary.json
+    sorts its keys)."""
+    from superpacket.experiments import riops_web as mod
+
+    present_e = {v.split("/")[0] for v in variants}
+    present_k = {v.split("/")[1] for v in variants}
+    exps = [e for e in mod.EXPERIMENTS if e in present_e] + sorted(present_e - set(mod.EXPERIMENTS))
+    schemes = [k for k in mod.SCHEMES if k in present_k] + sorted(present_k - set(mod.SCHEMES))
+    return exps, schemes
+
+
+@register("riops-web")
+def riops_web(s: dict[str, Any]) -> list[ExpFigure]:
+    out = []
+    variants: dict[str, dict[str, Any]] = {v: x for v, x in s.get("variants", {}).items() if "/" in v}
+    if not variants:
+        return []
+    exps, schemes = _web_layout(variants)
+    cuts = s.get("paper_response_cut_pct") or {}
+    seeds = s.get("seeds")
+    width = 0.8 / max(1, len(schemes))
+    if any("response_short_rel_red" in x for x in variants.values()):
+        fig, axes = _grid(len(exps), 3, 4.6, 3.6, sharey=True)
+        data: dict[str, Any] = {}
+        for ax, e in zip(axes, exps, strict=True):
+            for j, k in enumerate(schemes):
+                v = f"{e}/{k}"
+                if v not in variants:
+                    continue
+                ys = []
+                for i, b in enumerate(BUCKETS):
+                    m, lo, hi = _err(variants[v], f"response_{b}_rel_red")
+                    x0 = i - 0.4 + (j + 0.5) * width
+                    ax.bar(x0, 0.0 if math.isnan(m) else m, width=width, color=SCHEME_COLORS.get(k, OURS),
+                           label=k if i == 0 else None)
+                    _ebar(ax, x0, m, lo, hi)
+                    ys.append(m)
+                    rng = cuts.get(e, {}).get(b)
+                    if k == "riops" and rng:
+                        rel = sorted(1.0 - c / 100.0 for c in rng)
+                        ax.plot([x0, x0], rel, color=PAPER, lw=4, solid_capstyle="butt", alpha=0.8,
+                                label="paper: RIO-PS range" if not data.get("_paper_drawn") else None)
+                        data["_paper_drawn"] = True
+                        data.setdefault("paper_rel", {})[f"{e}/{b}"] = rel
+                data[v] = ys
+            ax.axhline(1.0, color="black", lw=0.8, ls="--")
+            ax.set_xticks(range(len(BUCKETS)), [f"{b} objects" for b in BUCKETS])
+            ax.set_title(e, fontsize=10)
+        data.pop("_paper_drawn", None)
+        axes[0].set_ylabel("mean response time / RED's")
+        fig.suptitle(f"Web response time relative to RED per object-size bucket ({seeds} seed(s), 95 % CI)")
+        fig.tight_layout(rect=(0, 0.08, 1, 1))
+        _legend_below(fig, axes, ncol=len(schemes) + 1)
+        out.append(ExpFigure("riops_web_response_rel_red", "Mean response time of web objects relative to RED "
+                             "(same seed), per size bucket (short <= 10 packets, medium 11-100, long > 100) and "
+                             "scheme, one panel per experiment; red bars: the slides' RIO-PS cut vs RED", fig, data))
+    if any("fairness_short" in x for x in variants.values()):
+        fig, axes = _grid(len(exps), 3, 4.6, 3.4, sharey=True)
+        fdata: dict[str, Any] = {}
+        cls = ("short", "long")
+        w2 = 0.8 / len(cls)
+        for ax, e in zip(axes, exps, strict=True):
+            ks = [k for k in schemes if f"{e}/{k}" in variants]
+            for i, c in enumerate(cls):
+                ys = []
+                for j, k in enumerate(ks):
+                    m, lo, hi = _err(variants[f"{e}/{k}"], f"fairness_{c}")
+                    x0 = j - 0.4 + (i + 0.5) * w2
+                    ax.bar(x0, 0.0 if math.isnan(m) else m, width=w2, color=CLASS_COLORS[c],
+                           label=f"{c} foreground flows" if j == 0 else None)
+                    _ebar(ax, x0, m, lo, hi)
+                    ys.append(m)
+                fdata[f"{e}/{c}"] = dict(zip(ks, ys, strict=True))
+            ax.set_xticks(range(len(ks)), ks)
+            ax.set_ylim(0, 1.05)
+            ax.set_title(e, fontsize=10)
+        axes[0].set_ylabel("Jain's fairness index")
+        fig.suptitle(f"Fairness of the foreground flows per scheme ({seeds} seed(s), 95 % CI)")
+        fig.tight_layout(rect=(0, 0.08, 1, 1))
+        _legend_below(fig, axes)
+        out.append(ExpFigure("riops_web_fairness", "Jain's fairness index of the response times of each batch of 10 "
+                             "foreground flows (short: 10 packets, long: 1000 packets), averaged over the batches "
+                             "after the warm-up, per scheme and experiment; missing bars: no complete batch",
+                             fig, fdata))
+    series = {v: (x or {}).get("queue") for v, x in (s.get("series") or {}).items()}
+    series = {v: q for v, q in series.items() if q and q.get("t_s")}
+    if series:
+        sexps = [e for e in exps if any(v.startswith(f"{e}/") for v in series)]
+        fig, axes2 = plt.subplots(2, len(sexps), figsize=(4.6 * len(sexps), 5.6), squeeze=False, sharex=True)
+        qdata: dict[str, Any] = {}
+        for col, e in enumerate(sexps):
+            top, bottom = axes2[0][col], axes2[1][col]
+            for k in schemes:
+                q = series.get(f"{e}/{k}")
+                if not q:
+                    continue
+                t, qp, dm = _nan(q["t_s"]), _nan(q["queue_pkts"]), _nan(q["drop_mark_rate"])
+                top.plot(t, qp, color=SCHEME_COLORS.get(k, OURS), lw=1.0, label=k)
+                bottom.plot(t, dm, color=SCHEME_COLORS.get(k, OURS), lw=1.0, label=k)
+                qdata[f"{e}/{k}"] = {"t_s": t, "queue_pkts": qp, "drop_mark_rate": dm}
+            top.set_title(e, fontsize=10)
+            bottom.set_xlabel("time (s)")
+        axes2[0][0].set_ylabel("queue length (packets)")
+        axes2[1][0].set_ylabel("drop + mark rate")
+        flat = [a for row in axes2 for a in row]
+        fig.suptitle("Bottleneck queue over time, seed 1: instantaneous length and (drops + marks) / arrivals "
+                     "per interval")
+        fig.tight_layout(rect=(0, 0.06, 1, 1))
+        _legend_below(fig, flat, ncol=len(schemes))
+        out.append(ExpFigure("riops_web_queue_series", "Instantaneous queue length at the bottleneck R1->R2 and "
+                             "its drop + mark rate per interval over time, one line per scheme, one column per "
+                             "experiment (seed 1)", fig, qdata))
+    return out
+
