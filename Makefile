@@ -35,7 +35,10 @@ $(VENV)/.built: $(VENV)/.deps $(RUST_SRC) $(PY_SRC)
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release -q
 	touch $@
 
+# the headline demo: super-packets against DropTail on short flows beside long ones
+# (seeds/000 section 4.3), then the incast example's per-flow table
 run: install
+	$(VENV)/bin/superpacket reproduce short-long --seeds 5
 	$(VENV)/bin/superpacket run examples/incast.toml
 
 test: install
