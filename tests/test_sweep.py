@@ -273,3 +273,43 @@ def test_bench_sweep_reports_both_wall_times_and_worker_memory():
     assert d["ratio"] == pytest.approx(d["sweep_s"] / d["serial_s"])
     assert len(d["worker_peak_rss_bytes"]) == 2
     assert all(0 < b < 2 * 2**30 for b in d["worker_peak_rss_bytes"])  # under the 2 GiB limit
+    assert d["start_method"] == "fork"  # each leg runs in a fresh process
+
+
+_FORK_PROBE = """
+import json, sys
+import polars as pl
+from superpacket import cluster, sweeps
+before = cluster.fork_is_safe()
+r = sweeps.sweep(sys.argv[1], None, range(1, 5), sys.argv[2], workers=2, progress=False)
+pl.DataFrame({"a": list(range(100000))}).sort("a")  # starts polars' pools
+print(json.dumps({"before": before, "method": r.start_method, "ran": r.ran,
+                  "after_polars": cluster.fork_is_safe(), "then": cluster.start_method()}))
+"""
+
+
+def test_workers_fork_from_a_fresh_process_and_not_once_polars_runs(examples, tmp_path):
+    """A fresh process forks its workers (fast start-up) and gets the same data as a
+    serial sweep; once polars' thread pools run, forking would hang the children, and
+    the forkserver is used instead."""
+    p = subprocess.run([sys.executable, "-c", _FORK_PROBE, str(examples / "incast.toml"), str(tmp_path / "f")],
+                       capture_output=True, text=True, timeout=300, check=False)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout.strip().splitlines()[-1])
+    assert d == {"before": True, "method": "fork", "ran": 4, "after_polars": False, "then": "forkserver"}
+    sweeps.sweep(examples / "incast.toml", None, range(1, 5), tmp_path / "s", workers=0, progress=False)
+    a, b = sweeps.load_sweep(tmp_path / "f"), sweeps.load_sweep(tmp_path / "s")
+    assert all(getattr(a, t).equals(getattr(b, t)) for t in sweeps.TABLES)
+
+
+def test_a_forkserver_sweep_matches_serial(examples, tmp_path):
+    """Once polars' pools run in this process, its own-cluster sweep takes the forkserver."""
+    from superpacket import cluster
+
+    pl.DataFrame({"a": list(range(100000))}).sort("a")
+    assert not cluster.fork_is_safe()
+    r = sweeps.sweep(examples / "incast.toml", None, range(1, 5), tmp_path / "k", workers=2, progress=False)
+    assert r.start_method == "forkserver" and r.ran == 4
+    sweeps.sweep(examples / "incast.toml", None, range(1, 5), tmp_path / "s", workers=0, progress=False)
+    a, b = sweeps.load_sweep(tmp_path / "k"), sweeps.load_sweep(tmp_path / "s")
+    assert all(getattr(a, t).equals(getattr(b, t)) for t in sweeps.TABLES)

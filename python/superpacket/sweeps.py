@@ -398,6 +398,7 @@ class SweepOutcome:
     wall_s: float = 0.0
     cluster_startup_s: float | None = None
     ran_here_during_startup: int = 0
+    start_method: str | None = None  # how the local workers started ("fork", "forkserver")
     workers: dict[str, dict[str, float]] = field(default_factory=dict)  # address -> worker_stats()
 
 
@@ -500,6 +501,13 @@ def sweep(
     runs = [(p, s) for p in points for s in seed_list]
     todo = [(p, s) for p, s in runs if not (outp / p.dir / f"seed={s}").is_dir()]
     outcome = SweepOutcome(out=outp, runs=len(runs), skipped=len(runs) - len(todo))
+    # decided before the progress bar starts its monitor thread
+    method = None
+    if todo and client is None and scheduler is None and workers != 0:
+        from superpacket.cluster import start_method
+
+        method = start_method()
+    outcome.start_method = method
     from tqdm import tqdm
 
     show = sys.stderr.isatty() if progress is None else progress
@@ -517,7 +525,7 @@ def sweep(
                 own = shared_fs if shared_fs is not None else scheduler is None
                 # workers of our own local cluster write their runs themselves
                 _run_own_cluster(scheduler, workers, todo, w, chunk, _runner,
-                                 str(outp.resolve()) if own else None, outcome)
+                                 str(outp.resolve()) if own else None, outcome, method)
     finally:  # also on Ctrl-C: finished runs are in place, half-written ones go
         shutil.rmtree(partial, ignore_errors=True)
     outcome.wall_s = time.perf_counter() - t0
@@ -525,16 +533,30 @@ def sweep(
 
 
 def _run_own_cluster(scheduler: str | None, workers: int | None, todo: list[tuple[Point, int]], w: _Writer,
-                     chunk: int | None, runner: Runner, out: str | None, outcome: SweepOutcome) -> None:
-    """Connects to `scheduler`, or starts a local cluster; while local workers start up
-    (most of a second), this process runs the first runs itself."""
+                     chunk: int | None, runner: Runner, out: str | None, outcome: SweepOutcome,
+                     method: str | None) -> None:
+    """Connects to `scheduler`, or starts a local cluster of `method` workers. Forked
+    workers are up in a fraction of a second, and this process must not start polars'
+    thread pools until they are, so it waits; workers from a forkserver take most of a
+    second, and meanwhile this process runs the first runs itself."""
     from concurrent.futures import ThreadPoolExecutor
 
     from superpacket.cluster import open_client
 
     t1 = time.perf_counter()
+    if method == "fork":
+        client, close = open_client(scheduler, workers, method=method)
+        try:
+            outcome.cluster_startup_s = time.perf_counter() - t1
+            _run_dask(client, todo, w, chunk, runner, out)
+            from superpacket.cluster import worker_stats
+
+            outcome.workers = client.run(worker_stats)
+        finally:
+            close()
+        return
     with ThreadPoolExecutor(1, thread_name_prefix="superpacket-cluster") as ex:
-        starting = ex.submit(open_client, scheduler, workers)
+        starting = ex.submit(open_client, scheduler, workers, method=method)
         try:
             i = 0
             while scheduler is None and not starting.done() and i < len(todo) - 1:
