@@ -40,7 +40,8 @@ impl<T: Copy + Default> Ring<T> {
             self.grow();
         }
         let i = (self.head + self.len) & self.mask();
-        self.buf[i] = x;
+        // SAFETY: `buf.len()` is a power of two >= 16 (new, grow), so `i & mask < buf.len()`
+        unsafe { *self.buf.get_unchecked_mut(i) = x };
         self.len += 1;
     }
 
@@ -49,7 +50,8 @@ impl<T: Copy + Default> Ring<T> {
         if self.len == 0 {
             return None;
         }
-        let x = self.buf[self.head];
+        // SAFETY: `head` is always masked, and `buf.len()` a power of two >= 16
+        let x = unsafe { *self.buf.get_unchecked(self.head) };
         self.head = (self.head + 1) & self.mask();
         self.len -= 1;
         Some(x)
@@ -63,7 +65,8 @@ impl<T: Copy + Default> Ring<T> {
     #[inline]
     pub fn get(&self, i: usize) -> Option<&T> {
         if i < self.len {
-            Some(&self.buf[(self.head + i) & self.mask()])
+            // SAFETY: a masked index into a buffer whose length is a power of two >= 16
+            Some(unsafe { self.buf.get_unchecked((self.head + i) & self.mask()) })
         } else {
             None
         }
