@@ -79,6 +79,23 @@ def test_reproduce_incast_json_layout():
     claim = d["claims"][0]
     assert set(claim) >= {"claim", "holds", "improvement_pct"}
     assert all("source" in p for p in d["params"].values())
+    # SCENARIOS.md: ideal in both regimes, each run sorted by its round-1 admissions
+    g = d["regimes"]
+    assert g["both_shown"] and g["jitters_us"] == [20.0, 100.0]
+    runs = g["retry_batch_within_t"]["detail"] + g["retry_batch_larger_than_t"]["detail"]
+    assert sorted((r["jitter_us"], r["seed"]) for r in runs) == [(20.0, 1), (20.0, 2), (100.0, 1), (100.0, 2)]
+    for name, fits in (("retry_batch_within_t", True), ("retry_batch_larger_than_t", False)):
+        b = g[name]
+        assert b["runs"] == len(b["detail"]) > 0
+        for r in b["detail"]:
+            rounds = r["ideal_sp_admitted_per_round"]
+            assert (10 - rounds[0] <= 5) == fits
+            assert sum(rounds) <= 10  # a super-packet is admitted at most once per flow attempt
+        lo, hi = b["ideal_mean_fct_s_ci95"]
+        assert lo <= b["ideal_mean_fct_s"] <= hi
+    # the jitter-20 runs are the main table's: the same ideal FCTs
+    main = sorted(d["variants"]["ideal"]["mean_fct_s_per_seed"])
+    assert sorted(r["ideal_mean_fct_s"] for r in runs if r["jitter_us"] == 20.0) == pytest.approx(main)
 
 
 @pytest.mark.parametrize("seed", [1, 2])

@@ -186,6 +186,8 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
             paper = r["paper"].get(v, {}).get(m)
             print(f"{v:<14}{m:<22}{_num(ms[m]):<10} [{_num(lo)}, {_num(hi)}]{'':<9}"
                   f"{'' if paper is None else _num(paper):>10}")
+    if "regimes" in r:
+        _print_regimes(r["regimes"])
     for c in r["claims"]:
         if "improvement_pct" in c:
             how = f" ({c['improvement_pct']:.1f} %)"
@@ -195,6 +197,22 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
             how = ""
         print(f"claim: {c['claim']}: {'HOLDS' if c['holds'] else 'DOES NOT HOLD'}{how}")
     return 0
+
+
+def _print_regimes(g: dict[str, Any]) -> None:
+    """incast: `ideal` in SCENARIOS.md's two regimes (retry batch within t or larger)."""
+    js = ", ".join(f"{j:g}" for j in g["jitters_us"])
+    print(f"regimes of ideal (t = {g['threshold_t']}; runs at start offsets up to {js} us):")
+    for name in ("retry_batch_within_t", "retry_batch_larger_than_t"):
+        b = g[name]
+        if not b["runs"]:
+            print(f"  {name:<27} no run")
+            continue
+        rounds = sorted({"/".join(str(int(x)) for x in d["ideal_sp_admitted_per_round"] if x)
+                         for d in b["detail"]})
+        lo, hi = b["ideal_mean_fct_s_ci95"]
+        print(f"  {name:<27} {b['runs']:>3} runs  ideal {_num(b['ideal_mean_fct_s'])} [{_num(lo)}, {_num(hi)}]"
+              f"  superpacket {_num(b['superpacket_mean_fct_s'])}  admitted per round: {', '.join(rounds)}")
 
 
 def main(argv: list[str] | None = None) -> int:

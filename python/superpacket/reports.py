@@ -229,6 +229,23 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
                     rows.append({"variant": v, "seed": seed, "flow_index": i, "fct_s": f, "timeouts": t})
         pl.DataFrame(rows, schema={"variant": pl.String, "seed": pl.Int64, "flow_index": pl.Int64,
                                    "fct_s": pl.Float64, "timeouts": pl.Int64}).write_parquet(d / "per_flow.parquet")
+    if "regimes" in s:
+        g = s["regimes"]
+        doc.h("The two regimes of `ideal` (SCENARIOS.md)")
+        doc.p(f"Round 1 admits some super-packets; the refused ones are retried together after the timeout. "
+              f"With t = {g['threshold_t']}, a retry batch within t is admitted at once, a larger one is "
+              f"partly refused again. Each run of `ideal` (start offsets up to "
+              f"{', '.join(f'{j:g}' for j in g['jitters_us'])} us) is sorted by its round-1 admissions.")
+        rows = []
+        for name in ("retry_batch_within_t", "retry_batch_larger_than_t"):
+            b = g[name]
+            rounds = sorted({"/".join(str(int(x)) for x in r["ideal_sp_admitted_per_round"] if x)
+                             for r in b["detail"]})
+            ci = [ci_text(b[f"{v}_mean_fct_s"], *b[f"{v}_mean_fct_s_ci95"]) if b["runs"] else ""
+                  for v in ("ideal", "superpacket")]
+            rows.append([name, b["runs"], *ci, ", ".join(rounds)])
+        doc.table(["regime", "runs", "ideal mean FCT [95 % CI]", "superpacket mean FCT [95 % CI]",
+                   "super-packets admitted per round"], rows)
     extra = experiment_figures.build(s)
     if extra:
         doc.h("The paper's figures, redrawn from our data")

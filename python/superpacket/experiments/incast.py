@@ -15,7 +15,16 @@ import functools
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import mean_ci95, run_seeds, summarize
+
+THRESHOLD_T = 5
+FLOWS = 10
+# SCENARIOS.md: whether `ideal` beats `superpacket` depends on how many flows round 1
+# admits, "show both regimes with --jitter-us". Start offsets of up to 100 us spread the
+# first packets over most of a bottleneck serialisation slot per flow, and round 1 then
+# admits fewer than FLOWS - t super-packets on most seeds (a retry batch larger than t);
+# the default 20 us keeps them close together (5 admitted, a retry batch of 5 = t).
+WIDE_JITTER_US = 100.0
 
 PAPER = {
     "droptail": {"mean_fct_s": 0.197, "flows_with_timeout": 9},
@@ -77,12 +86,49 @@ def run_variant(variant: str, seed: int, jitter_us: float, admit_syn: bool) -> d
     }
 
 
+def regime_of(rounds: list[float]) -> str:
+    """SCENARIOS.md's two regimes of `ideal`, from its per-round admission counts: the
+    super-packets round 1 refuses are retried together; does that batch fit under t?"""
+    retry_batch = FLOWS - int(rounds[0]) if rounds else FLOWS
+    return "retry_batch_within_t" if retry_batch <= THRESHOLD_T else "retry_batch_larger_than_t"
+
+
+def regimes(seeds: int, jitters_us: list[float], admit_syn: bool, client: Any = None,
+            known: dict[float, dict[str, list[dict[str, Any]]]] | None = None) -> dict[str, Any]:
+    """`ideal` and `superpacket` over seeds 1..seeds at each start-offset width, each run
+    sorted into its regime by its round-1 admissions; per regime the runs, their
+    per-round admission counts, and the mean FCT of both variants with 95 % CIs.
+    `known`: jitter -> run_seeds detail already computed (not run again)."""
+    runs: list[dict[str, Any]] = []
+    for j in jitters_us:
+        detail = (known or {}).get(j)
+        if detail is None:
+            _, detail = run_seeds(("superpacket", "ideal"), seeds, ("mean_fct_s",),
+                                  functools.partial(run_variant, jitter_us=j, admit_syn=admit_syn), client)
+        for seed, (sp, ideal) in enumerate(zip(detail["superpacket"], detail["ideal"], strict=True), start=1):
+            runs.append({"jitter_us": j, "seed": seed, "regime": regime_of(ideal["rounds"]),
+                         "ideal_sp_admitted_per_round": ideal["rounds"],
+                         "ideal_mean_fct_s": ideal["mean_fct_s"], "superpacket_mean_fct_s": sp["mean_fct_s"]})
+    out: dict[str, Any] = {"threshold_t": THRESHOLD_T, "jitters_us": list(jitters_us)}
+    for name in ("retry_batch_within_t", "retry_batch_larger_than_t"):
+        rs = [r for r in runs if r["regime"] == name]
+        block: dict[str, Any] = {"runs": len(rs), "detail": rs}
+        for v in ("ideal", "superpacket"):
+            m, lo, hi = mean_ci95([r[f"{v}_mean_fct_s"] for r in rs])
+            block[f"{v}_mean_fct_s"] = m if rs else None
+            block[f"{v}_mean_fct_s_ci95"] = [lo, hi] if rs else None
+        out[name] = block
+    out["both_shown"] = all(out[n]["runs"] > 0 for n in ("retry_batch_within_t", "retry_batch_larger_than_t"))
+    return out
+
+
 def run(seeds: int = 10, jitter_us: float = 20.0, admit_syn: bool = False, client: Any = None) -> dict[str, Any]:
     """`client`: a `distributed.Client` to run the seeds on (same results)."""
     per_seed, detail = run_seeds(
         ("droptail", "superpacket", "ideal"), seeds, ("mean_fct_s", "flows_with_timeout", "sp_admitted"),
         functools.partial(run_variant, jitter_us=jitter_us, admit_syn=admit_syn), client,
     )
+    jitters = [jitter_us] + ([WIDE_JITTER_US] if jitter_us != WIDE_JITTER_US else [])
     variants = summarize(per_seed)
     dt = variants["droptail"]["mean_fct_s"]
     sp = variants["superpacket"]["mean_fct_s"]
@@ -104,6 +150,7 @@ def run(seeds: int = 10, jitter_us: float = 20.0, admit_syn: bool = False, clien
         "variants": variants,
         "paper": PAPER,
         "claims": claims,
+        "regimes": regimes(seeds, jitters, admit_syn, client, known={jitter_us: detail}),
         "per_flow": {v: [{"fct_s": d["fct_s"], "timeouts": d["timeouts"], "sp_admitted_per_round": d["rounds"]}
                          for d in ds] for v, ds in detail.items()},
     }
