@@ -98,3 +98,23 @@ def test_reproduce_cli_prints_every_metric():
     for m in ("special_kBps", "regular_mean_kBps", "ratio"):
         assert m in out
     assert out.count("claim:") == 4
+
+
+def test_reproduce_runs_show_progress_on_a_terminal_only(capsys):
+    """`reproduce` experiments run for minutes (riops-web: 23 min): a progress bar of
+    runs done on stderr when asked (default: when stderr is a terminal), never on
+    stdout, and the same results either way."""
+    import time
+
+    from superpacket.experiments.common import run_seeds
+
+    def one(v: str, seed: int) -> dict[str, float]:
+        time.sleep(0.12)  # past tqdm's refresh interval
+        return {"x": seed * (2 if v == "b" else 1)}
+
+    quiet = run_seeds(("a", "b"), 2, ("x",), one, progress=False)
+    assert capsys.readouterr().err == ""
+    shown = run_seeds(("a", "b"), 2, ("x",), one, progress=True)
+    cap = capsys.readouterr()
+    assert shown == quiet and cap.out == ""
+    assert "runs:" in cap.err and "/4" in cap.err

@@ -4,6 +4,7 @@ intervals (Student t), the summary JSON layout of DESIGN.md."""
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -33,19 +34,33 @@ def run_seeds(
     keys: tuple[str, ...],
     run_one: Callable[[str, int], dict[str, Any]],
     client: Any = None,
+    progress: bool | None = None,
 ) -> tuple[dict[str, dict[str, list[float]]], dict[str, list[dict[str, Any]]]]:
     """Runs every variant for seeds 1..seeds; returns (variant -> metric -> per-seed
     values for `keys`, variant -> per-seed result dicts).
 
     With a `distributed.Client`, the (variant, seed) runs are Dask tasks (`run_one` must
     then pickle: a module-level function or a functools.partial of one); the results are
-    the same and in the same order as without."""
+    the same and in the same order as without. A progress bar (runs done of all) goes to
+    stderr when it is a terminal (`progress` None) or when `progress` is True."""
+    from tqdm import tqdm
+
     tasks = [(v, seed) for v in variants for seed in range(1, seeds + 1)]
-    if client is None:
-        results = [run_one(v, seed) for v, seed in tasks]
-    else:
-        futures = client.map(run_one, [v for v, _ in tasks], [s for _, s in tasks], pure=False)
-        results = client.gather(futures)
+    show = sys.stderr.isatty() if progress is None else progress
+    with tqdm(total=len(tasks), desc="runs", unit="run", file=sys.stderr, disable=not show, leave=False) as bar:
+        if client is None:
+            results = []
+            for v, seed in tasks:
+                bar.set_postfix_str(f"{v} seed {seed}", refresh=False)
+                results.append(run_one(v, seed))
+                bar.update(1)
+        else:
+            from distributed import as_completed
+
+            futures = client.map(run_one, [v for v, _ in tasks], [s for _, s in tasks], pure=False)
+            for _ in as_completed(futures):
+                bar.update(1)
+            results = client.gather(futures)
     per_seed: dict[str, dict[str, list[float]]] = {}
     detail: dict[str, list[dict[str, Any]]] = {}
     for (variant, _), r in zip(tasks, results, strict=True):
