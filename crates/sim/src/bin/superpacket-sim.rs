@@ -1,34 +1,67 @@
-//! `superpacket-sim FILE.toml [SEED]`: runs a scenario and prints the JSON summary and
-//! flow table. The Python CLI (`superpacket`) is the full front end; this binary is for
-//! Rust-only use and profiling.
+//! `superpacket-sim FILE.toml [SEED] [--out DIR]`: runs a scenario and prints the JSON
+//! summary and flow table. The Python CLI (`superpacket`) is the full front end; this
+//! binary is for Rust-only use and profiling. A scenario whose `[output] pcap` traces
+//! links needs `--out DIR`: the pcap files are written there (trace/mod.rs).
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
+const USAGE: &str = "usage: superpacket-sim FILE.toml [SEED] [--out DIR]";
+
+fn fail(msg: &str) -> ExitCode {
+    eprintln!("superpacket-sim: {msg}");
+    ExitCode::from(2)
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().collect();
-    let Some(path) = args.get(1) else {
-        eprintln!("usage: superpacket-sim FILE.toml [SEED]");
+    let mut path = None;
+    let mut seed = None;
+    let mut out: Option<PathBuf> = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if a == "--out" {
+            match args.next() {
+                Some(d) => out = Some(PathBuf::from(d)),
+                None => return fail("--out needs a folder"),
+            }
+        } else if path.is_none() {
+            path = Some(a);
+        } else if seed.is_none() {
+            match a.parse::<u64>() {
+                Ok(s) => seed = Some(s),
+                Err(_) => return fail(&format!("SEED must be a non-negative integer, not {a:?}")),
+            }
+        } else {
+            return fail(&format!("unexpected argument {a:?}; {USAGE}"));
+        }
+    }
+    let Some(path) = path else {
+        eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
-    let seed = args.get(2).and_then(|s| s.parse().ok());
-    let text = match std::fs::read_to_string(path) {
+    let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("superpacket-sim: {path}: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail(&format!("{path}: {e}")),
     };
-    let sc = match sim::Scenario::from_toml_str(&text).and_then(|sc| sc.build(seed).map(|s| (sc, s))) {
+    let (sc, mut s) = match sim::Scenario::from_toml_str(&text).and_then(|sc| sc.build(seed).map(|s| (sc, s))) {
         Ok(x) => x,
-        Err(e) => {
-            eprintln!("superpacket-sim: {path}: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail(&format!("{path}: {e}")),
     };
-    let (sc, mut s) = sc;
+    let traced = !s.traced_links().is_empty();
+    if traced && out.is_none() {
+        return fail(&format!("{path}: output.pcap traces links; give --out DIR for the pcap files"));
+    }
     s.run_until(sc.duration.0);
     let r = sim::results::collect(&s, &sc.name);
-    let out = serde_json::json!({ "summary": r.summary, "flows": r.flows.to_json() });
-    println!("{}", serde_json::to_string_pretty(&out).expect("json"));
+    let mut json = serde_json::json!({ "summary": r.summary, "flows": r.flows.to_json() });
+    if let (true, Some(dir)) = (traced, out.as_deref()) {
+        match s.write_pcaps(dir) {
+            Ok(files) => {
+                json["pcap"] = files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().into();
+            }
+            Err(e) => return fail(&format!("--out {}: {e}", dir.display())),
+        }
+    }
+    println!("{}", serde_json::to_string_pretty(&json).expect("json"));
     ExitCode::SUCCESS
 }
