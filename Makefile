@@ -31,8 +31,10 @@ $(VENV)/.tshark: | $(PY)
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q tshark; }
 	touch $@
 
-$(VENV)/.built: $(VENV)/.deps $(RUST_SRC) $(PY_SRC)
-	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release -q
+# the extension, profile-guided (scripts/pgo-build.sh; a plain release build where
+# rustup's llvm-tools cannot be had)
+$(VENV)/.built: $(VENV)/.deps $(RUST_SRC) $(PY_SRC) scripts/pgo-build.sh
+	VENV=$(VENV) scripts/pgo-build.sh
 	touch $@
 
 # the headline demo: super-packets against DropTail on short flows beside long ones

@@ -2,6 +2,7 @@
 determinism, and errors that name the field."""
 
 import json
+import math
 
 import polars as pl
 import pytest
@@ -89,3 +90,32 @@ def test_write_parquet_and_summary(tmp_path):
     assert back.equals(res.flows)
     s = json.loads((tmp_path / "summary.json").read_text())
     assert s["mean_fct_s"] == pytest.approx(res.flows["fct_s"][0])
+
+
+@pytest.mark.parametrize("name", ["incast.toml", "incast-superpacket.toml", "dumbbell.toml", "riops-goodput.toml"])
+def test_extension_gives_the_plain_release_binarys_results(root, examples, name):
+    """The extension may be built with profile-guided optimisation (scripts/pgo-build.sh),
+    which must change speed only: its results equal those of the plain release build of
+    `superpacket-sim` (what `cargo test --release` builds), summary and flow table alike."""
+    import subprocess
+
+    subprocess.run(["cargo", "build", "-q", "--release", "-p", "superpacket-sim"], cwd=root, check=True)
+    p = subprocess.run([str(root / "target/release/superpacket-sim"), str(examples / name), "3"],
+                       capture_output=True, text=True, check=True)
+    plain = json.loads(p.stdout)
+    res = superpacket.run(examples / name, seed=3)
+    assert json.loads(json.dumps(res.summary)) == plain["summary"]
+    flows = res.flows.to_dict(as_series=False)
+
+    def exact(xs: list) -> list:  # JSON has null where the table has NaN; nothing else differs
+        return [None if isinstance(x, float) and math.isnan(x) else x for x in xs]
+
+    for col, vals in plain["flows"].items():
+        assert col in flows and exact(flows[col]) == exact(vals), col
+
+
+def test_bench_reports_its_build():
+    from superpacket import _core
+
+    d = json.loads(_core.bench_p1(0.01))
+    assert d["build"] in ("release", "release+pgo")

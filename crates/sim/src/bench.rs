@@ -33,6 +33,19 @@ pub fn peak_rss_bytes() -> Option<u64> {
     Some(kb * 1024)
 }
 
+/// How this library was compiled: "release", or "release+pgo" when the build set
+/// SUPERPACKET_BUILD (the Makefile's profile-guided build, scripts/pgo-build.sh).
+pub const BUILD: &str = match option_env!("SUPERPACKET_BUILD") {
+    Some(b) => b,
+    None => {
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        }
+    }
+};
+
 pub fn run_p1(duration_s: f64) -> Result<serde_json::Value, String> {
     if duration_s.is_nan() || duration_s <= 0.0 {
         return Err("duration must be > 0".into());
@@ -49,6 +62,7 @@ pub fn run_p1(duration_s: f64) -> Result<serde_json::Value, String> {
     let bytes: u64 = sim.flows.iter().map(|f| f.stats.bytes_received).sum();
     Ok(serde_json::json!({
         "scenario": "P1",
+        "build": BUILD,
         "sim_s": duration_s,
         "wall_s": wall,
         "events": sim.events_processed,

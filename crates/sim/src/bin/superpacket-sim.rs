@@ -1,12 +1,14 @@
 //! `superpacket-sim FILE.toml [SEED] [--out DIR]`: runs a scenario and prints the JSON
 //! summary and flow table. The Python CLI (`superpacket`) is the full front end; this
-//! binary is for Rust-only use and profiling. A scenario whose `[output] pcap` traces
-//! links needs `--out DIR`: the pcap files are written there (trace/mod.rs).
+//! binary is for Rust-only use, profiling and the training runs of the profile-guided
+//! build (scripts/pgo-build.sh). A scenario whose `[output] pcap` traces links needs
+//! `--out DIR`: the pcap files are written there (trace/mod.rs).
+//! `superpacket-sim --p1 SECONDS`: benchmark scenario P1 (bench.rs), its JSON figures.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: superpacket-sim FILE.toml [SEED] [--out DIR]";
+const USAGE: &str = "usage: superpacket-sim FILE.toml [SEED] [--out DIR] | --p1 SECONDS";
 
 fn fail(msg: &str) -> ExitCode {
     eprintln!("superpacket-sim: {msg}");
@@ -19,7 +21,17 @@ fn main() -> ExitCode {
     let mut out: Option<PathBuf> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
-        if a == "--out" {
+        if a == "--p1" {
+            let secs = args.next().and_then(|d| d.parse::<f64>().ok());
+            let Some(secs) = secs else { return fail("--p1 needs the simulated seconds") };
+            return match sim::bench::run_p1(secs) {
+                Ok(v) => {
+                    println!("{}", serde_json::to_string_pretty(&v).expect("json"));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(&format!("--p1: {e}")),
+            };
+        } else if a == "--out" {
             match args.next() {
                 Some(d) => out = Some(PathBuf::from(d)),
                 None => return fail("--out needs a folder"),
