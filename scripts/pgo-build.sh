@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds the Python extension (crates/py) into the venv with profile-guided optimisation
 # (rustc's PGO, https://doc.rust-lang.org/rustc/profile-guided-optimization.html):
-#   1. an instrumented `superpacket-sim` (-Cprofile-generate) runs the training set:
-#      benchmark P1 for 1 simulated second (TCP NewReno, DropTail, the event list) and
-#      every scenario in examples/ (super-packet router, RED / RIO-PS, web traffic);
+#   1. an instrumented extension (-Cprofile-generate) runs the training set: benchmark
+#      P1 for 1 simulated second (TCP NewReno, DropTail, the event list) and every
+#      scenario in examples/ (super-packet router, RED / RIO-PS, web traffic). The
+#      extension itself is trained, not the `superpacket-sim` binary: a profile matches
+#      functions by their symbol names, which differ between the two crate graphs;
 #   2. llvm-profdata (rustup's llvm-tools, the one that matches rustc's LLVM) merges the
 #      counts;
 #   3. maturin builds the extension with -Cprofile-use.
@@ -26,12 +28,16 @@ if [ ! -x "$profdata" ]; then
     exit 0
 fi
 rm -rf "$PGO/raw"
-RUSTFLAGS="-Cprofile-generate=$PGO/raw" cargo build -q --release -p superpacket-sim --target-dir "$PGO/gen"
-bin=$PGO/gen/release/superpacket-sim
-"$bin" --p1 1 >/dev/null
-for f in examples/*.toml; do
-    "$bin" "$f" >/dev/null
-done
+RUSTFLAGS="-Cprofile-generate=$PGO/raw" CARGO_TARGET_DIR="$PGO/gen" \
+    VIRTUAL_ENV=$VENV "$VENV/bin/maturin" develop --release -q
+"$VENV/bin/python" - <<'PY'
+import glob
+import superpacket
+from superpacket import _core
+_core.bench_p1(1.0)
+for f in sorted(glob.glob("examples/*.toml")):
+    superpacket.run(f, seed=1, progress=False)
+PY
 "$profdata" merge -o "$PGO/merged.profdata" "$PGO/raw"
 RUSTFLAGS="-Cprofile-use=$PGO/merged.profdata" SUPERPACKET_BUILD=release+pgo CARGO_TARGET_DIR="$PGO/use" \
     VIRTUAL_ENV=$VENV "$VENV/bin/maturin" develop --release -q
