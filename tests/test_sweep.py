@@ -261,6 +261,20 @@ def test_reproduce_on_an_existing_scheduler_matches_serial(scheduler):
     assert json.loads(r.stdout) == json.loads(json.dumps(incast.run(seeds=2)))
 
 
+def test_local_workers_share_the_machines_memory(client):
+    """Each local worker may use its share of the machine's memory (a full-scale
+    riops-web run peaks at 2.6 GB; a fixed 2 GiB limit killed its worker), and no more."""
+    import psutil
+
+    from superpacket.cluster import worker_memory_limits
+
+    total = psutil.virtual_memory().total
+    limits = worker_memory_limits(client)
+    assert len(limits) == 2
+    for lim in limits:
+        assert 0.45 * total <= lim <= 0.5 * total + 2**20
+
+
 def test_run_seeds_with_a_client_same_results_same_order(client):
     assert incast.run(seeds=2, client=client) == incast.run(seeds=2)
 
@@ -272,7 +286,9 @@ def test_bench_sweep_reports_both_wall_times_and_worker_memory():
     assert d["identical_results"] and d["failed"] == 0
     assert d["ratio"] == pytest.approx(d["sweep_s"] / d["serial_s"])
     assert len(d["worker_peak_rss_bytes"]) == 2
-    assert all(0 < b < 2 * 2**30 for b in d["worker_peak_rss_bytes"])  # under the 2 GiB limit
+    limits = d["worker_memory_limit_bytes"]
+    assert len(limits) == 2
+    assert all(0 < b < lim for b, lim in zip(d["worker_peak_rss_bytes"], limits, strict=True))
     assert d["start_method"] == "fork"  # each leg runs in a fresh process
 
 

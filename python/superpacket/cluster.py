@@ -27,7 +27,10 @@ from typing import Any
 
 from distributed.diagnostics.plugin import WorkerPlugin
 
-DEFAULT_MEMORY_LIMIT = "2GiB"
+# Dask's "auto": the machine's memory split evenly among the local workers (12 GiB each
+# for 2 workers on a 24 GiB machine). A fixed 2 GiB killed every worker that ran one
+# full-scale riops-web run (2.6 GB peak: 1.6 M web flows), and the task with them.
+DEFAULT_MEMORY_LIMIT = "auto"
 
 # Native thread pools that a forked child would miss and then wait for: polars' rayon
 # pool ("polars-0", ...), tokio's runtime, any other rayon pool. polars starts them on first
@@ -177,6 +180,11 @@ def worker_stats() -> dict[str, float]:
     t = psutil.Process().cpu_times()
     return {"peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
             "rss_bytes": psutil.Process().memory_info().rss, "cpu_s": t.user + t.system}
+
+
+def worker_memory_limits(client: Any) -> list[int]:
+    """Each worker's memory limit in bytes (0: none), as the scheduler knows it."""
+    return sorted(int(w.get("memory_limit") or 0) for w in client.scheduler_info()["workers"].values())
 
 
 def worker_count(client: Any) -> int:

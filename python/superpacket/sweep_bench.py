@@ -40,7 +40,7 @@ wall, c = time.perf_counter() - t0, cpu() - c0
 print(json.dumps({"wall_s": wall, "cpu_s": c, "failed": len(r.failed), "ran": r.ran,
                   "start_method": r.start_method, "cluster_startup_s": r.cluster_startup_s,
                   "ran_here_during_startup": r.ran_here_during_startup,
-                  "workers": list(r.workers.values())}))
+                  "workers": list(r.workers.values()), "memory_limits": r.worker_memory_limits}))
 """
 
 
@@ -82,6 +82,7 @@ def bench(scenario: str | Path, runs: int = 200, workers: int = 2) -> dict[str, 
         "workers_cpu_s": sum(w["cpu_s"] for w in ws),
         "worker_peak_rss_bytes": sorted(w["peak_rss_bytes"] for w in ws),
         "worker_memory_limit": DEFAULT_MEMORY_LIMIT,
+        "worker_memory_limit_bytes": par["memory_limits"],
         "load_average_before": load_before,
         "load_average_after": os.getloadavg()[0],
         "identical_results": identical,
@@ -99,7 +100,8 @@ def print_report(r: dict[str, Any]) -> None:
     verdict = "met" if r["ratio"] < r["target_ratio"] else "NOT met"
     print(f"  sweep / serial                  {r['ratio']:8.2f}     (target < {r['target_ratio']:.2f}: {verdict})")
     print("  worker peak RSS                 " + ", ".join(f"{b / mib:.0f} MiB" for b in r["worker_peak_rss_bytes"])
-          + f"   (limit {r['worker_memory_limit']} each)")
+          + "   (limits " + ", ".join(f"{b / 2**30:.1f} GiB" for b in r["worker_memory_limit_bytes"])
+          + f": {r['worker_memory_limit']})")
     print(f"  CPU time                        serial {r['serial_cpu_s']:.2f} s; sweep: main process "
           f"{r['main_cpu_s']:.2f} s + workers {r['workers_cpu_s']:.2f} s (with their start-up)")
     print(f"  load average                    {r['load_average_before']:.2f} before, {r['load_average_after']:.2f} "

@@ -400,6 +400,7 @@ class SweepOutcome:
     ran_here_during_startup: int = 0
     start_method: str | None = None  # how the local workers started ("fork", "forkserver")
     workers: dict[str, dict[str, float]] = field(default_factory=dict)  # address -> worker_stats()
+    worker_memory_limits: list[int] = field(default_factory=list)  # bytes, local cluster only
 
 
 class _Writer:
@@ -549,9 +550,10 @@ def _run_own_cluster(scheduler: str | None, workers: int | None, todo: list[tupl
         try:
             outcome.cluster_startup_s = time.perf_counter() - t1
             _run_dask(client, todo, w, chunk, runner, out)
-            from superpacket.cluster import worker_stats
+            from superpacket.cluster import worker_memory_limits, worker_stats
 
             outcome.workers = client.run(worker_stats)
+            outcome.worker_memory_limits = worker_memory_limits(client)
         finally:
             close()
         return
@@ -569,9 +571,10 @@ def _run_own_cluster(scheduler: str | None, workers: int | None, todo: list[tupl
             outcome.ran_here_during_startup = i
             _run_dask(client, todo[i:], w, chunk, runner, out)
             if scheduler is None:
-                from superpacket.cluster import worker_stats
+                from superpacket.cluster import worker_memory_limits, worker_stats
 
                 outcome.workers = client.run(worker_stats)
+                outcome.worker_memory_limits = worker_memory_limits(client)
         finally:  # also on Ctrl-C while the cluster starts: wait for it, then close it
             if starting.exception() is None:
                 starting.result()[1]()
