@@ -265,7 +265,6 @@ def test_local_workers_share_the_machines_memory(client):
     """Each local worker may use its share of the machine's memory (a full-scale
     riops-web run peaks at 2.6 GB; a fixed 2 GiB limit killed its worker), and no more."""
     import psutil
-
     from superpacket.cluster import worker_memory_limits
 
     total = psutil.virtual_memory().total
