@@ -119,3 +119,32 @@ def test_bench_reports_its_build():
 
     d = json.loads(_core.bench_p1(0.01))
     assert d["build"] in ("release", "release+pgo")
+
+
+@pytest.mark.parametrize("name", ["incast.toml", "incast-superpacket.toml", "dumbbell.toml", "riops-goodput.toml"])
+def test_tables_as_lists_or_buffers_are_the_same_frames(examples, name):
+    """`_core` hands small tables over as lists and big ones (4096 rows on) as buffers;
+    both must give the same DataFrame, types included."""
+    from superpacket import _core, api
+
+    text, fmt = api.load_scenario(examples / name)
+    s = _core.Simulation(text, fmt, 2)
+    s.run_until(s.duration_s)
+    as_lists, as_buffers = s.results(10**9), s.results(0)
+    assert as_lists["flows"]["flow_id"][0] == "list" and as_buffers["flows"]["flow_id"][0] == "u64"
+    for t in ("flows", "links", "queue_series", "queue_counters", "flow_series"):
+        a, b = api._frame(as_lists[t]), api._frame(as_buffers[t])
+        assert a.schema == b.schema, t
+        assert a.equals(b), t
+
+
+def test_a_column_left_all_null_keeps_its_type(examples):
+    """Bulk flows never finish: fct_s is all null, and still Float64 (a sweep
+    concatenates runs where it is and where it is not)."""
+    flows = superpacket.run(examples / "dumbbell.toml", seed=1).flows
+    assert flows["fct_s"].null_count() == flows.height > 0
+    assert flows.schema["fct_s"] == pl.Float64 and flows.schema["size_bytes"] == pl.Float64
+    empty = superpacket.run({"name": "e", "duration": "1ms", "traffic": [],
+                             "topology": {"kind": "dumbbell", "pairs": 1, "access": {"rate": "1Gbps", "delay": "1us"},
+                                          "bottleneck": {"rate": "1Gbps", "delay": "1us"}}}).flows
+    assert empty.height == 0 and empty.schema == flows.schema

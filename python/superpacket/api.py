@@ -77,10 +77,37 @@ def load_scenario(scenario: str | Path | dict[str, Any]) -> tuple[str, str]:
     return str(scenario), "toml"
 
 
-def _frame(cols: dict[str, list[Any]]) -> pl.DataFrame:
-    df = pl.DataFrame(cols, strict=False)
-    # an empty table still has typed columns (Null-typed columns cannot be compared)
-    return df.with_columns(pl.col(c).cast(pl.String) for c in df.columns if df[c].dtype == pl.Null)
+def _column(name: str, c: tuple[Any, ...]) -> pl.Series:
+    """One column from `_core`'s buffers (crates/py/src/lib.rs `table`): integers as
+    Int64, floats as Float64 (nulls where the run has no value), strings, booleans."""
+    import numpy as np
+
+    kind = c[0]
+    if kind == "u64":
+        return pl.Series(name, np.frombuffer(c[1], dtype="<u8").astype(np.int64))
+    if kind == "f64":
+        return pl.Series(name, np.frombuffer(c[1], dtype="<f8"), dtype=pl.Float64)
+    if kind == "optf64":
+        vals = pl.Series(name, np.frombuffer(c[1], dtype="<f8"), dtype=pl.Float64)
+        missing = np.flatnonzero(np.frombuffer(c[2], dtype=np.uint8) == 0)
+        return vals.scatter(missing, None) if len(missing) else vals
+    if kind == "str":
+        return pl.Series(name, c[1], dtype=pl.String).gather(np.frombuffer(c[2], dtype="<u4").astype(np.int64))
+    if kind == "bool":
+        return pl.Series(name, np.frombuffer(c[1], dtype=np.uint8).astype(bool), dtype=pl.Boolean)
+    raise ValueError(f"column {name!r}: unknown kind {kind!r}")  # pragma: no cover - a bug in _core
+
+
+def _frame(cols: dict[str, Any]) -> pl.DataFrame:
+    """A table from `_core` (crates/py/src/lib.rs `table`): lists (small tables) or
+    buffers, the same DataFrame either way."""
+    if all(c[0] == "list" for c in cols.values()):
+        return pl.DataFrame({n: c[2] for n, c in cols.items()},
+                            schema={n: _DTYPE[c[1]] for n, c in cols.items()}, strict=False)
+    return pl.DataFrame([_column(n, c) for n, c in cols.items()])
+
+
+_DTYPE = {"u64": pl.Int64, "f64": pl.Float64, "optf64": pl.Float64, "str": pl.String, "bool": pl.Boolean}
 
 
 def run(
@@ -107,7 +134,7 @@ def run(
     t0 = time.perf_counter()
     _run_with_progress(sim, progress)
     wall = time.perf_counter() - t0
-    raw = sim.results()
+    raw = sim.results()  # small tables as lists, big ones as buffers (the same frames)
     summary = json.loads(raw["summary_json"])
     traced = sim.traced_links
     res = Results(

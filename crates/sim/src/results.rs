@@ -13,6 +13,23 @@ pub enum Column {
     Bool(Vec<bool>),
 }
 
+impl Column {
+    /// Rows in the column.
+    pub fn len(&self) -> usize {
+        match self {
+            Column::U64(v) => v.len(),
+            Column::F64(v) => v.len(),
+            Column::OptF64(v) => v.len(),
+            Column::Str(v) => v.len(),
+            Column::Bool(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Table {
     pub columns: Vec<(String, Column)>,
