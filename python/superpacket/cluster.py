@@ -20,53 +20,21 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from distributed.diagnostics.plugin import WorkerPlugin
 
+from superpacket.forking import fork_is_safe, start_method  # noqa: F401 - re-exported
+
 # Dask's "auto": the machine's memory split evenly among the local workers (12 GiB each
 # for 2 workers on a 24 GiB machine). A fixed 2 GiB killed every worker that ran one
 # full-scale riops-web run (2.6 GB peak: 1.6 M web flows), and the task with them.
 DEFAULT_MEMORY_LIMIT = "auto"
 
-# Native thread pools that a forked child would miss and then wait for: polars' rayon
-# pool ("polars-0", ...), tokio's runtime, any other rayon pool. polars starts them on first
-# use, not on import. Other native threads are fork-safe: jemalloc's background threads
-# and OpenBLAS's pool (numpy; its threads are nameless) re-initialise in the child through
-# pthread_atfork, and polars' out-of-core cleaner only sleeps.
-_FORK_UNSAFE_THREADS = re.compile(r"^(polars-\d|tokio-|rayon)")
-
 # What the forkserver imports once, so that each worker it forks has it already.
 _FORKSERVER_PRELOAD = ["distributed", "polars", "superpacket.api", "superpacket.sweeps"]
-
-
-def fork_is_safe() -> bool:
-    """True when this process runs no thread that a forked child would miss: Linux, no
-    Python thread besides the calling one, and no native pool of `_FORK_UNSAFE_THREADS`."""
-    import threading
-
-    if threading.active_count() > 1:
-        return False
-    try:
-        tasks = os.listdir("/proc/self/task")
-        me = str(threading.get_native_id())
-        for t in tasks:
-            if t == me:
-                continue
-            with open(f"/proc/self/task/{t}/comm") as f:
-                if _FORK_UNSAFE_THREADS.match(f.read().strip()):
-                    return False
-    except OSError:  # not Linux (or /proc hidden): do not guess
-        return False
-    return True
-
-
-def start_method() -> str:
-    """How local workers start: "fork" when `fork_is_safe()`, else "forkserver"."""
-    return "fork" if fork_is_safe() else "forkserver"
 
 
 def _forkserver_preload() -> None:

@@ -505,7 +505,7 @@ def sweep(
     # decided before the progress bar starts its monitor thread
     method = None
     if todo and client is None and scheduler is None and workers != 0:
-        from superpacket.cluster import start_method
+        from superpacket.forking import start_method
 
         method = start_method()
     outcome.start_method = method
