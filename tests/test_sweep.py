@@ -284,6 +284,7 @@ def test_bench_sweep_reports_both_wall_times_and_worker_memory():
     d = json.loads(r.stdout)
     assert d["identical_results"] and d["failed"] == 0
     assert d["ratio"] == pytest.approx(d["sweep_s"] / d["serial_s"])
+    assert d["warm_ratio"] == pytest.approx(d["warm_sweep_s"] / d["serial_s"])
     assert len(d["worker_peak_rss_bytes"]) == 2
     limits = d["worker_memory_limit_bytes"]
     assert len(limits) == 2
