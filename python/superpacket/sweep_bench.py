@@ -51,7 +51,7 @@ print(json.dumps({"wall_s": wall, "cpu_s": c, "failed": len(r.failed), "ran": r.
 _WARM_LEG = """
 import json, sys, time
 from superpacket import sweeps
-from superpacket.cluster import open_client, worker_stats
+from superpacket.cluster import open_client
 scenario, out, runs, workers = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 client, close = open_client(None, workers)
 try:
