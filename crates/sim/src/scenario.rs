@@ -18,7 +18,7 @@ use crate::queue::{QueueDisc, Unit};
 use crate::rng::Rng;
 use crate::sim::Sim;
 use crate::tcp::cc;
-use crate::tcp::{SpDenial, SpMode, TcpParams, UNLIMITED};
+use crate::tcp::{RtoBackoffReset, SpDenial, SpMode, TcpParams, UNLIMITED};
 use crate::time::{parse_duration, parse_rate, BitsPerSec, SimTime};
 use crate::topology::Network;
 use crate::traffic::{FlowSpec, GenKind, Generator};
@@ -483,6 +483,21 @@ pub struct TcpSpec {
     pub sp_on_denial: Option<SpDenialSpec>,
     /// Super-packet sends in all under "retry" before falling back (3).
     pub sp_attempts: Option<u8>,
+    /// RFC 3042 limited transmit (false: the papers' ns-2 NewReno has none).
+    pub limited_transmit: Option<bool>,
+    /// Quantise RTT samples and RTO to ticks of this length, as ns-2's tcpTick_ ("100ms"
+    /// in the RIO-PS papers); "0s" (default) for none.
+    pub rtt_tick: Option<Dur>,
+    /// When a backed-off RTO ends: "rtt_sample" (RFC 6298 with Karn: at the next valid RTT
+    /// sample; default) or "new_ack" (ns-3: at the next ACK of new data).
+    pub rto_backoff_reset: Option<RtoBackoffResetSpec>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum RtoBackoffResetSpec {
+    RttSample,
+    NewAck,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
@@ -526,6 +541,9 @@ impl TcpSpec {
             sp_len: pick!(sp_len),
             sp_on_denial: pick!(sp_on_denial),
             sp_attempts: pick!(sp_attempts),
+            limited_transmit: pick!(limited_transmit),
+            rtt_tick: pick!(rtt_tick),
+            rto_backoff_reset: pick!(rto_backoff_reset),
         }
     }
 
@@ -552,6 +570,13 @@ impl TcpSpec {
             sp_on_denial: match self.sp_on_denial.unwrap_or(SpDenialSpec::Fallback) {
                 SpDenialSpec::Fallback => SpDenial::Fallback,
                 SpDenialSpec::Retry => SpDenial::Retry { attempts: self.sp_attempts.unwrap_or(3) },
+            },
+            limited_transmit: self.limited_transmit.unwrap_or(d.limited_transmit),
+            rtt_tick: self.rtt_tick.map_or(d.rtt_tick, |x| x.0),
+            rto_backoff_reset: match self.rto_backoff_reset {
+                None => d.rto_backoff_reset,
+                Some(RtoBackoffResetSpec::RttSample) => RtoBackoffReset::RttSample,
+                Some(RtoBackoffResetSpec::NewAck) => RtoBackoffReset::NewAck,
             },
         };
         if self.sp_len == Some(0) {

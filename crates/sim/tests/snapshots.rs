@@ -36,8 +36,12 @@ fn table(example: &str) -> String {
                 .unwrap();
         }
     }
-    writeln!(t, "total flows {} completed {done} timeouts {to} fast_retx {fr} retx {rx} ecn_red {ecn}", sim.flows.len())
-        .unwrap();
+    writeln!(
+        t,
+        "total flows {} completed {done} timeouts {to} fast_retx {fr} retx {rx} ecn_red {ecn}",
+        sim.flows.len()
+    )
+    .unwrap();
     t
 }
 

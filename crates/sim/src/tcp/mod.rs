@@ -11,6 +11,7 @@
 
 pub mod cc;
 pub mod receiver;
+pub mod script;
 pub mod sender;
 
 use crate::packet::{FlowId, NodeId, Packet, RouteId};
@@ -39,6 +40,27 @@ pub struct TcpParams {
     pub sp: SpMode,
     /// What a super-packet sender does when its super-packet is denied.
     pub sp_on_denial: SpDenial,
+    /// RFC 3042 limited transmit: one new segment on each of the first two duplicate
+    /// ACKs. Off by default (SCENARIOS.md follows the papers' ns-2 NewReno, which has none).
+    pub limited_transmit: bool,
+    /// RTT samples rounded to whole ticks and RTO rounded up to them (ns-2's tcpTick_;
+    /// the RIO-PS papers use 100 ms). ZERO: no quantisation (default).
+    pub rtt_tick: SimTime,
+    /// When a backed-off RTO returns to the estimator's value (section 3 of issue 9).
+    pub rto_backoff_reset: RtoBackoffReset,
+}
+
+/// When the RTO doubled by timeouts (RFC 6298 5.5) is recomputed from SRTT and RTTVAR.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RtoBackoffReset {
+    /// RFC 6298 with Karn's algorithm: only a valid RTT sample (an ACK of new data,
+    /// never of a retransmission) recomputes it. The default.
+    RttSample,
+    /// ns-3 (and Linux with timestamps, which samples retransmissions): every ACK of new
+    /// data recomputes it, so the back-off is forgotten at once. In the incast fallback,
+    /// where a flow retransmits every byte, this decides whether its second timeout comes
+    /// one backed-off RTO (400 ms) or one plain RTO (200 ms) after the first.
+    NewAck,
 }
 
 /// How a sender uses super-packets (seeds/000 section 2.3).
@@ -78,6 +100,9 @@ impl Default for TcpParams {
             ecn: false,
             sp: SpMode::Off,
             sp_on_denial: SpDenial::Fallback,
+            limited_transmit: false,
+            rtt_tick: SimTime::ZERO,
+            rto_backoff_reset: RtoBackoffReset::RttSample,
         }
     }
 }
@@ -159,6 +184,11 @@ pub struct Flow {
     pub(crate) ecn_recover: u64,
     pub(crate) cwr_pending: bool,
     pub(crate) rto_deadline: Option<SimTime>,
+    /// snd_una when the retransmission timer last fired (0: never): a second timeout of
+    /// the same segment keeps ssthresh (RFC 5681 3.1, after eq. 4).
+    pub(crate) rto_una: u64,
+    /// Segments sent by limited transmit since the last ACK that advanced snd_una.
+    pub(crate) lt_sent: u32,
     /// Still sending super-packets (cleared by a fallback).
     pub(crate) sp_active: bool,
     /// Current super-packet id (Flow mode) / id of run 0 (Runs mode).
@@ -229,6 +259,8 @@ impl Flow {
             ecn_recover: 0,
             cwr_pending: false,
             rto_deadline: None,
+            rto_una: 0,
+            lt_sent: 0,
             sp_active: p.sp != SpMode::Off,
             // unique per (src, dst): the flow id in the high bits
             sp_sid: id.wrapping_mul(1 << 16),

@@ -1,10 +1,11 @@
 //! The TCP sender: handshake (RFC 793), window-limited transmission, NewReno loss
 //! recovery (RFC 5681 section 3.2 + RFC 6582 section 3.2), RTO (RFC 6298) and the ECN
-//! sender reaction (RFC 3168 section 6.1.2). Per-ACK work is O(1): no per-segment
-//! scoreboard, as NewReno needs none.
+//! sender reaction (RFC 3168 section 6.1.2), limited transmit (RFC 3042, optional).
+//! Per-ACK work is O(1): no per-segment scoreboard, as NewReno needs none.
+//! Each rule is tested on its own in crates/sim/tests/tcp/ (a scripted flow, tcp/script.rs).
 
 use super::cc::CongestionEvent;
-use super::{Flow, SenderState, SpDenial, SpMode, TcpOut};
+use super::{Flow, RtoBackoffReset, SenderState, SpDenial, SpMode, TcpOut};
 use crate::packet::{flags, Packet, SpHdr};
 use crate::time::SimTime;
 
@@ -72,14 +73,17 @@ impl Flow {
 
     fn send_segment(&mut self, seq: u64, len: u32, now: SimTime, out: &mut TcpOut) {
         let mut f = flags::DATA | flags::ACK;
-        if seq < self.snd_max {
+        let retx = seq < self.snd_max;
+        if retx {
             f |= flags::RETX;
             self.stats.retransmits += 1;
         }
         if seq + len as u64 == self.end_seq() {
             f |= flags::FIN;
         }
-        if self.ecn_ok {
+        // RFC 3168 6.1.5: retransmissions are not ECT; 6.1.2: CWR goes on the first new
+        // data packet after a window reduction
+        if self.ecn_ok && !retx {
             f |= flags::ECT;
             if self.cwr_pending {
                 f |= flags::CWR;
@@ -180,7 +184,9 @@ impl Flow {
     /// RFC 6298 section 2: SRTT/RTTVAR with alpha = 1/8, beta = 1/4, K = 4,
     /// RTO = SRTT + max(G, K RTTVAR), clamped to [min_rto, max_rto] (2.4, 2.5).
     fn rtt_sample(&mut self, r: SimTime) {
-        let r = r.ns();
+        let tick = self.p.rtt_tick.ns();
+        // ns-2's tcpTick_: a sample is a whole number of ticks, at least one
+        let r = if tick > 0 { (r.ns() + tick / 2) / tick * tick } else { r.ns() }.max(tick);
         self.stats.rtt_samples += 1;
         self.stats.rtt_sum_ns += r as u128;
         match self.srtt_ns {
@@ -194,9 +200,19 @@ impl Flow {
                 self.srtt_ns = Some((7 * srtt + r) / 8);
             }
         }
-        let srtt = self.srtt_ns.unwrap_or(r);
-        let rto = srtt + self.p.granularity.ns().max(4 * self.rttvar_ns);
-        self.rto = SimTime(rto).max(self.p.min_rto).min(self.p.max_rto);
+        self.rto = self.estimated_rto();
+    }
+
+    /// RTO = SRTT + max(G, 4 RTTVAR) (RFC 6298 2.2-2.3), rounded up to whole ticks when
+    /// ticks are on (G is then at least a tick), within [min_rto, max_rto] (2.4, 2.5).
+    fn estimated_rto(&self) -> SimTime {
+        let Some(srtt) = self.srtt_ns else { return self.rto };
+        let tick = self.p.rtt_tick.ns();
+        let mut rto = srtt + self.p.granularity.ns().max(tick).max(4 * self.rttvar_ns);
+        if tick > 0 {
+            rto = rto.div_ceil(tick) * tick;
+        }
+        SimTime(rto).max(self.p.min_rto).min(self.p.max_rto)
     }
 
     /// Retransmission timeout (RFC 6298 section 5.4-5.6, RFC 5681 eq. 4 and 3.1).
@@ -225,9 +241,18 @@ impl Flow {
                     }
                     return;
                 }
-                let flight = self.flight();
-                self.cc_state.ssthresh = self.cc.ssthresh(&self.cc_state, flight, CongestionEvent::Timeout, now);
+                // RFC 5681 3.1 (after eq. 4): a segment already retransmitted by the timer
+                // times out again: ssthresh is held constant
+                if self.rto_una != self.snd_una {
+                    let flight = self.flight();
+                    self.cc_state.ssthresh = self.cc.ssthresh(&self.cc_state, flight, CongestionEvent::Timeout, now);
+                }
+                self.rto_una = self.snd_una;
                 self.cc_state.cwnd = 1.0; // loss window LW = 1 segment
+                                          // RFC 3168 6.1.2: the timeout reduced the window: CWR on the next new data,
+                                          // and no second reduction for ECE in this window
+                self.cwr_pending = self.ecn_ok;
+                self.ecn_recover = self.snd_max;
                 self.in_recovery = false;
                 self.dupacks = 0;
                 // RFC 6582 section 3.2 step 6 / 4.1: recover <- highest sequence sent.
@@ -254,6 +279,10 @@ impl Flow {
                 // RFC 5681 section 3.1: after a lost SYN the initial window is 1 segment.
                 self.cc_state.cwnd = if self.syn_retx { 1.0 } else { self.p.init_cwnd };
                 self.ecn_ok = self.p.ecn && pkt.has(flags::ECE); // RFC 3168 6.1.1
+                if self.syn_retx && self.p.init_rto < SimTime::from_secs(3) {
+                    // RFC 6298 5.7: after a SYN timeout, data starts with RTO = 3 s
+                    self.rto = SimTime::from_secs(3).max(self.p.min_rto).min(self.p.max_rto);
+                }
                 self.rto_deadline = None;
                 self.try_send(now, out);
             }
@@ -265,14 +294,22 @@ impl Flow {
         let ack = pkt.ack;
         let mss = self.p.mss as f64;
         if ack > self.snd_una {
-            let newly = (ack - self.snd_una) as f64 / mss;
+            let newly_bytes = ack - self.snd_una;
+            let newly = newly_bytes as f64 / mss;
             self.snd_una = ack;
+            // RFC 5681 section 2: duplicates are counted since the last ACK that advanced
+            // snd_una (also when it ends a recovery)
+            self.dupacks = 0;
+            self.lt_sent = 0;
+            let ece = self.ecn_ok && pkt.has(flags::ECE);
             if self.snd_nxt < self.snd_una {
                 self.snd_nxt = self.snd_una;
             }
             let rtt = if pkt.has(flags::TSV) { Some(now - pkt.ts_echo) } else { None };
             if let Some(r) = rtt {
                 self.rtt_sample(r);
+            } else if self.p.rto_backoff_reset == RtoBackoffReset::NewAck {
+                self.rto = self.estimated_rto(); // ns-3: the back-off ends with any new ACK
             }
             if self.in_recovery {
                 if ack > self.recover {
@@ -282,25 +319,29 @@ impl Flow {
                     self.cc.on_recovery_exit(&mut self.cc_state, now);
                 } else {
                     // RFC 6582 3.2 step 4 (partial ACK): retransmit the first unacknowledged
-                    // segment, deflate by the amount acknowledged, add back one SMSS.
+                    // segment, deflate by the amount acknowledged, add back one SMSS if at
+                    // least one SMSS was acknowledged.
                     let len = (self.p.mss as u64).min(self.end_seq() - self.snd_una) as u32;
                     self.send_segment(self.snd_una, len, now, out);
-                    self.cc_state.cwnd = (self.cc_state.cwnd - newly + 1.0).max(1.0);
+                    let add_back = if newly_bytes >= self.p.mss as u64 { 1.0 } else { 0.0 };
+                    self.cc_state.cwnd = (self.cc_state.cwnd - newly + add_back).max(1.0);
                     if !self.partial_seen {
                         // reset the timer on the first partial ACK only ("impatient")
                         self.partial_seen = true;
                         self.rto_deadline = Some(now + self.rto);
                     }
                 }
-            } else {
-                self.dupacks = 0;
+            } else if !ece {
+                // RFC 3168 6.1.2: no window increase in response to an ECE ACK
                 self.cc.on_ack(&mut self.cc_state, newly, rtt, now);
+                // max_cwnd bounds the window's growth (ns-2's maxcwnd_ in opencwnd); in
+                // recovery it bounds only the usable window (try_send)
+                if self.cc_state.cwnd > self.cc_state.max_cwnd {
+                    self.cc_state.cwnd = self.cc_state.max_cwnd;
+                }
             }
-            if self.ecn_ok && pkt.has(flags::ECE) {
+            if ece {
                 self.on_ece(now);
-            }
-            if self.cc_state.cwnd > self.cc_state.max_cwnd {
-                self.cc_state.cwnd = self.cc_state.max_cwnd;
             }
             if self.snd_una >= self.end_seq() {
                 self.state = SenderState::Done;
@@ -316,10 +357,15 @@ impl Flow {
             self.dupacks += 1;
             if self.in_recovery {
                 self.cc_state.cwnd += 1.0; // RFC 5681 3.2 step 4: inflate
+            } else if self.dupacks < self.p.dupack_threshold {
+                if self.p.limited_transmit {
+                    self.limited_transmit(now, out);
+                }
             } else if self.dupacks == self.p.dupack_threshold && ack > self.recover {
                 // RFC 6582 3.2 step 2: fast retransmit only if the ACK covers more than recover.
                 self.stats.fast_retransmits += 1;
-                let flight = self.flight();
+                // RFC 5681 3.2 step 2: data sent by limited transmit is not in FlightSize
+                let flight = self.flight() - self.lt_sent as f64;
                 self.cc_state.ssthresh = self.cc.ssthresh(&self.cc_state, flight, CongestionEvent::FastRetransmit, now);
                 self.recover = self.snd_max - 1;
                 self.in_recovery = true;
@@ -328,9 +374,28 @@ impl Flow {
                 self.send_segment(self.snd_una, len, now, out);
                 self.cc_state.cwnd = self.cc_state.ssthresh + self.p.dupack_threshold as f64;
                 self.ecn_recover = self.snd_max; // one reduction per window
+                self.cwr_pending = self.ecn_ok; // RFC 3168 6.1.2
             }
         }
         self.try_send(now, out);
+    }
+
+    /// RFC 3042: on the first and second duplicate ACK send one new segment, if there is
+    /// unsent data and FlightSize stays within cwnd + 2 segments; cwnd is not changed.
+    fn limited_transmit(&mut self, now: SimTime, out: &mut TcpOut) {
+        let mss = self.p.mss as u64;
+        if self.snd_nxt != self.snd_max || self.snd_nxt >= self.end_seq() {
+            return;
+        }
+        let len = mss.min(self.end_seq() - self.snd_nxt);
+        let limit = ((self.cc_state.cwnd + 2.0) * mss as f64) as u64;
+        if self.snd_nxt + len - self.snd_una > limit {
+            return;
+        }
+        self.send_segment(self.snd_nxt, len as u32, now, out);
+        self.snd_nxt += len;
+        self.snd_max = self.snd_nxt;
+        self.lt_sent += 1;
     }
 
     /// RFC 3168 section 6.1.2: react to ECE at most once per window of data, like a
@@ -343,7 +408,8 @@ impl Flow {
         let flight = self.flight();
         let ss = self.cc.ssthresh(&self.cc_state, flight, CongestionEvent::Ecn, now);
         self.cc_state.ssthresh = ss;
-        self.cc_state.cwnd = ss.max(1.0);
+        // a reduction never raises the window
+        self.cc_state.cwnd = ss.max(1.0).min(self.cc_state.cwnd);
         self.ecn_recover = self.snd_max;
         self.cwr_pending = true;
     }

@@ -1,0 +1,109 @@
+//! The sender's options: RFC 3042 limited transmit, ns-2 tick quantisation of RTT and
+//! RTO, and when a backed-off RTO ends (`rto_backoff_reset`).
+
+use crate::common::*;
+use sim::tcp::RtoBackoffReset;
+
+/// RFC 3042: with limited transmit on, the first and second duplicate ACKs each send one
+/// new segment (10, 11: FlightSize 11 and 12 <= cwnd + 2 = 12) and leave cwnd at 10. The
+/// third starts fast retransmit with ssthresh from the FlightSize without them (RFC 5681
+/// 3.2 step 2): (12 - 2)/2 = 5, cwnd = 5 + 3 = 8.
+#[test]
+fn limited_transmit() {
+    let p = TcpParams { limited_transmit: true, ..defaults() };
+    let (mut s, _) = established(p);
+    s.advance(ms(100));
+    let one = s.dupacks(1);
+    assert_eq!(segs(&s, &one), vec![10]);
+    let two = s.dupacks(1);
+    assert_eq!(segs(&s, &two), vec![11]);
+    assert_eq!(s.cwnd(), 10.0);
+    let three = s.dupacks(1);
+    assert_eq!(segs(&s, &three), vec![0]);
+    assert_eq!(s.ssthresh(), 5.0);
+    assert_eq!(s.cwnd(), 8.0);
+}
+
+/// Limited transmit stops at cwnd + 2: with cwnd 10 and 12 segments out after the two
+/// sends above, nothing more goes even with dupthresh 5 (dupacks 3 and 4 send nothing).
+#[test]
+fn limited_transmit_bounded_by_cwnd_plus_two() {
+    let p = TcpParams { limited_transmit: true, dupack_threshold: 5, ..defaults() };
+    let (mut s, _) = established(p);
+    s.advance(ms(100));
+    let sent = s.dupacks(4);
+    assert_eq!(segs(&s, &sent), vec![10, 11]);
+}
+
+/// ns-2 ticks (tcpTick_ = 100 ms): the SYN's 120 ms becomes round(1.2) = 1 tick = 100 ms:
+/// SRTT 100, RTTVAR 50, RTO = 100 + max(G = 1 tick, 4 x 50) = 300 ms. Segment 0 (sent at
+/// 120 ms) acknowledged at 380 ms: 260 ms -> round(2.6) = 3 ticks = 300 ms; RTTVAR =
+/// 3/4 x 50 + 1/4 x |100 - 300| = 87.5; SRTT = 7/8 x 100 + 1/8 x 300 = 125; RTO = 125 +
+/// max(100, 350) = 475 ms, rounded up to whole ticks: 500 ms.
+#[test]
+fn tick_quantisation() {
+    let p = TcpParams { rtt_tick: ms(100), ..defaults() };
+    let (mut s, _) = Script::established(p, 100 * MSS, ms(120));
+    assert_eq!(s.srtt(), Some(ms(100)));
+    assert_eq!(s.rto(), ms(300));
+    s.advance(ms(260));
+    s.ack_segs(1);
+    assert_eq!(s.srtt(), Some(ms(125)));
+    assert_eq!(s.rttvar(), SimTime::from_us(87_500));
+    assert_eq!(s.rto(), ms(500));
+}
+
+/// The incast fallback, where a flow retransmits every byte: RTT 1 ms, so RTO = 1 +
+/// max(1, 2) = 3 ms, raised to min_rto = 200 ms; the timer of segment 0 (sent at 1 ms)
+/// fires at 201 ms, RTO backs off to 400 ms and 0 is resent. Its ACK at 202 ms is of a
+/// retransmission (no RTT sample) and restarts the timer:
+/// - "rtt_sample" (RFC 6298, default): RTO stays 400 ms, next timeout at 602 ms;
+/// - "new_ack" (ns-3): RTO recomputed from SRTT/RTTVAR, 200 ms, next timeout at 402 ms.
+#[test]
+fn rto_backoff_reset() {
+    for (mode, rto, deadline) in [(RtoBackoffReset::RttSample, 400, 602), (RtoBackoffReset::NewAck, 200, 402)] {
+        let p = TcpParams { rto_backoff_reset: mode, ..defaults() };
+        let (mut s, _) = Script::established(p, 100 * MSS, ms(1));
+        assert_eq!(s.rto(), ms(200));
+        s.expire_timer();
+        assert_eq!(s.now, ms(201));
+        assert_eq!(s.rto(), ms(400));
+        s.advance(ms(1));
+        s.ack_segs(1);
+        assert_eq!(s.rto(), ms(rto), "{mode:?}");
+        assert_eq!(s.rto_deadline(), Some(ms(deadline)), "{mode:?}");
+    }
+}
+
+/// The options in a scenario file: accepted by name, a bad value named by its path.
+#[test]
+fn options_in_scenarios() {
+    let scenario = |tcp: &str| {
+        format!(
+            r#"
+duration = "1s"
+[tcp]
+{tcp}
+[topology]
+kind = "star"
+senders = 1
+sender_link = {{ rate = "1Gbps", delay = "1ms" }}
+receiver_link = {{ rate = "1Gbps", delay = "1ms", queue = {{ kind = "droptail", limit = 50 }} }}
+[[traffic]]
+kind = "flow"
+from = "s0"
+to = "d"
+size_pkts = 10
+"#
+        )
+    };
+    let ok = scenario("limited_transmit = true\nrtt_tick = \"100ms\"\nrto_backoff_reset = \"new_ack\"");
+    let sc = sim::Scenario::from_toml_str(&ok).unwrap_or_else(|e| panic!("{e}"));
+    let sim = sc.build(Some(1)).unwrap_or_else(|e| panic!("{e}"));
+    let p = sim.flows[0].p;
+    assert!(p.limited_transmit);
+    assert_eq!(p.rtt_tick, ms(100));
+    assert_eq!(p.rto_backoff_reset, RtoBackoffReset::NewAck);
+    let e = sim::Scenario::from_toml_str(&scenario("rto_backoff_reset = \"sometimes\"")).map(|_| ()).unwrap_err();
+    assert!(e.contains("tcp.rto_backoff_reset"), "{e}");
+}
