@@ -113,8 +113,14 @@ def test_plotted_data_is_the_summarys(reported):
             f = figs["riops_web_response_rel_red"]
             for v, ms in s["variants"].items():
                 assert same(f.data[v], [ms[f"response_{b}_rel_red"] for b in ("short", "medium", "long")]), v
-                if v.endswith("/red"):
-                    assert all(x == 1.0 for x in f.data[v] if not math.isnan(x))
+                # relative to RED means: per seed, this variant's mean response time over RED's
+                # in the same experiment and seed, then the mean over seeds (RED's own row is
+                # then 1 by construction; the other rows test the pairing)
+                red = s["variants"][f"{v.split('/')[0]}/red"]
+                for b in ("short", "medium", "long"):
+                    k = f"mean_response_{b}_s"
+                    per_seed = [x / r for x, r in zip(ms[f"{k}_per_seed"], red[f"{k}_per_seed"], strict=True)]
+                    assert same([ms[f"response_{b}_rel_red"]], [math.fsum(per_seed) / len(per_seed)]), (v, b)
             for e, cuts in s["paper_response_cut_pct"].items():
                 for b, rng in cuts.items():
                     assert f.data["paper_rel"][f"{e}/{b}"] == pytest.approx(sorted(1 - c / 100 for c in rng))

@@ -1,17 +1,38 @@
-"""The short-long (section 4.3) and jumbo (section 4.4) experiments of SCENARIOS.md at
-small scale: the reproduce JSON layout, conservation in every run, and the jumbo claim
-where it holds."""
+"""The short-long (section 4.3) and jumbo (section 4.4) experiments of SCENARIOS.md: the
+reproduce JSON layout and conservation at small scale, and each claim of the README
+("short-long: the claim holds", "jumbo: several times the mean regular flow, judged >= 3x,
+holds for jumbo and sp") at the README's own scale (10 seeds, full duration: about 4 s
+for both on a 2-core machine), from the summary's `claims` and recomputed from the
+per-seed values."""
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import superpacket
+from handstats import assert_ci_of, mean_half_width
 from superpacket.experiments import EXPERIMENTS, jumbo, short_long
 
 EXE = str(Path(sys.executable).parent / "superpacket")
+
+# The FCT of one 10-packet short flow of short-long alone on the network, by hand (B -> R
+# 100 Mbps, R -> D 110 Mbps, 1 ms each): SYN 40 B = 320 bit, 3.2 us + 1 ms to R, 2.909 us + 1 ms
+# to D; the SYN-ACK back the same way (4.012 ms for both); then 10 x 1500 B leave B at 120 us
+# each, the last reaches R at 1.2 ms + 1 ms and D 109.09 us + 1 ms later (R's 110 Mbps drains
+# faster than B's 100 Mbps feeds it: no queue), 3.309 ms; 7.321309 ms in all. No short flow
+# can do better, whatever the load.
+SHORT_FCT_FLOOR_S = (2 * ((320 / 100e6 + 1e-3) + (320 / 110e6 + 1e-3))
+                     + (10 * 12_000 / 100e6 + 1e-3) + (12_000 / 110e6 + 1e-3))
+
+# jumbo's windows over the 80 ms round trip (4 x 20 ms of propagation, serialisation left
+# out, so these are caps): the special flow 5 x 14,600 B = 50 x 1460 B = 73,000 B per RTT,
+# 73,000 / 0.08 = 912,500 B/s; a regular flow 10 x 1460 B = 14,600 B per RTT, 182,500 B/s.
+SPECIAL_CAP_KBPS = 912.5
+REGULAR_CAP_KBPS = 182.5
+CLAIM_RATIO = 3.0  # the README: "several times the mean regular flow", judged >= 3x
 
 
 def check_layout(r, name, variants, metrics):
@@ -22,9 +43,9 @@ def check_layout(r, name, variants, metrics):
     for v in variants:
         ms = r["variants"][v]
         for m in metrics:
-            lo, hi = ms[f"{m}_ci95"]
-            assert lo <= ms[m] <= hi
             assert len(ms[f"{m}_per_seed"]) == r["seeds"]
+            # the reported mean and 95 % CI are those of the per-seed values (recomputed by hand)
+            assert_ci_of(ms[m], ms[f"{m}_ci95"], ms[f"{m}_per_seed"])
     for c in r["claims"]:
         assert isinstance(c["holds"], bool) and c["claim"]
     json.dumps(r)
@@ -43,7 +64,7 @@ def test_short_long_layout_and_both_variants():
     assert r["paper"]["superpacket"]["mean_fct_s"] == 0.0186
     for v in ("droptail", "superpacket"):
         ms = r["variants"][v]
-        assert ms["mean_fct_s"] > 0
+        assert ms["mean_fct_s"] > SHORT_FCT_FLOOR_S
         # the long flows fill most of the 110 Mbps bottleneck
         assert ms["long_goodput_bps"] > 50e6
     assert r["variants"]["superpacket"]["sp_admitted"] > 0
@@ -52,6 +73,17 @@ def test_short_long_layout_and_both_variants():
     assert {"improvement_pct", "improvement_pct_ci95", "holds"} <= set(c)
     for runs in r["per_run"].values():
         assert all(x["conservation"] == "ok" for x in runs)
+
+
+@pytest.mark.parametrize("variant", short_long.VARIANTS)
+def test_short_long_unloaded_short_flow_fct_by_hand(variant):
+    # the floor used below, checked: one short flow alone (a super-packet of 10 in the
+    # superpacket variant, which the router admits into its empty queue)
+    sc = short_long.scenario(variant, 2.0)
+    sc["traffic"] = [{"kind": "flow", "from": "B", "to": "D", "size_pkts": 10, "tcp": sc["traffic"][1]["tcp"]}]
+    res = superpacket.run(sc, seed=1)
+    assert res.flows["timeouts"][0] == 0
+    assert res.flows["fct_s"][0] == pytest.approx(SHORT_FCT_FLOOR_S, abs=2e-9)  # integer-ns times
 
 
 @pytest.mark.parametrize("variant", short_long.VARIANTS)
@@ -118,3 +150,87 @@ def test_reproduce_runs_show_progress_on_a_terminal_only(capsys):
     cap = capsys.readouterr()
     assert shown == quiet and cap.out == ""
     assert "runs:" in cap.err and "/4" in cap.err
+
+
+# ---- the claims, at the README's scale -------------------------------------------------------
+# Both experiments run at the scale the README measured (seeds 1..10; short-long 32 s,
+# jumbo 10 s): 60 runs, about 4 s here, so no smaller scale is needed; at 5 seeds the
+# jumbo claims are too noisy to judge (sp's CI lower bound 2.97, jumbo's mean 2.76).
+
+
+@pytest.fixture(scope="module")
+def short_long_10():
+    return short_long.run(seeds=10)
+
+
+@pytest.fixture(scope="module")
+def jumbo_10():
+    return jumbo.run(seeds=10)
+
+
+def test_short_long_claim_holds(short_long_10):
+    """SCENARIOS.md's must-hold: superpacket mean short-flow FCT below droptail (README:
+    0.0283 s vs 0.0145 s, -48.7 %)."""
+    r = short_long_10
+    (c,) = r["claims"]
+    assert c["holds"], c
+    dt, sp = r["variants"]["droptail"], r["variants"]["superpacket"]
+    dt_s, sp_s = dt["mean_fct_s_per_seed"], sp["mean_fct_s_per_seed"]
+    assert len(dt_s) == len(sp_s) == 10
+    # every short flow of every run completed: each per-seed mean is over all of them, not a
+    # subset that left out the slowest
+    assert dt["short_not_completed_per_seed"] == sp["short_not_completed_per_seed"] == [0.0] * 10
+    assert min(dt_s + sp_s) > SHORT_FCT_FLOOR_S
+    # the claim from the numbers: means over seeds recomputed, superpacket below droptail
+    assert_ci_of(dt["mean_fct_s"], dt["mean_fct_s_ci95"], dt_s)
+    assert_ci_of(sp["mean_fct_s"], sp["mean_fct_s_ci95"], sp_s)
+    m_dt, _ = mean_half_width(dt_s)
+    m_sp, _ = mean_half_width(sp_s)
+    assert m_sp < m_dt
+    assert c["droptail_mean_fct_s"] == pytest.approx(m_dt)
+    assert c["superpacket_mean_fct_s"] == pytest.approx(m_sp)
+    assert c["improvement_pct"] == pytest.approx((m_dt - m_sp) / m_dt * 100.0)
+    # the cut paired by seed, (droptail_i - superpacket_i) / droptail_i x 100, its mean and CI;
+    # judged on the CI: all of it above 0 (README: [43.6, 53.0] %)
+    cuts = [(d - s) / d * 100.0 for d, s in zip(dt_s, sp_s, strict=True)]
+    assert_ci_of(c["improvement_pct_per_seed_mean"], c["improvement_pct_ci95"], cuts)
+    m, h = mean_half_width(cuts)
+    assert m - h > 0.0, (m, h, cuts)
+
+
+@pytest.mark.parametrize("variant", ["jumbo", "sp"])
+def test_jumbo_claim_holds_on_the_mean(jumbo_10, variant):
+    """The README's jumbo claim as the experiment judges it (the mean over seeds of the
+    per-seed ratio special / mean regular, >= 3), and recomputed from the per-seed
+    throughputs."""
+    r = jumbo_10
+    (c,) = [c for c in r["claims"] if c["variant"] == variant]
+    assert c["holds"], c
+    ms = r["variants"][variant]
+    special, regular, ratios = ms["special_kBps_per_seed"], ms["regular_mean_kBps_per_seed"], ms["ratio_per_seed"]
+    assert len(ratios) == 10
+    assert max(special) <= SPECIAL_CAP_KBPS
+    assert max(regular) <= REGULAR_CAP_KBPS
+    assert ratios == pytest.approx([s / g for s, g in zip(special, regular, strict=True)])
+    assert_ci_of(c["ratio"], c["ratio_ci95"], ratios)
+    assert_ci_of(c["special_kBps"], ms["special_kBps_ci95"], special)
+    assert_ci_of(c["regular_mean_kBps"], ms["regular_mean_kBps_ci95"], regular)
+    m, _ = mean_half_width(ratios)
+    assert m >= CLAIM_RATIO
+    # read as the ratio of the mean throughputs, it holds as well
+    assert math.fsum(special) / math.fsum(regular) >= CLAIM_RATIO
+
+
+@pytest.mark.parametrize("variant", [
+    pytest.param("jumbo", marks=pytest.mark.xfail(strict=True, reason=(
+        "judged on its 95 % CI the jumbo claim does not hold at 10 seeds: ratio 3.37x, CI "
+        "[2.07, 4.67]; seeds 2, 5 and 8 give 0.70x, 0.85x, 0.84x (the jumbo flow has 22-23 RTOs "
+        "there and gets less than a regular flow), the other seven 3.72x to 5.05x (0-5 RTOs)"))),
+    "sp",
+])
+def test_jumbo_claim_holds_on_its_confidence_interval(jumbo_10, variant):
+    """The same claim judged on the 95 % CI of the per-seed ratio (recomputed by hand): its
+    lower bound must be >= 3, not only its mean (README: sp [3.09, 4.50])."""
+    ratios = jumbo_10["variants"][variant]["ratio_per_seed"]
+    m, h = mean_half_width(ratios)
+    assert m - h >= CLAIM_RATIO, f"{variant}: {m:.3f}x, CI [{m - h:.3f}, {m + h:.3f}], per seed {ratios}"
