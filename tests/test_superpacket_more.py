@@ -1,9 +1,9 @@
 """The short-long (section 4.3) and jumbo (section 4.4) experiments of SCENARIOS.md: the
 reproduce JSON layout and conservation at small scale, and each claim of the README
-("short-long: the claim holds", "jumbo: several times the mean regular flow, judged >= 3x,
-holds for jumbo and sp") at the README's own scale (10 seeds, full duration: about 4 s
-for both on a 2-core machine), from the summary's `claims` and recomputed from the
-per-seed values."""
+("short-long: the claim holds", "jumbo: several times the mean regular flow, judged >= 3x
+on the lower bound of the 95 % CI of the per-seed ratio (issue 9): holds for sp, not for
+jumbo") at the README's own scale (10 seeds, full duration: about 4 s for both on a 2-core
+machine), from the summary's `claims` and recomputed from the per-seed values."""
 
 import json
 import math
@@ -32,7 +32,7 @@ SHORT_FCT_FLOOR_S = (2 * ((320 / 100e6 + 1e-3) + (320 / 110e6 + 1e-3))
 # 73,000 / 0.08 = 912,500 B/s; a regular flow 10 x 1460 B = 14,600 B per RTT, 182,500 B/s.
 SPECIAL_CAP_KBPS = 912.5
 REGULAR_CAP_KBPS = 182.5
-CLAIM_RATIO = 3.0  # the README: "several times the mean regular flow", judged >= 3x
+CLAIM_RATIO = 3.0  # the README: "several times the mean regular flow", judged >= 3x (on the CI)
 
 
 def check_layout(r, name, variants, metrics):
@@ -155,7 +155,8 @@ def test_reproduce_runs_show_progress_on_a_terminal_only(capsys):
 # ---- the claims, at the README's scale -------------------------------------------------------
 # Both experiments run at the scale the README measured (seeds 1..10; short-long 32 s,
 # jumbo 10 s): 60 runs, about 4 s here, so no smaller scale is needed; at 5 seeds the
-# jumbo claims are too noisy to judge (sp's CI lower bound 2.97, jumbo's mean 2.76).
+# jumbo claims are too noisy to judge (sp's CI lower bound 2.97, jumbo's mean 2.76). The
+# figures in these comments are the README's, re-run after the TCP fixes of 05fb0a3.
 
 
 @pytest.fixture(scope="module")
@@ -170,7 +171,7 @@ def jumbo_10():
 
 def test_short_long_claim_holds(short_long_10):
     """SCENARIOS.md's must-hold: superpacket mean short-flow FCT below droptail (README:
-    0.0283 s vs 0.0145 s, -48.7 %)."""
+    0.0284 s vs 0.0148 s, -47.8 %)."""
     r = short_long_10
     (c,) = r["claims"]
     assert c["holds"], c
@@ -191,46 +192,67 @@ def test_short_long_claim_holds(short_long_10):
     assert c["superpacket_mean_fct_s"] == pytest.approx(m_sp)
     assert c["improvement_pct"] == pytest.approx((m_dt - m_sp) / m_dt * 100.0)
     # the cut paired by seed, (droptail_i - superpacket_i) / droptail_i x 100, its mean and CI;
-    # judged on the CI: all of it above 0 (README: [43.6, 53.0] %)
+    # judged on the CI: all of it above 0 (summary: [43.3, 51.8] %)
     cuts = [(d - s) / d * 100.0 for d, s in zip(dt_s, sp_s, strict=True)]
     assert_ci_of(c["improvement_pct_per_seed_mean"], c["improvement_pct_ci95"], cuts)
     m, h = mean_half_width(cuts)
     assert m - h > 0.0, (m, h, cuts)
 
 
-@pytest.mark.parametrize("variant", ["jumbo", "sp"])
-def test_jumbo_claim_holds_on_the_mean(jumbo_10, variant):
-    """The README's jumbo claim as the experiment judges it (the mean over seeds of the
-    per-seed ratio special / mean regular, >= 3), and recomputed from the per-seed
-    throughputs."""
-    r = jumbo_10
+def _jumbo_claim(r, variant):
     (c,) = [c for c in r["claims"] if c["variant"] == variant]
-    assert c["holds"], c
+    return c
+
+
+@pytest.mark.parametrize("variant", jumbo.VARIANTS)
+def test_jumbo_claim_is_judged_on_its_confidence_interval(jumbo_10, variant):
+    """Issue 9: the summary's verdict on "special flow >= 3x the mean regular flow" is that
+    of the 95 % CI of the per-seed ratio special / mean regular, recomputed here by hand: it
+    holds iff the CI's lower bound is >= 3 (not the mean). The claim entry still reports the
+    mean and the CI, and those are the per-seed values'."""
+    r = jumbo_10
+    c = _jumbo_claim(r, variant)
     ms = r["variants"][variant]
     special, regular, ratios = ms["special_kBps_per_seed"], ms["regular_mean_kBps_per_seed"], ms["ratio_per_seed"]
     assert len(ratios) == 10
-    assert max(special) <= SPECIAL_CAP_KBPS
-    assert max(regular) <= REGULAR_CAP_KBPS
     assert ratios == pytest.approx([s / g for s, g in zip(special, regular, strict=True)])
     assert_ci_of(c["ratio"], c["ratio_ci95"], ratios)
+    assert c["ratio_ci95_low"] == c["ratio_ci95"][0]
     assert_ci_of(c["special_kBps"], ms["special_kBps_ci95"], special)
     assert_ci_of(c["regular_mean_kBps"], ms["regular_mean_kBps_ci95"], regular)
+    m, h = mean_half_width(ratios)
+    assert c["holds"] is (m - h >= CLAIM_RATIO), (variant, m, h, c)
+    # no verdict sits so close to the line that the table's t (3 decimals) could flip it
+    assert abs(m - h - CLAIM_RATIO) > 1e-3 * h
+
+
+@pytest.mark.parametrize("variant", ["jumbo", "sp"])
+def test_jumbo_mean_ratio_at_least_3x(jumbo_10, variant):
+    """The mean over seeds of the per-seed ratio (reported beside the CI) is >= 3 for both
+    packet-counted variants (README: jumbo 3.37x, sp 3.78x), and so is the ratio of the mean
+    throughputs; no run beats the window caps. The claim is not judged on this (see above)."""
+    ms = jumbo_10["variants"][variant]
+    special, regular, ratios = ms["special_kBps_per_seed"], ms["regular_mean_kBps_per_seed"], ms["ratio_per_seed"]
+    assert max(special) <= SPECIAL_CAP_KBPS
+    assert max(regular) <= REGULAR_CAP_KBPS
     m, _ = mean_half_width(ratios)
     assert m >= CLAIM_RATIO
-    # read as the ratio of the mean throughputs, it holds as well
     assert math.fsum(special) / math.fsum(regular) >= CLAIM_RATIO
 
 
 @pytest.mark.parametrize("variant", [
     pytest.param("jumbo", marks=pytest.mark.xfail(strict=True, reason=(
-        "judged on its 95 % CI the jumbo claim does not hold at 10 seeds: ratio 3.37x, CI "
-        "[2.07, 4.67]; seeds 2, 5 and 8 give 0.70x, 0.85x, 0.84x (the jumbo flow has 22-23 RTOs "
-        "there and gets less than a regular flow), the other seven 3.72x to 5.05x (0-5 RTOs)"))),
+        "judged on its 95 % CI the jumbo claim does not hold at 10 seeds (as before the TCP fixes "
+        "of 05fb0a3, at this precision): ratio 3.37x, CI [2.06, 4.67]; seeds 2, 5 and 8 give 0.70x, "
+        "0.85x, 0.84x (the jumbo flow has 22-23 RTOs there and gets less than a regular flow), the "
+        "other seven 3.72x to 5.05x (0-5 RTOs)"))),
     "sp",
 ])
 def test_jumbo_claim_holds_on_its_confidence_interval(jumbo_10, variant):
-    """The same claim judged on the 95 % CI of the per-seed ratio (recomputed by hand): its
-    lower bound must be >= 3, not only its mean (README: sp [3.09, 4.50])."""
+    """The README's claim, as the summary now judges it and recomputed by hand: the lower
+    bound of the 95 % CI of the per-seed ratio must be >= 3, not only its mean (README: sp
+    3.78x [3.06, 4.49])."""
+    assert _jumbo_claim(jumbo_10, variant)["holds"], _jumbo_claim(jumbo_10, variant)
     ratios = jumbo_10["variants"][variant]["ratio_per_seed"]
     m, h = mean_half_width(ratios)
     assert m - h >= CLAIM_RATIO, f"{variant}: {m:.3f}x, CI [{m - h:.3f}, {m + h:.3f}], per seed {ratios}"
