@@ -103,7 +103,10 @@ def cmd_list(a: argparse.Namespace) -> int:
         first = (mod.__doc__ or "").strip().splitlines()[0] if mod.__doc__ else ""
         print(f"  {name}  {first}")
     print("benchmarks:\n  P1  dumbbell of 64 long-lived NewReno flows, 10 Gbps (superpacket bench)")
-    print("congestion controls:\n  newreno")
+    print("congestion controls ([tcp] cc = NAME or [tcp.cc] kind = NAME plus parameters):")
+    print("  newreno, fixed (window = N: a constant window, validation and benchmarks)")
+    print("loss recovery ([tcp] recovery):\n  newreno (RFC 6582), sack (RFC 2018 + RFC 6675)")
+    print("send scheduler ([tcp] pacing):\n  off, cc, a rate such as \"10Mbps\"")
     print("queue disciplines:\n  droptail, red, rio, riops, superpacket")
     print("traffic kinds:\n  bulk, flow, poisson, back_to_back, web")
     return 0
@@ -191,6 +194,9 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
     for c in r["claims"]:
         if "improvement_pct" in c:
             how = f" ({c['improvement_pct']:.1f} %)"
+        elif "ratio_ci95" in c:  # jumbo: judged on the CI's lower bound
+            lo, hi = c["ratio_ci95"]
+            how = f" (ratio {c['ratio']:.2f}, 95 % CI [{lo:.2f}, {hi:.2f}])"
         elif "ratio" in c:
             how = f" (ratio {c['ratio']:.2f})"
         else:

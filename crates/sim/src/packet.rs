@@ -67,6 +67,9 @@ pub struct Packet {
     /// Index into the route of the link the packet is on or about to enter.
     pub hop: u16,
     pub sp: Option<SpHdr>,
+    /// SACK blocks of this ACK: 0 none, else 1 + their index in the simulator's side table
+    /// (tcp/sack.rs; beside the packet, so the packet stays 72 B).
+    pub sack: u32,
 }
 
 impl Packet {

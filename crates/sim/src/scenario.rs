@@ -18,6 +18,8 @@ use crate::queue::{QueueDisc, Unit};
 use crate::rng::Rng;
 use crate::sim::Sim;
 use crate::tcp::cc;
+use crate::tcp::recovery::RecoveryKind;
+use crate::tcp::sched::Pacing;
 use crate::tcp::{RtoBackoffReset, SpDenial, SpMode, TcpParams, UNLIMITED};
 use crate::time::{parse_duration, parse_rate, BitsPerSec, SimTime};
 use crate::topology::Network;
@@ -453,8 +455,9 @@ impl QueueSpec {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TcpSpec {
-    /// Congestion control: one of cc::NAMES ("newreno").
-    pub cc: Option<String>,
+    /// Congestion control: a name of cc::NAMES ("newreno") or a `[tcp.cc]` table with
+    /// `kind` and the algorithm's parameters (tcp/cc/mod.rs, `CcConfig`).
+    pub cc: Option<cc::CcSpec>,
     /// Payload bytes per full segment (1460).
     pub mss: Option<u32>,
     /// IP + TCP header bytes (40).
@@ -491,6 +494,18 @@ pub struct TcpSpec {
     /// When a backed-off RTO ends: "rtt_sample" (RFC 6298 with Karn: at the next valid RTT
     /// sample; default) or "new_ack" (ns-3: at the next ACK of new data).
     pub rto_backoff_reset: Option<RtoBackoffResetSpec>,
+    /// Loss recovery: "newreno" (RFC 6582, default) or "sack" (RFC 2018 blocks, RFC 6675).
+    pub recovery: Option<RecoverySpec>,
+    /// The send scheduler: "off" (window-limited, default), "cc" (the congestion
+    /// control's pacing rate) or a rate ("10Mbps"): one packet per size x 8 / rate.
+    pub pacing: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum RecoverySpec {
+    Newreno,
+    Sack,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
@@ -544,10 +559,12 @@ impl TcpSpec {
             limited_transmit: pick!(limited_transmit),
             rtt_tick: pick!(rtt_tick),
             rto_backoff_reset: pick!(rto_backoff_reset),
+            recovery: pick!(recovery),
+            pacing: pick!(pacing),
         }
     }
 
-    fn resolve(&self, path: &str) -> Result<(TcpParams, String), String> {
+    fn resolve(&self, path: &str) -> Result<(TcpParams, cc::CcConfig), String> {
         let d = TcpParams::default();
         let p = TcpParams {
             mss: self.mss.unwrap_or(d.mss),
@@ -578,6 +595,20 @@ impl TcpSpec {
                 Some(RtoBackoffResetSpec::RttSample) => RtoBackoffReset::RttSample,
                 Some(RtoBackoffResetSpec::NewAck) => RtoBackoffReset::NewAck,
             },
+            recovery: match self.recovery {
+                None | Some(RecoverySpec::Newreno) => RecoveryKind::NewReno,
+                Some(RecoverySpec::Sack) => RecoveryKind::Sack,
+            },
+            pacing: match self.pacing.as_deref() {
+                None | Some("off") => Pacing::Off,
+                Some("cc") => Pacing::Cc,
+                Some(r) => match crate::time::parse_rate(r) {
+                    Ok(b) if b.0 > 0 => Pacing::Rate(b.0 as f64),
+                    _ => {
+                        return Err(format!("{path}.pacing: \"off\", \"cc\" or a rate such as \"10Mbps\" (got {r:?})"))
+                    }
+                },
+            },
         };
         if self.sp_len == Some(0) {
             return Err(format!("{path}.sp_len: must be >= 1"));
@@ -585,13 +616,8 @@ impl TcpSpec {
         if self.sp_attempts == Some(0) {
             return Err(format!("{path}.sp_attempts: must be >= 1"));
         }
-        let cc_name = self.cc.clone().unwrap_or_else(|| "newreno".into());
-        if cc::by_name(&cc_name).is_none() {
-            return Err(format!(
-                "{path}.cc: unknown congestion control {cc_name:?}; allowed: {}",
-                cc::NAMES.join(", ")
-            ));
-        }
+        let cc_cfg = self.cc.clone().map(|c| c.0).unwrap_or_default();
+        cc_cfg.validate(&format!("{path}.cc"))?;
         if p.mss == 0 || p.mss > 65_495 {
             return Err(format!("{path}.mss: must be in 1..=65495 (got {})", p.mss));
         }
@@ -607,7 +633,7 @@ impl TcpSpec {
         if p.min_rto > p.max_rto || p.init_rto == SimTime::ZERO {
             return Err(format!("{path}: need 0 < init_rto and min_rto <= max_rto"));
         }
-        Ok((p, cc_name))
+        Ok((p, cc_cfg))
     }
 }
 
@@ -902,7 +928,7 @@ impl Scenario {
                 return Err(format!("{path}: from and to are the same node"));
             }
             let mut rng = Rng::stream(seed, STREAM_TRAFFIC + ((k as u64) << 12) + i as u64);
-            let cc = cc::by_name(&cc_name).expect("checked by resolve");
+            let cc = cc_name.build();
             match t {
                 TrafficSpec::Bulk(BulkSpec { start, start_jitter, .. }) => {
                     let st = start.0 + SimTime((rng.uniform() * start_jitter.0.ns() as f64) as u64);

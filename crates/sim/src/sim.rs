@@ -12,6 +12,7 @@ use crate::link::Slot;
 use crate::packet::{flags, FlowId, LinkId, NodeId, Packet, PacketSlab, PktId, RouteId};
 use crate::queue::{DropReason, Verdict};
 use crate::tcp::cc::CongestionControl;
+use crate::tcp::sack::{SackBlock, SackBlocks};
 use crate::tcp::{Flow, TcpOut, TcpParams};
 use crate::time::SimTime;
 use crate::topology::Network;
@@ -50,6 +51,10 @@ pub struct Sim {
     routes: Vec<Box<[LinkId]>>,
     route_cache: HashMap<(NodeId, NodeId), RouteId>,
     slab: PacketSlab,
+    /// SACK blocks of the ACKs in flight (a packet's `sack` is 1 + its slot), beside the
+    /// packets so that packets stay small; slots are reused.
+    sacks: Vec<SackBlocks>,
+    free_sacks: Vec<u32>,
     out: TcpOut,
     pub events_processed: u64,
     pub(crate) gens: Vec<Generator>,
@@ -72,6 +77,8 @@ impl Sim {
             routes: Vec::new(),
             route_cache: HashMap::new(),
             slab: PacketSlab::default(),
+            sacks: Vec::new(),
+            free_sacks: Vec::new(),
             out: TcpOut::default(),
             events_processed: 0,
             gens: Vec::new(),
@@ -243,7 +250,7 @@ impl Sim {
 
     /// Opens a flow generator `g` asked for, now; the flow remembers its generator.
     fn open_generated(&mut self, g: u32, spec: crate::traffic::FlowSpec) {
-        let cc = crate::tcp::cc::by_name(&spec.cc).expect("validated cc name");
+        let cc = spec.cc.build();
         // routes were validated when the generator was added
         if let Ok(f) = self.add_flow(spec.src, spec.dst, spec.params, cc, spec.size, self.now) {
             self.flows[f as usize].owner = Some(g);
@@ -257,11 +264,27 @@ impl Sim {
             let flow = &mut self.flows[f as usize];
             flow.stats.pkts_sent += 1;
             (p.src, p.dst) = if p.route == flow.fwd { (flow.src, flow.dst) } else { (flow.dst, flow.src) };
+            if p.sack != 0 {
+                let b = out.sacks[p.sack as usize - 1];
+                let slot = match self.free_sacks.pop() {
+                    Some(k) => {
+                        self.sacks[k as usize] = b;
+                        k
+                    }
+                    None => {
+                        self.sacks.push(b);
+                        self.sacks.len() as u32 - 1
+                    }
+                };
+                p.sack = slot + 1;
+            }
             let id = self.slab.alloc(p);
             let first = self.routes[p.route as usize][0];
             self.link_arrive(first, id);
         }
-        self.out = out;
+        out.sacks.clear();
+        // put the buffers back; the placeholder left by `take` holds no allocation
+        std::mem::forget(std::mem::replace(&mut self.out, out));
         let flow = &mut self.flows[f as usize];
         if let Some(d) = flow.next_deadline() {
             if flow.timer_at.is_none_or(|t| d < t) {
@@ -275,8 +298,11 @@ impl Sim {
     fn drop_pkt(&mut self, l: LinkId, id: PktId, why: DropReason) {
         let link = &mut self.net.links[l as usize];
         link.stats.drops[why as usize] += 1;
-        let flow = self.slab.get(id).flow;
+        let (flow, sack) = (self.slab.get(id).flow, self.slab.get(id).sack);
         self.flows[flow as usize].stats.pkts_dropped += 1;
+        if sack != 0 {
+            self.free_sacks.push(sack - 1);
+        }
         self.slab.free(id);
     }
 
@@ -378,7 +404,13 @@ impl Sim {
             flow.on_data(&pkt, now, &mut out);
         } else {
             let was_done = flow.stats.sender_done.is_some();
-            flow.on_ack(&pkt, now, &mut out);
+            let sack: &[SackBlock] = if pkt.sack != 0 {
+                self.free_sacks.push(pkt.sack - 1);
+                self.sacks[pkt.sack as usize - 1].as_slice()
+            } else {
+                &[]
+            };
+            flow.on_ack(&pkt, sack, now, &mut out);
             if !was_done && flow.stats.sender_done.is_some() {
                 done_owner = flow.owner; // closed-loop sources (issue 4)
             }

@@ -12,6 +12,8 @@
 
 #[path = "tcp/common.rs"]
 mod common;
+#[path = "tcp/composable.rs"]
+mod composable;
 #[path = "tcp/defects.rs"]
 mod defects;
 #[path = "tcp/options.rs"]
@@ -26,3 +28,5 @@ mod rfc5681;
 mod rfc6298;
 #[path = "tcp/rfc6582.rs"]
 mod rfc6582;
+#[path = "tcp/rfc6675.rs"]
+mod rfc6675;

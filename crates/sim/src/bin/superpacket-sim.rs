@@ -4,11 +4,14 @@
 //! build (scripts/pgo-build.sh). A scenario whose `[output] pcap` traces links needs
 //! `--out DIR`: the pcap files are written there (trace/mod.rs).
 //! `superpacket-sim --p1 SECONDS`: benchmark scenario P1 (bench.rs), its JSON figures.
+//! `superpacket-sim --window PACKETS newreno|sack SECONDS`: one flow at a large window
+//! with 1 % loss (bench.rs `run_window`), the per-packet cost of loss recovery.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: superpacket-sim FILE.toml [SEED] [--out DIR] | --p1 SECONDS";
+const USAGE: &str =
+    "usage: superpacket-sim FILE.toml [SEED] [--out DIR] | --p1 SECONDS | --window PACKETS newreno|sack SECONDS";
 
 fn fail(msg: &str) -> ExitCode {
     eprintln!("superpacket-sim: {msg}");
@@ -21,6 +24,22 @@ fn main() -> ExitCode {
     let mut out: Option<PathBuf> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
+        if a == "--window" {
+            // --window PACKETS RECOVERY SECONDS: bench::run_window
+            let w = args.next().and_then(|x| x.parse::<u32>().ok());
+            let r = args.next();
+            let secs = args.next().and_then(|d| d.parse::<f64>().ok());
+            let (Some(w), Some(r), Some(secs)) = (w, r, secs) else {
+                return fail("--window needs PACKETS newreno|sack SECONDS");
+            };
+            return match sim::bench::run_window(w, &r, secs) {
+                Ok(v) => {
+                    println!("{}", serde_json::to_string_pretty(&v).expect("json"));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(&format!("--window: {e}")),
+            };
+        }
         if a == "--p1" {
             let secs = args.next().and_then(|d| d.parse::<f64>().ok());
             let Some(secs) = secs else { return fail("--p1 needs the simulated seconds") };

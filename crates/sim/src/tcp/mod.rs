@@ -1,22 +1,41 @@
 //! TCP: one `Flow` holds both ends of a connection (sender in sender.rs, receiver in
-//! receiver.rs). Sequence numbers are in bytes; the SYN consumes sequence 0, data starts
-//! at 1. Windows are in segments (congestion control in cc/).
+//! receiver.rs, their state apart). Sequence numbers are in bytes; the SYN consumes
+//! sequence 0, data starts at 1. Windows are in segments.
 //!
 //! Sources: RFC 793 (handshake), RFC 5681 (congestion control), RFC 6582 (NewReno),
-//! RFC 6298 (RTO), RFC 3168 (ECN), RFC 1122 4.2.3.2 (delayed ACK).
+//! RFC 2018 and RFC 6675 (SACK), RFC 6298 (RTO), RFC 3168 (ECN), RFC 3042 (limited
+//! transmit), RFC 1122 4.2.3.2 (delayed ACK).
 //!
-//! Endpoints emit packets into a `TcpOut` and keep their timer deadlines in the flow;
-//! the simulator keeps at most one pending timer event per flow (cancel-by-deadline,
-//! as htsim's timer scan avoids O(n) cancels).
+//! The sender is four pieces (../shared/DESIGN.md "TCP sender"), each next algorithm one
+//! file in one of them:
+//! - congestion control (cc/): the window law, behind `CongestionControl`;
+//! - loss detection and recovery (recovery/): NewReno or SACK behind `LossRecovery`,
+//!   which a delayed-response wrapper (TCP-DCR) or TCP-NCR can wrap;
+//! - the send scheduler (sched.rs): window-limited, paced, or gated per packet;
+//! - sender behaviours: super-packet marking (spmark.rs).
+//!
+//! Timers (timers.rs): one slot per kind, each at most one pending deadline; the
+//! simulator keeps at most one pending event per flow (cancel-by-deadline, as htsim's
+//! timer scan avoids O(n) cancels). A scripted flow (script.rs) drives all of it in tests.
 
 pub mod cc;
 pub mod receiver;
+pub mod recovery;
+pub mod sack;
+pub mod sched;
 pub mod script;
 pub mod sender;
+pub mod spmark;
+pub mod timers;
 
 use crate::packet::{FlowId, NodeId, Packet, RouteId};
 use crate::time::SimTime;
 use cc::{CcState, CongestionControl};
+use recovery::{LossRecovery, Recovery, RecoveryKind};
+use sack::{SackBlocks, SackReporter};
+use sched::{Pacing, Scheduler};
+use spmark::SpMarker;
+use timers::{TimerKind, Timers};
 
 /// Per-flow TCP parameters (SCENARIOS.md "Common defaults").
 #[derive(Clone, Copy, Debug)]
@@ -48,6 +67,11 @@ pub struct TcpParams {
     pub rtt_tick: SimTime,
     /// When a backed-off RTO returns to the estimator's value (section 3 of issue 9).
     pub rto_backoff_reset: RtoBackoffReset,
+    /// Loss detection and recovery: NewReno (RFC 6582, default) or SACK (RFC 6675).
+    pub recovery: RecoveryKind,
+    /// The send scheduler's pacing: off (window-limited, default), a fixed rate, or the
+    /// congestion control's rate.
+    pub pacing: Pacing,
 }
 
 /// When the RTO doubled by timeouts (RFC 6298 5.5) is recomputed from SRTT and RTTVAR.
@@ -103,6 +127,8 @@ impl Default for TcpParams {
             limited_transmit: false,
             rtt_tick: SimTime::ZERO,
             rto_backoff_reset: RtoBackoffReset::RttSample,
+            recovery: RecoveryKind::NewReno,
+            pacing: Pacing::Off,
         }
     }
 }
@@ -148,10 +174,27 @@ pub struct FlowStats {
     pub rtt_sum_ns: u128,
 }
 
-/// Packets an endpoint emits during one call.
+/// Packets an endpoint emits during one call, and the SACK blocks of its ACKs (a packet's
+/// `sack` field is 1 + an index into `sacks`; the simulator moves them to its side table).
 #[derive(Default)]
 pub struct TcpOut {
     pub pkts: Vec<Packet>,
+    pub sacks: Vec<SackBlocks>,
+}
+
+/// The receiver's state (receiver.rs), apart from the sender's.
+#[derive(Default)]
+pub struct Receiver {
+    pub(crate) rcv_nxt: u64,
+    /// Out-of-order ranges held, sorted and disjoint, all above rcv_nxt.
+    pub(crate) ooo: Vec<(u64, u64)>,
+    pub(crate) ece_pending: bool,
+    pub(crate) delack_pending: u32,
+    pub(crate) delack_ts: Option<SimTime>,
+    /// RFC 2018 section 4: the blocks reported last, for the next ACK.
+    pub(crate) sack: SackReporter,
+    /// The segment that triggered the ACK being built, if it did not advance rcv_nxt.
+    pub(crate) sack_trigger: Option<(u64, u64)>,
 }
 
 pub struct Flow {
@@ -165,17 +208,19 @@ pub struct Flow {
     pub size: u64,
     pub start: SimTime,
     pub stats: FlowStats,
-    // ---- sender (sender.rs)
+    // ---- sender (sender.rs): sequence space, window, RTT estimator, ECN
     pub state: SenderState,
     pub(crate) snd_una: u64,
     pub(crate) snd_nxt: u64,
     pub(crate) snd_max: u64,
-    pub(crate) recover: u64,
-    pub(crate) in_recovery: bool,
-    pub(crate) partial_seen: bool,
-    pub(crate) dupacks: u32,
     pub cc_state: CcState,
     pub(crate) cc: Box<dyn CongestionControl>,
+    /// Loss detection and recovery (recovery/); taken out while it runs.
+    pub(crate) rec: Option<Recovery>,
+    /// Between window and wire (sched.rs).
+    pub(crate) sched: Scheduler,
+    /// Super-packet marking (spmark.rs).
+    pub(crate) sp: SpMarker,
     pub(crate) srtt_ns: Option<u64>,
     pub(crate) rttvar_ns: u64,
     pub(crate) rto: SimTime,
@@ -183,33 +228,13 @@ pub struct Flow {
     pub(crate) ecn_ok: bool,
     pub(crate) ecn_recover: u64,
     pub(crate) cwr_pending: bool,
-    pub(crate) rto_deadline: Option<SimTime>,
     /// snd_una when the retransmission timer last fired (0: never): a second timeout of
     /// the same segment keeps ssthresh (RFC 5681 3.1, after eq. 4).
     pub(crate) rto_una: u64,
-    /// Segments sent by limited transmit since the last ACK that advanced snd_una.
-    pub(crate) lt_sent: u32,
-    /// Still sending super-packets (cleared by a fallback).
-    pub(crate) sp_active: bool,
-    /// Current super-packet id (Flow mode) / id of run 0 (Runs mode).
-    pub(crate) sp_sid: u32,
-    /// First sequence number of the current super-packet (Flow mode).
-    pub(crate) sp_start: u64,
-    /// Super-packet sends so far (Flow mode).
-    pub(crate) sp_attempts: u8,
-    /// Runs mode: the run being sent as a super-packet (None: runs go as normal packets).
-    pub(crate) sp_run: Option<u64>,
-    /// Flow mode: sequence numbers from here on have not been sent in this attempt yet
-    /// (a second send of the same bytes in one attempt is a stripped retransmission).
-    pub(crate) sp_mark_from: u64,
     // ---- receiver (receiver.rs)
-    pub(crate) rcv_nxt: u64,
-    pub(crate) ooo: Vec<(u64, u64)>,
-    pub(crate) ece_pending: bool,
-    pub(crate) delack_pending: u32,
-    pub(crate) delack_ts: Option<SimTime>,
-    pub(crate) delack_deadline: Option<SimTime>,
-    // ---- timer plumbing (sim.rs)
+    pub(crate) rcv: Receiver,
+    // ---- timers of both ends (timers.rs) and their plumbing (sim.rs)
+    pub(crate) timers: Timers,
     pub(crate) timer_at: Option<SimTime>,
     /// The generator that opened this flow (sim.rs tells it when the flow completes).
     pub(crate) owner: Option<u32>,
@@ -245,12 +270,11 @@ impl Flow {
             snd_una: 1,
             snd_nxt: 1,
             snd_max: 1,
-            recover: 0,
-            in_recovery: false,
-            partial_seen: false,
-            dupacks: 0,
             cc_state: CcState { cwnd: p.init_cwnd, ssthresh: f64::INFINITY, max_cwnd: p.max_cwnd },
             cc,
+            rec: Some(Recovery::new(p.recovery)),
+            sched: Scheduler::new(p.pacing),
+            sp: SpMarker::new(id, p.sp),
             srtt_ns: None,
             rttvar_ns: 0,
             rto: p.init_rto,
@@ -258,25 +282,37 @@ impl Flow {
             ecn_ok: false,
             ecn_recover: 0,
             cwr_pending: false,
-            rto_deadline: None,
             rto_una: 0,
-            lt_sent: 0,
-            sp_active: p.sp != SpMode::Off,
-            // unique per (src, dst): the flow id in the high bits
-            sp_sid: id.wrapping_mul(1 << 16),
-            sp_start: 1,
-            sp_attempts: 1,
-            sp_run: None,
-            sp_mark_from: 1,
-            rcv_nxt: 1,
-            ooo: Vec::new(),
-            ece_pending: false,
-            delack_pending: 0,
-            delack_ts: None,
-            delack_deadline: None,
+            rcv: Receiver { rcv_nxt: 1, ..Receiver::default() },
+            timers: Timers::default(),
             timer_at: None,
             owner: None,
         }
+    }
+
+    /// The loss-recovery piece (panics if called while it runs).
+    #[inline]
+    pub fn recovery(&self) -> &Recovery {
+        self.rec.as_ref().expect("recovery is not running")
+    }
+
+    /// Puts a per-packet sending rule between window and wire (sched.rs).
+    pub fn set_send_gate(&mut self, g: Box<dyn sched::SendGate>) {
+        self.sched.gate = Some(g);
+    }
+
+    /// Arms timer `k` (a recovery wrapper's or a send gate's own timer).
+    pub fn set_timer(&mut self, k: TimerKind, t: SimTime) {
+        self.timers.set(k, t);
+    }
+
+    pub fn cancel_timer(&mut self, k: TimerKind) {
+        self.timers.cancel(k);
+    }
+
+    /// Replaces the loss-recovery piece (a wrapper such as TCP-DCR around a built-in).
+    pub fn set_recovery(&mut self, r: Box<dyn LossRecovery>) {
+        self.rec = Some(Recovery::Custom(r));
     }
 
     /// One past the last data byte.
@@ -292,11 +328,7 @@ impl Flow {
     /// Earliest pending timer deadline of either end.
     #[inline]
     pub fn next_deadline(&self) -> Option<SimTime> {
-        match (self.rto_deadline, self.delack_deadline) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, None) => a,
-            (None, b) => b,
-        }
+        self.timers.next()
     }
 
     pub fn cc_name(&self) -> &'static str {
@@ -318,13 +350,20 @@ impl Flow {
 
     /// Fires the timers that are due at `now`.
     pub fn on_timer(&mut self, now: SimTime, out: &mut TcpOut) {
-        if self.delack_deadline.is_some_and(|d| d <= now) {
-            self.delack_deadline = None;
+        if self.timers.take_due(TimerKind::DelAck, now) {
             self.send_ack(now, out);
         }
-        if self.rto_deadline.is_some_and(|d| d <= now) {
-            self.rto_deadline = None;
+        if self.timers.take_due(TimerKind::Rto, now) {
             self.on_rto(now, out);
+        }
+        if self.timers.take_due(TimerKind::Recovery, now) {
+            let mut rec = self.rec.take().expect("recovery");
+            rec.on_timer(self, now, out);
+            self.rec = Some(rec);
+            self.try_send(now, out);
+        }
+        if self.timers.take_due(TimerKind::Send, now) {
+            self.try_send(now, out);
         }
     }
 
@@ -341,6 +380,7 @@ impl Flow {
             flags,
             hop: 0,
             sp: None,
+            sack: 0,
             src: self.src,
             dst: self.dst,
         }

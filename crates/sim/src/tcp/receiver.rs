@@ -3,9 +3,15 @@
 //! segment or after a timeout; immediately for out-of-order data or when a hole fills),
 //! and the ECN receiver (RFC 3168 section 6.1.3: ECE on every ACK from a CE until CWR).
 //!
+//! SACK (RFC 2018 section 4), when the flow uses SACK recovery: every ACK sent while
+//! out-of-order data is held carries up to 3 blocks, the first holding the segment that
+//! triggered it (tcp/sack.rs `SackReporter`).
+//!
 //! Timestamps: an ACK echoes the send time of the data packet that triggered it, unless
 //! that packet was a retransmission (Karn's rule, RFC 6298 section 3).
 
+use super::recovery::RecoveryKind;
+use super::timers::TimerKind;
 use super::{Flow, TcpOut};
 use crate::packet::{flags, Packet};
 use crate::time::SimTime;
@@ -29,79 +35,95 @@ impl Flow {
         }
         // RFC 3168 6.1.3: CWR stops ECE, a CE (in this same packet too) starts it again.
         if pkt.has(flags::CWR) {
-            self.ece_pending = false;
+            self.rcv.ece_pending = false;
         }
         if pkt.has(flags::CE) {
-            self.ece_pending = true;
+            self.rcv.ece_pending = true;
         }
         let seq = pkt.seq;
         let end = seq + pkt.payload as u64;
-        let immediate = if end <= self.rcv_nxt {
+        let immediate = if end <= self.rcv.rcv_nxt {
             true // duplicate
-        } else if seq <= self.rcv_nxt {
-            let had_holes = !self.ooo.is_empty();
-            self.rcv_nxt = end;
+        } else if seq <= self.rcv.rcv_nxt {
+            let had_holes = !self.rcv.ooo.is_empty();
+            self.rcv.rcv_nxt = end;
             // merge buffered ranges now contiguous (the list is sorted and disjoint)
             let mut k = 0;
-            while k < self.ooo.len() && self.ooo[k].0 <= self.rcv_nxt {
-                self.rcv_nxt = self.rcv_nxt.max(self.ooo[k].1);
+            while k < self.rcv.ooo.len() && self.rcv.ooo[k].0 <= self.rcv.rcv_nxt {
+                self.rcv.rcv_nxt = self.rcv.rcv_nxt.max(self.rcv.ooo[k].1);
                 k += 1;
             }
-            self.ooo.drain(..k);
+            self.rcv.ooo.drain(..k);
             had_holes // a hole filled: ACK at once
         } else {
             self.insert_ooo(seq, end);
+            self.rcv.sack_trigger = Some((seq, end));
             true // out of order
         };
-        self.stats.bytes_received = self.rcv_nxt - 1;
-        if self.rcv_nxt >= self.end_seq() && self.stats.end.is_none() {
+        self.stats.bytes_received = self.rcv.rcv_nxt - 1;
+        if self.rcv.rcv_nxt >= self.end_seq() && self.stats.end.is_none() {
             self.stats.end = Some(now);
         }
         let ts = if pkt.has(flags::RETX) { None } else { Some(pkt.ts) };
         if !self.p.delayed_ack || immediate || pkt.has(flags::FIN) {
-            self.delack_ts = ts;
+            self.rcv.delack_ts = ts;
             self.send_ack(now, out);
             return;
         }
-        if self.delack_pending == 0 {
-            self.delack_ts = ts; // echo the earliest unacknowledged segment (RFC 7323 4.3)
+        if self.rcv.delack_pending == 0 {
+            self.rcv.delack_ts = ts; // echo the earliest unacknowledged segment (RFC 7323 4.3)
         }
-        self.delack_pending += 1;
-        if self.delack_pending >= 2 {
+        self.rcv.delack_pending += 1;
+        if self.rcv.delack_pending >= 2 {
             self.send_ack(now, out);
-        } else if self.delack_deadline.is_none() {
-            self.delack_deadline = Some(now + self.p.delack_timeout);
+        } else {
+            self.timers.set_if_idle(TimerKind::DelAck, now + self.p.delack_timeout);
         }
     }
 
     fn insert_ooo(&mut self, seq: u64, end: u64) {
-        let i = self.ooo.partition_point(|r| r.1 < seq);
-        if i < self.ooo.len() && self.ooo[i].0 <= end {
+        let i = self.rcv.ooo.partition_point(|r| r.1 < seq);
+        if i < self.rcv.ooo.len() && self.rcv.ooo[i].0 <= end {
             // overlaps or touches range i: extend it and swallow followers
-            self.ooo[i].0 = self.ooo[i].0.min(seq);
-            self.ooo[i].1 = self.ooo[i].1.max(end);
-            while i + 1 < self.ooo.len() && self.ooo[i + 1].0 <= self.ooo[i].1 {
-                self.ooo[i].1 = self.ooo[i].1.max(self.ooo[i + 1].1);
-                self.ooo.remove(i + 1);
+            self.rcv.ooo[i].0 = self.rcv.ooo[i].0.min(seq);
+            self.rcv.ooo[i].1 = self.rcv.ooo[i].1.max(end);
+            while i + 1 < self.rcv.ooo.len() && self.rcv.ooo[i + 1].0 <= self.rcv.ooo[i].1 {
+                self.rcv.ooo[i].1 = self.rcv.ooo[i].1.max(self.rcv.ooo[i + 1].1);
+                self.rcv.ooo.remove(i + 1);
             }
         } else {
-            self.ooo.insert(i, (seq, end));
+            self.rcv.ooo.insert(i, (seq, end));
         }
     }
 
+    #[inline(always)]
     pub(crate) fn send_ack(&mut self, now: SimTime, out: &mut TcpOut) {
         let mut f = flags::ACK;
-        if self.ece_pending {
+        if self.rcv.ece_pending {
             f |= flags::ECE;
         }
         let mut a = self.make_pkt(self.rev, f, 0, 0, now);
-        a.ack = self.rcv_nxt;
-        if let Some(ts) = self.delack_ts.take() {
+        a.ack = self.rcv.rcv_nxt;
+        if let Some(ts) = self.rcv.delack_ts.take() {
             a.ts_echo = ts;
             a.flags |= flags::TSV;
         }
+        if self.p.recovery == RecoveryKind::Sack {
+            self.attach_sack(&mut a, out);
+        }
         out.pkts.push(a);
-        self.delack_pending = 0;
-        self.delack_deadline = None;
+        self.rcv.delack_pending = 0;
+        self.timers.cancel(TimerKind::DelAck);
+    }
+
+    /// RFC 2018 section 4: the blocks of this ACK, while out-of-order data is held.
+    #[inline(never)]
+    fn attach_sack(&mut self, a: &mut Packet, out: &mut TcpOut) {
+        let trigger = self.rcv.sack_trigger.take();
+        if !self.rcv.ooo.is_empty() {
+            let blocks = self.rcv.sack.blocks(&self.rcv.ooo, trigger);
+            out.sacks.push(blocks);
+            a.sack = out.sacks.len() as u32;
+        }
     }
 }

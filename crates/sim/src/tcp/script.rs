@@ -10,6 +10,9 @@
 //! section 3).
 
 use super::cc::{self, CongestionControl};
+use super::recovery::LossRecovery;
+use super::sack::SackBlock;
+use super::timers::TimerKind;
 use super::{Flow, TcpOut, TcpParams};
 use crate::packet::{flags, Packet};
 use crate::time::SimTime;
@@ -133,9 +136,28 @@ impl Script {
 
     /// Delivers any ACK packet to the sender; returns what it sent in response.
     pub fn deliver_ack(&mut self, a: &Packet) -> Vec<Packet> {
+        self.deliver_ack_sack(a, &[])
+    }
+
+    /// Delivers an ACK with SACK blocks.
+    pub fn deliver_ack_sack(&mut self, a: &Packet, sack: &[SackBlock]) -> Vec<Packet> {
         let mut out = TcpOut::default();
-        self.flow.on_ack(a, self.now, &mut out);
+        self.flow.on_ack(a, sack, self.now, &mut out);
         self.record(out)
+    }
+
+    /// An ACK of everything below segment `cum` that SACKs the segment ranges `blocks`
+    /// ([first, last) segment indices), as the receiver holding them would send it
+    /// (timestamp of the segment that triggered it: the last block's last segment).
+    pub fn ack_sack(&mut self, cum: u64, blocks: &[(u64, u64)]) -> Vec<Packet> {
+        let mut a = self.flow.make_pkt(REV, flags::ACK, 0, 0, self.now);
+        a.ack = self.seq(cum).min(self.flow.end_seq());
+        let end = self.flow.end_seq();
+        let sack: Vec<SackBlock> = blocks
+            .iter()
+            .map(|&(l, r)| SackBlock { left: self.seq(l).min(end), right: self.seq(r).min(end) })
+            .collect();
+        self.deliver_ack_sack(&a, &sack)
     }
 
     /// Moves time to the earliest pending timer and fires it; returns what was sent.
@@ -150,15 +172,26 @@ impl Script {
 
     /// Delivers a data (or SYN) packet to the receiver; returns the ACKs it sent.
     pub fn deliver_data(&mut self, p: &Packet) -> Vec<Packet> {
+        self.deliver_data_sack(p).0
+    }
+
+    /// Delivers a data packet; returns the ACKs with the SACK blocks of each (empty when
+    /// an ACK carries none).
+    pub fn deliver_data_sack(&mut self, p: &Packet) -> (Vec<Packet>, Vec<Vec<SackBlock>>) {
         let mut out = TcpOut::default();
         self.flow.on_data(p, self.now, &mut out);
-        out.pkts
+        let blocks = out
+            .pkts
+            .iter()
+            .map(|a| if a.sack == 0 { Vec::new() } else { out.sacks[a.sack as usize - 1].as_slice().to_vec() })
+            .collect();
+        (out.pkts, blocks)
     }
 
     /// Fires the receiver's delayed-ACK timer if it is due by `now`.
     pub fn receiver_timer(&mut self) -> Vec<Packet> {
         let mut out = TcpOut::default();
-        if self.flow.delack_deadline.is_some_and(|d| d <= self.now) {
+        if self.flow.timers.get(TimerKind::DelAck).is_some_and(|d| d <= self.now) {
             self.flow.on_timer(self.now, &mut out);
         }
         out.pkts
@@ -185,13 +218,13 @@ impl Script {
         self.flow.snd_max
     }
     pub fn recover(&self) -> u64 {
-        self.flow.recover
+        self.flow.recovery().recovery_point()
     }
     pub fn in_recovery(&self) -> bool {
-        self.flow.in_recovery
+        self.flow.recovery().in_recovery()
     }
     pub fn dupack_count(&self) -> u32 {
-        self.flow.dupacks
+        self.flow.recovery().dupacks()
     }
     pub fn srtt(&self) -> Option<SimTime> {
         self.flow.srtt()
@@ -204,10 +237,14 @@ impl Script {
     }
     /// The retransmission timer's deadline (None: not running).
     pub fn rto_deadline(&self) -> Option<SimTime> {
-        self.flow.rto_deadline
+        self.flow.timers.get(TimerKind::Rto)
     }
     pub fn delack_deadline(&self) -> Option<SimTime> {
-        self.flow.delack_deadline
+        self.flow.timers.get(TimerKind::DelAck)
+    }
+    /// RFC 6675 pipe in segments (SACK recovery only).
+    pub fn pipe_segs(&self) -> Option<f64> {
+        self.flow.recovery().pipe(&self.flow).map(|b| b as f64 / self.flow.p.mss as f64)
     }
     /// Segments in flight (snd_max - snd_una over MSS).
     pub fn flight_segs(&self) -> f64 {

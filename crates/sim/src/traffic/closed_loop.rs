@@ -53,7 +53,7 @@ mod tests {
     use crate::tcp::TcpParams;
 
     fn spec() -> FlowSpec {
-        FlowSpec { src: 0, dst: 1, params: TcpParams::default(), cc: "newreno".into(), size: 4600 }
+        FlowSpec { src: 0, dst: 1, params: TcpParams::default(), cc: crate::tcp::cc::CcConfig::default(), size: 4600 }
     }
 
     #[test]

@@ -19,7 +19,7 @@ pub struct FlowSpec {
     pub src: NodeId,
     pub dst: NodeId,
     pub params: TcpParams,
-    pub cc: String,
+    pub cc: crate::tcp::cc::CcConfig,
     pub size: u64,
 }
 

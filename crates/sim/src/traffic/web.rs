@@ -85,7 +85,7 @@ pub struct WebSession {
     pub client: NodeId,
     pub servers: Arc<[NodeId]>,
     pub params: TcpParams,
-    pub cc: String,
+    pub cc: crate::tcp::cc::CcConfig,
     pub start: SimTime,
     pub stop: SimTime,
     next_page: SimTime,
@@ -108,7 +108,7 @@ impl WebSession {
         client: NodeId,
         servers: Arc<[NodeId]>,
         params: TcpParams,
-        cc: String,
+        cc: crate::tcp::cc::CcConfig,
         start: SimTime,
         stop: SimTime,
     ) -> WebSession {
@@ -210,7 +210,15 @@ mod tests {
         let m = model(4000.0);
         let servers: Arc<[NodeId]> = Arc::from(vec![10, 11, 12]);
         let stop = SimTime::from_secs(200_000);
-        let mut s = WebSession::new(m, 5, servers, TcpParams::default(), "newreno".into(), SimTime::ZERO, stop);
+        let mut s = WebSession::new(
+            m,
+            5,
+            servers,
+            TcpParams::default(),
+            crate::tcp::cc::CcConfig::default(),
+            SimTime::ZERO,
+            stop,
+        );
         let mut rng = Rng::new(3);
         let mut t = s.first_arrival(&mut rng);
         let mut used = [0u64; 3];

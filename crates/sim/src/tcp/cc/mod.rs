@@ -2,13 +2,21 @@
 //! ControllerFactory): one required method, no-op defaults for the rest. Windows are in
 //! segments (the papers' unit: "cwnd of 1 is the same as 1 MSS").
 //!
-//! The sender (tcp/sender.rs) runs loss detection and NewReno fast recovery (RFC 6582);
-//! a congestion control only says how the window grows on new ACKs and what ssthresh
-//! becomes after a congestion event.
+//! A congestion control says how the window grows on new ACKs, what ssthresh becomes
+//! after a congestion event, and optionally a pacing rate; it sees every RTT sample, every
+//! packet sent, timeouts and recovery exits (the hooks the algorithms of
+//! ALGORITHMS.md need: Linux's cong_avoid / ssthresh / pkts_acked / set_state). Loss
+//! detection and recovery are not its business (tcp/recovery/).
+//!
+//! Each algorithm is one file and one variant of `CcConfig`, its typed parameter table
+//! in the scenario (`[tcp.cc] kind = "newreno"` plus its constants; `cc = "newreno"` is
+//! the short form), validated like every other field.
 
+pub mod fixed;
 pub mod newreno;
 
 use crate::time::SimTime;
+use serde::Deserialize;
 
 /// The window state a congestion control reads and writes (segments).
 #[derive(Clone, Copy, Debug)]
@@ -22,7 +30,7 @@ pub struct CcState {
 /// The kind of congestion signal that triggered a window reduction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CongestionEvent {
-    /// Three duplicate ACKs (fast retransmit, RFC 5681 section 3.2).
+    /// Three duplicate ACKs or an RFC 6675 loss (fast retransmit, RFC 5681 section 3.2).
     FastRetransmit,
     /// ECN-Echo (RFC 3168 section 6.1.2).
     Ecn,
@@ -37,22 +45,115 @@ pub trait CongestionControl: Send {
     /// `acked` is in segments; `rtt` is this ACK's RTT sample when valid (Karn).
     fn on_ack(&mut self, s: &mut CcState, acked: f64, rtt: Option<SimTime>, now: SimTime);
 
-    /// ssthresh after a congestion event; `flight` is FlightSize in segments.
+    /// Every valid RTT sample (Karn's rule applied), in or out of recovery (Linux's
+    /// pkts_acked): delay-based algorithms (Vegas, FAST) and H-TCP's RTT range use it.
+    fn on_rtt_sample(&mut self, _s: &mut CcState, _rtt: SimTime, _now: SimTime) {}
+
+    /// A data packet left the sender (`retx`: a retransmission), for algorithms that
+    /// count what they send (burst and rate estimators).
+    fn on_packet_sent(&mut self, _s: &mut CcState, _seq: u64, _bytes: u32, _retx: bool, _now: SimTime) {}
+
+    /// The congestion event `ev`: the new ssthresh; `flight` is FlightSize in segments.
     /// Default: RFC 5681 eq. 4, ssthresh = max(FlightSize / 2, 2 SMSS).
     fn ssthresh(&mut self, _s: &CcState, flight: f64, _ev: CongestionEvent, _now: SimTime) -> f64 {
         (flight / 2.0).max(2.0)
     }
 
-    /// Fast recovery ended with a full ACK (RFC 6582 section 3.2 step 3).
-    fn on_recovery_exit(&mut self, _s: &mut CcState, _now: SimTime) {}
-}
+    /// A retransmission timeout, after ssthresh was set and cwnd became the loss window
+    /// (Linux's CA_Loss state: BIC and CUBIC reset their epoch here).
+    fn on_rto(&mut self, _s: &mut CcState, _now: SimTime) {}
 
-/// The built-in algorithms, by the name used in scenario files.
-pub fn by_name(name: &str) -> Option<Box<dyn CongestionControl>> {
-    match name {
-        "newreno" => Some(Box::new(newreno::NewReno)),
-        _ => None,
+    /// Loss recovery ended (RFC 6582 section 3.2 step 3, RFC 6675 (A)).
+    fn on_recovery_exit(&mut self, _s: &mut CcState, _now: SimTime) {}
+
+    /// A pacing rate in bits/s, if the algorithm paces (FAST, MBS); `srtt` when known.
+    /// Used by the send scheduler when the flow's `pacing = "cc"`.
+    fn pacing_rate(&self, _s: &CcState, _srtt: Option<SimTime>) -> Option<f64> {
+        None
     }
 }
 
+/// A congestion control and its parameters, as a scenario gives them.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum CcConfig {
+    /// RFC 5681 NewReno window growth (no parameters).
+    Newreno {},
+    /// A constant window of `window` segments (validation and benchmarks, fixed.rs).
+    Fixed { window: f64 },
+}
+
+impl Default for CcConfig {
+    fn default() -> Self {
+        CcConfig::Newreno {}
+    }
+}
+
+impl CcConfig {
+    /// The short form `cc = "name"`: the algorithm with its default parameters.
+    pub fn by_name(name: &str) -> Option<CcConfig> {
+        match name {
+            "newreno" => Some(CcConfig::Newreno {}),
+            _ => None,
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            CcConfig::Newreno {} => "newreno",
+            CcConfig::Fixed { .. } => "fixed",
+        }
+    }
+
+    /// Checks the parameters; the error names the field under `path`.
+    pub fn validate(&self, path: &str) -> Result<(), String> {
+        match self {
+            CcConfig::Newreno {} => Ok(()),
+            CcConfig::Fixed { window } if !(window.is_finite() && *window >= 1.0) => {
+                Err(format!("{path}.window: must be a finite number >= 1 (got {window})"))
+            }
+            CcConfig::Fixed { .. } => Ok(()),
+        }
+    }
+
+    /// A fresh per-flow controller (quinn's ControllerFactory::build).
+    pub fn build(&self) -> Box<dyn CongestionControl> {
+        match self {
+            CcConfig::Newreno {} => Box::new(newreno::NewReno),
+            CcConfig::Fixed { window } => Box::new(fixed::Fixed { window: *window }),
+        }
+    }
+}
+
+/// The built-in algorithms with default parameters, by the name used in scenario files.
+pub fn by_name(name: &str) -> Option<Box<dyn CongestionControl>> {
+    CcConfig::by_name(name).map(|c| c.build())
+}
+
 pub const NAMES: &[&str] = &["newreno"];
+
+/// `cc` in a scenario: a name (`cc = "newreno"`, default parameters) or a table
+/// (`[tcp.cc] kind = "newreno"` plus parameters).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CcSpec(pub CcConfig);
+
+impl<'de> Deserialize<'de> for CcSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = CcSpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                write!(f, "a congestion control name ({}) or a table with `kind`", NAMES.join(", "))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<CcSpec, E> {
+                CcConfig::by_name(s).map(CcSpec).ok_or_else(|| {
+                    E::custom(format!("unknown congestion control {s:?}; allowed: {}", NAMES.join(", ")))
+                })
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, m: A) -> Result<CcSpec, A::Error> {
+                CcConfig::deserialize(serde::de::value::MapAccessDeserializer::new(m)).map(CcSpec)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}

@@ -1,0 +1,163 @@
+//! SACK-based loss recovery, RFC 6675 (conservative loss recovery with SACK), on the
+//! RFC 2018 blocks the receiver reports (tcp/sack.rs holds the scoreboard, IsLost() and
+//! SetPipe()). Rules as ../shared/ALGORITHMS.md section 0 states them:
+//! - section 2: a duplicate ACK is one whose SACK blocks newly SACK data, even if it also
+//!   advances the cumulative ACK; a cumulative ACK first resets DupAcks to 0;
+//! - section 5: recovery starts when DupAcks reaches DupThresh or IsLost(HighACK + 1);
+//!   not before HighACK reaches the RecoveryPoint of an earlier recovery or timeout;
+//! - step 4: RecoveryPoint = HighData, ssthresh = cwnd = the congestion control's
+//!   ssthresh from FlightSize, retransmit the first unacknowledged segment;
+//! - (A) a cumulative ACK at or past RecoveryPoint ends recovery; (B) Update, SetPipe;
+//!   (C) while cwnd - pipe >= SMSS send NextSeg(): rule 1 (the first lost hole above
+//!   HighRxt), rule 2 (new data), rule 3 (a hole not yet lost, below the highest SACKed
+//!   octet). Rule 4 (the rescue retransmission, a SHOULD) is not implemented;
+//! - section 5.1: an RTO clears the SACKed marks (RFC 2018 section 5), ends recovery and
+//!   sets RecoveryPoint = HighData.
+//!
+//! Limited transmit (section 5 (3), a MAY) is not used with SACK.
+
+use super::{next_in_order, AckInfo, AckVerdict, LossRecovery};
+use crate::tcp::cc::CongestionEvent;
+use crate::tcp::sack::Scoreboard;
+use crate::tcp::{Flow, TcpOut};
+use crate::time::SimTime;
+
+#[derive(Default)]
+pub struct SackRecovery {
+    sb: Scoreboard,
+    in_recovery: bool,
+    /// RecoveryPoint: snd_max when recovery began or the timer fired (recovery ends,
+    /// and no new one starts, before snd_una reaches it).
+    recovery_point: u64,
+    /// One past the highest octet retransmitted in this recovery (HighRxt + 1).
+    high_rxt: u64,
+    dupacks: u32,
+}
+
+impl SackRecovery {
+    pub fn scoreboard(&self) -> &Scoreboard {
+        &self.sb
+    }
+
+    /// RFC 6675 SetPipe(), in bytes.
+    pub fn set_pipe(&self, f: &Flow) -> u64 {
+        self.sb.pipe(f.snd_una, f.snd_max, self.high_rxt, f.p.dupack_threshold, f.p.mss as u64)
+    }
+}
+
+impl LossRecovery for SackRecovery {
+    fn name(&self) -> &'static str {
+        "sack"
+    }
+
+    fn on_ack(&mut self, f: &mut Flow, a: &AckInfo, now: SimTime, out: &mut TcpOut) -> AckVerdict {
+        if a.newly > 0 {
+            self.sb.advance(f.snd_una);
+            self.dupacks = 0;
+        }
+        let mut newly_sacked = 0;
+        for &b in a.sack {
+            newly_sacked += self.sb.add(b, f.snd_una);
+        }
+        // section 2; a plain RFC 5681 duplicate (a receiver without SACK) counts too
+        if newly_sacked > 0 || (a.dup && a.sack.is_empty()) {
+            self.dupacks += 1;
+        }
+        if self.in_recovery {
+            if f.snd_una >= self.recovery_point {
+                // (A): recovery ends; cwnd stays at ssthresh, where step 4 set it
+                self.in_recovery = false;
+                f.cc_state.cwnd = f.cc_state.cwnd.min(f.cc_state.ssthresh);
+                f.cc.on_recovery_exit(&mut f.cc_state, now);
+                return AckVerdict { grow: false, restart_rto: true };
+            }
+            // (B) done above; (C) is the send loop's (next_segment)
+            return AckVerdict { grow: false, restart_rto: a.newly > 0 };
+        }
+        let mss = f.p.mss as u64;
+        let may_start = f.snd_una >= self.recovery_point && f.snd_max > f.snd_una;
+        let lost_first = self.sb.lost_below(f.p.dupack_threshold, mss) > f.snd_una;
+        if may_start && (self.dupacks >= f.p.dupack_threshold || (newly_sacked > 0 && lost_first)) {
+            self.enter_recovery(f, now, out);
+            return AckVerdict { grow: false, restart_rto: a.newly > 0 };
+        }
+        AckVerdict { grow: a.newly > 0, restart_rto: a.newly > 0 }
+    }
+
+    fn enter_recovery(&mut self, f: &mut Flow, now: SimTime, out: &mut TcpOut) {
+        f.stats.fast_retransmits += 1;
+        self.recovery_point = f.snd_max;
+        self.in_recovery = true;
+        let flight = f.flight();
+        let ss = f.cc.ssthresh(&f.cc_state, flight, CongestionEvent::FastRetransmit, now);
+        f.cc_state.ssthresh = ss;
+        f.cc_state.cwnd = ss.max(1.0);
+        let mss = f.p.mss as u64;
+        let len = mss.min(self.sb.hole_end(f.snd_una, f.end_seq()) - f.snd_una);
+        f.send_segment(f.snd_una, len as u32, now, out);
+        self.high_rxt = f.snd_una + len;
+        f.on_loss_reduction();
+    }
+
+    fn on_rto(&mut self, f: &mut Flow, _now: SimTime) {
+        self.sb.clear();
+        self.in_recovery = false;
+        self.dupacks = 0;
+        self.recovery_point = f.snd_max;
+        self.high_rxt = f.snd_una;
+    }
+
+    fn in_recovery(&self) -> bool {
+        self.in_recovery
+    }
+
+    fn dupacks(&self) -> u32 {
+        self.dupacks
+    }
+
+    fn recovery_point(&self) -> u64 {
+        self.recovery_point
+    }
+
+    fn next_segment(&self, f: &Flow, wnd: u64) -> Option<(u64, u64)> {
+        if !self.in_recovery {
+            // after a timeout, go-back-N skips what the receiver has SACKed since
+            let seq = self.sb.next_hole(f.snd_nxt);
+            if seq > f.snd_nxt {
+                let len = (f.p.mss as u64).min(f.end_seq().saturating_sub(seq));
+                return (len > 0 && seq + len - f.snd_una <= wnd).then_some((seq, len));
+            }
+            return next_in_order(f, wnd);
+        }
+        let mss = f.p.mss as u64;
+        // (C): cwnd - pipe >= SMSS
+        if wnd < self.set_pipe(f) + mss {
+            return None;
+        }
+        let high_sacked = self.sb.high_sacked();
+        let hole = self.sb.next_hole(self.high_rxt.max(f.snd_una));
+        // rule 1: the first lost hole above HighRxt
+        if hole < high_sacked && hole < self.sb.lost_below(f.p.dupack_threshold, mss) {
+            return Some((hole, mss.min(self.sb.hole_end(hole, f.snd_max) - hole)));
+        }
+        // rule 2: new data
+        if f.snd_max < f.end_seq() {
+            return Some((f.snd_max, mss.min(f.end_seq() - f.snd_max)));
+        }
+        // rule 3: a hole not (yet) deemed lost, below the highest SACKed octet
+        if hole < high_sacked {
+            return Some((hole, mss.min(self.sb.hole_end(hole, f.snd_max) - hole)));
+        }
+        None
+    }
+
+    fn pipe(&self, f: &Flow) -> Option<u64> {
+        Some(self.set_pipe(f))
+    }
+
+    fn on_sent(&mut self, snd_max: u64, seq: u64, len: u64) {
+        if self.in_recovery && seq < snd_max {
+            self.high_rxt = self.high_rxt.max(seq + len);
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! SACK: RFC 2018 (the receiver's blocks) and RFC 6675 (loss recovery), the rules as
+//! ../shared/ALGORITHMS.md section 0 states them.
+
+use crate::common::*;
+use sim::tcp::recovery::RecoveryKind;
+use sim::tcp::sack::SackBlock;
+
+fn sack() -> TcpParams {
+    TcpParams { recovery: RecoveryKind::Sack, ..defaults() }
+}
+
+fn data(k: u64) -> Packet {
+    Packet {
+        seq: 1 + k * MSS,
+        payload: MSS as u32,
+        size: MSS as u32 + 40,
+        flags: flags::DATA | flags::ACK,
+        ..Packet::default()
+    }
+}
+
+fn blk(l: u64, r: u64) -> SackBlock {
+    SackBlock { left: 1 + l * MSS, right: 1 + r * MSS }
+}
+
+/// RFC 2018 section 4: the receiver holds 0, then 2 arrives out of order: the ACK (of
+/// everything below 1) carries one block, [2, 3). Then 4: blocks [4, 5) first (the
+/// triggering segment), then [2, 3). Then 1 fills the first hole: the cumulative ACK
+/// moves to 3 and the remaining block [4, 5) is still reported.
+#[test]
+fn receiver_blocks() {
+    let mut s = Script::new(sack(), 100 * MSS);
+    let (a, b) = s.deliver_data_sack(&data(0));
+    assert_eq!((a[0].ack, b[0].len()), (1 + MSS, 0));
+    let (a, b) = s.deliver_data_sack(&data(2));
+    assert_eq!(a[0].ack, 1 + MSS);
+    assert_eq!(b[0], vec![blk(2, 3)]);
+    let (_, b) = s.deliver_data_sack(&data(4));
+    assert_eq!(b[0], vec![blk(4, 5), blk(2, 3)]);
+    let (a, b) = s.deliver_data_sack(&data(1));
+    assert_eq!(a[0].ack, 1 + 3 * MSS);
+    assert_eq!(b[0], vec![blk(4, 5)]);
+}
+
+/// Without SACK recovery the receiver sends no blocks.
+#[test]
+fn no_blocks_without_sack() {
+    let mut s = Script::new(defaults(), 100 * MSS);
+    s.deliver_data(&data(0));
+    let (_, b) = s.deliver_data_sack(&data(2));
+    assert!(b[0].is_empty());
+}
+
+/// RFC 6675 section 5 and step 4: segment 0 of 0..9 lost; ACKs SACK 1, 1..2, 1..3. The
+/// third duplicate ACK starts recovery: RecoveryPoint = HighData (end of segment 9),
+/// ssthresh = cwnd = FlightSize/2 = 10/2 = 5, segment 0 resent. SetPipe: un-SACKed 0 and
+/// 4..9 = 7 segments, 0 is lost (3 SACKed segments > 2 SMSS above it: -1) and
+/// retransmitted (+1): pipe 7 >= cwnd, so nothing else goes.
+#[test]
+fn recovery_starts_at_dupthresh() {
+    let (mut s, _) = established(sack());
+    s.advance(ms(100));
+    assert!(s.ack_sack(0, &[(1, 2)]).is_empty());
+    assert!(s.ack_sack(0, &[(1, 3)]).is_empty());
+    assert!(!s.in_recovery());
+    let sent = s.ack_sack(0, &[(1, 4)]);
+    assert!(s.in_recovery());
+    assert_eq!(segs(&s, &sent), vec![0]);
+    assert_eq!((s.ssthresh(), s.cwnd()), (5.0, 5.0));
+    assert_eq!(s.recover(), s.seq(10));
+    assert_eq!(s.pipe_segs(), Some(7.0));
+}
+
+/// RFC 6675 section 5 (2): IsLost(HighACK + 1) starts recovery before DupThresh duplicate
+/// ACKs: one ACK SACKing 1..4 (4 segments > 2 SMSS above segment 0).
+#[test]
+fn recovery_starts_when_first_segment_is_lost() {
+    let (mut s, _) = established(sack());
+    s.advance(ms(100));
+    let sent = s.ack_sack(0, &[(1, 5)]);
+    assert!(s.in_recovery());
+    assert_eq!(segs(&s, &sent), vec![0]);
+}
+
+/// RFC 6675 (C) and NextSeg rules 1-2: segments 0 and 5 lost out of 0..9. After entry
+/// (SACK 1..3, cwnd 5) the ACKs SACK 1..4, then 6, 7, 8 (blocks [6,x) and [1,5)):
+/// - SACK 1..4: pipe = 6 un-SACKed - 1 lost + 1 retransmitted = 6: nothing;
+/// - +6: pipe = 5 - 1 + 1 = 5: nothing (cwnd - pipe < SMSS);
+/// - +7: pipe 4 - 1 + 1 = 4: one segment; segment 5 is not lost yet (only 2 SACKed
+///   segments above it), so rule 2: new segment 10;
+/// - +8: 3 SACKed segments above 5: lost. Outstanding 0..10 with 7 SACKed: un-SACKed 0,
+///   5, 9, 10; lost 0 and 5; retransmitted 0: pipe = 4 - 2 + 1 = 3: two segments, rule 1
+///   first (segment 5, pipe then 4), then rule 2 (new segment 11).
+#[test]
+fn next_seg_rules() {
+    let (mut s, _) = established(sack());
+    s.advance(ms(100));
+    s.ack_sack(0, &[(1, 2)]);
+    s.ack_sack(0, &[(1, 3)]);
+    s.ack_sack(0, &[(1, 4)]);
+    assert!(s.ack_sack(0, &[(1, 5)]).is_empty());
+    assert_eq!(s.pipe_segs(), Some(6.0));
+    assert!(s.ack_sack(0, &[(6, 7), (1, 5)]).is_empty());
+    assert_eq!(s.pipe_segs(), Some(5.0));
+    let sent = s.ack_sack(0, &[(6, 8), (1, 5)]);
+    assert_eq!(segs(&s, &sent), vec![10]);
+    let sent = s.ack_sack(0, &[(6, 9), (1, 5)]);
+    assert_eq!(segs(&s, &sent), vec![5, 11]);
+    assert!(sent[0].has(flags::RETX) && !sent[1].has(flags::RETX));
+    // (A): the resent 0 and 5 arrive; the ACK of everything below 10 is at RecoveryPoint:
+    // recovery ends with cwnd = ssthresh = 5
+    s.advance(ms(100));
+    s.ack_sack(5, &[(6, 9)]);
+    assert!(s.in_recovery()); // below RecoveryPoint: a partial ACK
+    s.ack_sack(10, &[]);
+    assert!(!s.in_recovery());
+    assert_eq!(s.cwnd(), 5.0);
+}
+
+/// RFC 6675 section 2: an ACK that advances the cumulative ACK and newly SACKs data is a
+/// duplicate ACK too (DupAcks reset to 0 by the advance, then 1).
+#[test]
+fn cumulative_ack_with_new_sack_counts_as_duplicate() {
+    let (mut s, _) = established(sack());
+    s.advance(ms(100));
+    s.ack_sack(1, &[(3, 4)]);
+    assert_eq!(s.dupack_count(), 1);
+    s.ack_sack(2, &[]);
+    assert_eq!(s.dupack_count(), 0);
+}
+
+/// RFC 6675 section 5.1 and RFC 2018 section 5: an RTO ends recovery, turns off the SACKed
+/// marks and resends the first unacknowledged segment; no new recovery starts before the
+/// cumulative ACK reaches the RecoveryPoint set at the timeout (end of segment 9).
+#[test]
+fn timeout_clears_scoreboard() {
+    let (mut s, _) = established(sack());
+    s.advance(ms(100));
+    s.ack_sack(0, &[(1, 5)]);
+    assert!(s.in_recovery());
+    let sent = s.expire_timer();
+    assert!(!s.in_recovery());
+    assert_eq!(segs(&s, &sent), vec![0]);
+    assert_eq!(s.cwnd(), 1.0);
+    // SACKs of data sent before the timeout do not start a recovery
+    for k in 2..6 {
+        s.ack_sack(0, &[(1, k)]);
+    }
+    assert!(!s.in_recovery());
+}
+
+/// After the timeout, go-back-N skips what the receiver SACKs again. With the window set
+/// to 10 after the timeout (ssthresh 5: congestion avoidance, 10 + 1/10 -> 10 whole
+/// segments), the ACK of segment 0 that SACKs 2..3 lets out 1, then 4..10 (segments 1..10
+/// from snd_una), never 2 or 3.
+#[test]
+fn go_back_n_skips_sacked_after_timeout() {
+    let (mut s, _) = established(sack());
+    s.expire_timer();
+    s.set_cwnd(10.0, 5.0);
+    s.advance(ms(100));
+    let sent = s.ack_sack(1, &[(2, 4)]);
+    assert_eq!(segs(&s, &sent), vec![1, 4, 5, 6, 7, 8, 9, 10]);
+}
