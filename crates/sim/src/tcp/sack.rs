@@ -74,18 +74,26 @@ impl Scoreboard {
     /// octets it newly SACKed (an ACK that newly SACKs data is a duplicate ACK in the
     /// sense of RFC 6675 section 2). Parts at or below `snd_una` are ignored.
     pub fn add(&mut self, blk: SackBlock, snd_una: u64) -> u64 {
+        self.add_split(blk, snd_una, 0).0
+    }
+
+    /// As `add`; also returns how many of the newly SACKed octets lie below `bound`.
+    pub fn add_split(&mut self, blk: SackBlock, snd_una: u64, bound: u64) -> (u64, u64) {
         let (l, r) = (blk.left.max(snd_una), blk.right);
         if l >= r {
-            return 0;
+            return (0, 0);
         }
+        let below = |a: u64, b: u64| b.min(bound).saturating_sub(a);
         // first range that ends at or after l (touching ranges merge)
         let i = self.ranges.partition_point(|x| x.1 < l);
         let mut j = i;
         let (mut nl, mut nr) = (l, r);
         let mut covered = 0;
+        let mut covered_below = 0;
         while j < self.ranges.len() && self.ranges[j].0 <= r {
             let (a, b) = self.ranges[j];
             covered += b.min(r).saturating_sub(a.max(l));
+            covered_below += below(a.max(l), b.min(r).max(a.max(l)));
             nl = nl.min(a);
             nr = nr.max(b);
             self.sacked -= b - a;
@@ -94,11 +102,13 @@ impl Scoreboard {
         let new = (r - l) - covered;
         self.ranges.splice(i..j, std::iter::once((nl, nr)));
         self.sacked += nr - nl;
-        new
+        (new, below(l, r) - covered_below)
     }
 
-    /// The cumulative ACK moved to `snd_una`: forget what lies below it.
-    pub fn advance(&mut self, snd_una: u64) {
+    /// The cumulative ACK moved to `snd_una`: forget what lies below it; returns the
+    /// SACKed octets forgotten.
+    pub fn advance(&mut self, snd_una: u64) -> u64 {
+        let before = self.sacked;
         let k = self.ranges.partition_point(|x| x.1 <= snd_una);
         for &(a, b) in &self.ranges[..k] {
             self.sacked -= b - a;
@@ -110,6 +120,7 @@ impl Scoreboard {
                 first.0 = snd_una;
             }
         }
+        before - self.sacked
     }
 
     /// RFC 2018 section 5 / RFC 6675 section 5.1: after an RTO the SACKed marks are
@@ -131,14 +142,20 @@ impl Scoreboard {
     /// ranges above such an octet are whole: walk down from the top range until either
     /// condition holds; the boundary is the start of that range. 0 when no octet is lost.
     pub fn lost_below(&self, dupthresh: u32, mss: u64) -> u64 {
+        self.lost_boundary(dupthresh, mss).0
+    }
+
+    /// `lost_below` and the SACKed octets above it (walked to find it: at most
+    /// DupThresh ranges).
+    pub fn lost_boundary(&self, dupthresh: u32, mss: u64) -> (u64, u64) {
         let mut bytes = 0;
         for (k, &(a, b)) in self.ranges.iter().rev().enumerate() {
             bytes += b - a;
             if k as u32 + 1 >= dupthresh || bytes > (dupthresh as u64 - 1) * mss {
-                return a;
+                return (a, bytes);
             }
         }
-        0
+        (0, bytes)
     }
 
     /// SACKed octets in [from, to).
@@ -169,9 +186,29 @@ impl Scoreboard {
         self.ranges.get(i).map_or(limit, |r| r.0.min(limit))
     }
 
+    /// RFC 6675 SetPipe() from running totals: `sacked_below_rxt` is the SACKed octets
+    /// in [snd_una, high_rxt), kept by the caller as blocks arrive and HighRxt moves.
+    /// O(DupThresh): the per-ACK work does not grow with the window or the holes.
+    pub fn pipe_fast(
+        &self,
+        snd_una: u64,
+        snd_max: u64,
+        high_rxt: u64,
+        sacked_below_rxt: u64,
+        dupthresh: u32,
+        mss: u64,
+    ) -> u64 {
+        let unsacked = (snd_max - snd_una) - self.sacked;
+        let (bound, above) = self.lost_boundary(dupthresh, mss);
+        let lost = if bound > snd_una { (bound - snd_una) - (self.sacked - above) } else { 0 };
+        let rxt = high_rxt.clamp(snd_una, snd_max) - snd_una - sacked_below_rxt;
+        unsacked - lost + rxt
+    }
+
     /// RFC 6675 SetPipe(): for each un-SACKed octet in [snd_una, snd_max): +1 unless
     /// IsLost, +1 more if it is at or below HighRxt (`high_rxt` is one past the highest
-    /// retransmitted octet). In bytes.
+    /// retransmitted octet). In bytes. By scanning the ranges: the reference `pipe_fast`
+    /// is tested against.
     pub fn pipe(&self, snd_una: u64, snd_max: u64, high_rxt: u64, dupthresh: u32, mss: u64) -> u64 {
         let unsacked = (snd_max - snd_una) - self.sacked;
         let lost_to = self.lost_below(dupthresh, mss).clamp(snd_una, snd_max);

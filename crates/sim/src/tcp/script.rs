@@ -87,6 +87,21 @@ impl Script {
         self.now = self.now + dt;
     }
 
+    /// Advances time by `dt`, firing every timer that falls due on the way (as the
+    /// simulator would); returns what they sent.
+    pub fn advance_firing(&mut self, dt: SimTime) -> Vec<Packet> {
+        let until = self.now + dt;
+        let mut sent = Vec::new();
+        while let Some(d) = self.flow.next_deadline().filter(|&d| d <= until) {
+            self.now = self.now.max(d);
+            let mut out = TcpOut::default();
+            self.flow.on_timer(self.now, &mut out);
+            sent.extend(self.record(out));
+        }
+        self.now = until;
+        sent
+    }
+
     /// Delivers the SYN-ACK (echoing the latest SYN's timestamp; ECE when `ece`).
     pub fn syn_ack(&mut self, ece: bool) -> Vec<Packet> {
         let syn_ts = self.sent.iter().rev().find(|p| p.has(flags::SYN)).map_or(SimTime::ZERO, |p| p.ts);

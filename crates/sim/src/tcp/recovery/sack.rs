@@ -31,6 +31,8 @@ pub struct SackRecovery {
     recovery_point: u64,
     /// One past the highest octet retransmitted in this recovery (HighRxt + 1).
     high_rxt: u64,
+    /// SACKed octets in [snd_una, high_rxt): SetPipe() from running totals.
+    sacked_below_rxt: u64,
     dupacks: u32,
 }
 
@@ -39,8 +41,14 @@ impl SackRecovery {
         &self.sb
     }
 
-    /// RFC 6675 SetPipe(), in bytes.
+    /// RFC 6675 SetPipe(), in bytes, from running totals (O(DupThresh)).
     pub fn set_pipe(&self, f: &Flow) -> u64 {
+        let (t, mss) = (f.p.dupack_threshold, f.p.mss as u64);
+        self.sb.pipe_fast(f.snd_una, f.snd_max, self.high_rxt, self.sacked_below_rxt, t, mss)
+    }
+
+    /// SetPipe() by scanning the scoreboard, the reference for `set_pipe`.
+    pub fn set_pipe_by_scan(&self, f: &Flow) -> u64 {
         self.sb.pipe(f.snd_una, f.snd_max, self.high_rxt, f.p.dupack_threshold, f.p.mss as u64)
     }
 }
@@ -52,12 +60,20 @@ impl LossRecovery for SackRecovery {
 
     fn on_ack(&mut self, f: &mut Flow, a: &AckInfo, now: SimTime, out: &mut TcpOut) -> AckVerdict {
         if a.newly > 0 {
-            self.sb.advance(f.snd_una);
+            let forgotten = self.sb.advance(f.snd_una);
+            if self.high_rxt <= f.snd_una {
+                self.high_rxt = f.snd_una;
+                self.sacked_below_rxt = 0;
+            } else {
+                self.sacked_below_rxt -= forgotten; // all of it lay below snd_una < high_rxt
+            }
             self.dupacks = 0;
         }
         let mut newly_sacked = 0;
         for &b in a.sack {
-            newly_sacked += self.sb.add(b, f.snd_una);
+            let (n, below) = self.sb.add_split(b, f.snd_una, self.high_rxt);
+            newly_sacked += n;
+            self.sacked_below_rxt += below;
         }
         // section 2; a plain RFC 5681 duplicate (a receiver without SACK) counts too
         if newly_sacked > 0 || (a.dup && a.sack.is_empty()) {
@@ -96,6 +112,7 @@ impl LossRecovery for SackRecovery {
         let len = mss.min(self.sb.hole_end(f.snd_una, f.end_seq()) - f.snd_una);
         f.send_segment(f.snd_una, len as u32, now, out);
         self.high_rxt = f.snd_una + len;
+        self.sacked_below_rxt = 0; // [snd_una, snd_una + len) is a hole
         f.on_loss_reduction();
     }
 
@@ -105,6 +122,7 @@ impl LossRecovery for SackRecovery {
         self.dupacks = 0;
         self.recovery_point = f.snd_max;
         self.high_rxt = f.snd_una;
+        self.sacked_below_rxt = 0;
     }
 
     fn in_recovery(&self) -> bool {
@@ -156,8 +174,10 @@ impl LossRecovery for SackRecovery {
     }
 
     fn on_sent(&mut self, snd_max: u64, seq: u64, len: u64) {
-        if self.in_recovery && seq < snd_max {
-            self.high_rxt = self.high_rxt.max(seq + len);
+        if self.in_recovery && seq < snd_max && seq + len > self.high_rxt {
+            // ranges skipped between the old HighRxt and this segment now lie below it
+            self.sacked_below_rxt += self.sb.sacked_in(self.high_rxt, seq + len);
+            self.high_rxt = seq + len;
         }
     }
 }
