@@ -215,6 +215,8 @@ pub struct Flow {
     pub(crate) snd_max: u64,
     pub cc_state: CcState,
     pub(crate) cc: Box<dyn CongestionControl>,
+    /// `cc.per_packet_hooks()`, read once.
+    pub(crate) cc_hooks: bool,
     /// Loss detection and recovery (recovery/); taken out while it runs.
     pub(crate) rec: Option<Recovery>,
     /// Between window and wire (sched.rs).
@@ -271,6 +273,7 @@ impl Flow {
             snd_nxt: 1,
             snd_max: 1,
             cc_state: CcState { cwnd: p.init_cwnd, ssthresh: f64::INFINITY, max_cwnd: p.max_cwnd },
+            cc_hooks: cc.per_packet_hooks(),
             cc,
             rec: Some(Recovery::new(p.recovery)),
             sched: Scheduler::new(p.pacing),

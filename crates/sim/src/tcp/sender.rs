@@ -135,7 +135,9 @@ impl Flow {
         }
         out.pkts.push(p);
         self.stats.data_pkts_sent += 1;
-        self.cc.on_packet_sent(&mut self.cc_state, seq, len, retx, now);
+        if self.cc_hooks {
+            self.cc.on_packet_sent(&mut self.cc_state, seq, len, retx, now);
+        }
         // RFC 6298 (5.1): start the timer when a segment is sent and it is not running.
         self.timers.set_if_idle(TimerKind::Rto, now + self.rto);
     }
@@ -170,7 +172,9 @@ impl Flow {
             }
         }
         self.rto = self.estimated_rto();
-        self.cc.on_rtt_sample(&mut self.cc_state, SimTime(r), now);
+        if self.cc_hooks {
+            self.cc.on_rtt_sample(&mut self.cc_state, SimTime(r), now);
+        }
     }
 
     /// RTO = SRTT + max(G, 4 RTTVAR) (RFC 6298 2.2-2.3), rounded up to whole ticks when

@@ -20,6 +20,9 @@ impl CongestionControl for Recording {
     fn on_ack(&mut self, s: &mut CcState, acked: f64, _rtt: Option<SimTime>, _now: SimTime) {
         s.cwnd += acked.min(1.0);
     }
+    fn per_packet_hooks(&self) -> bool {
+        true
+    }
     fn on_rtt_sample(&mut self, _s: &mut CcState, _rtt: SimTime, _now: SimTime) {
         self.0.lock().unwrap().push("rtt");
     }

@@ -45,12 +45,20 @@ pub trait CongestionControl: Send {
     /// `acked` is in segments; `rtt` is this ACK's RTT sample when valid (Karn).
     fn on_ack(&mut self, s: &mut CcState, acked: f64, rtt: Option<SimTime>, now: SimTime);
 
+    /// Whether the sender calls `on_rtt_sample` and `on_packet_sent` (per-packet hooks
+    /// cost a virtual call each; algorithms that use them say so here).
+    fn per_packet_hooks(&self) -> bool {
+        false
+    }
+
     /// Every valid RTT sample (Karn's rule applied), in or out of recovery (Linux's
     /// pkts_acked): delay-based algorithms (Vegas, FAST) and H-TCP's RTT range use it.
+    /// Called only when `per_packet_hooks` is true.
     fn on_rtt_sample(&mut self, _s: &mut CcState, _rtt: SimTime, _now: SimTime) {}
 
     /// A data packet left the sender (`retx`: a retransmission), for algorithms that
-    /// count what they send (burst and rate estimators).
+    /// count what they send (burst and rate estimators). Called only when
+    /// `per_packet_hooks` is true.
     fn on_packet_sent(&mut self, _s: &mut CcState, _seq: u64, _bytes: u32, _retx: bool, _now: SimTime) {}
 
     /// The congestion event `ev`: the new ssthresh; `flight` is FlightSize in segments.
