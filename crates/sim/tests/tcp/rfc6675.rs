@@ -206,3 +206,27 @@ fn incremental_pipe_matches_scan() {
         assert!(checks > 100);
     }
 }
+
+/// NextSeg rule 4: a 10-segment flow loses 0 and 9 (the tail). SACKs of 1..8 start
+/// recovery at the third duplicate and resend 0 (RescueRxt = end of segment 0). When the
+/// resent 0 arrives, the ACK of everything below 9 leaves only 9 outstanding: not lost
+/// (nothing SACKed above it), no new data, so rules 1-3 fail; HighACK has passed
+/// RescueRxt, so 9 goes as the one rescue retransmission instead of waiting for the RTO.
+/// Its own loss is left to the timer: a second rescue in the same recovery is not sent.
+#[test]
+fn rescue_retransmission() {
+    let (mut s, first) = Script::established(sack(), 10 * MSS, ms(100));
+    assert_eq!(first.len(), 10);
+    s.advance(ms(100));
+    for k in 2..=4 {
+        s.ack_sack(0, &[(1, k)]);
+    }
+    assert!(s.in_recovery());
+    for k in 5..=9 {
+        assert!(s.ack_sack(0, &[(1, k)]).is_empty());
+    }
+    let sent = s.ack_sack(9, &[]);
+    assert_eq!(segs(&s, &sent), vec![9]);
+    assert!(sent[0].has(flags::RETX));
+    assert!(s.dupacks(2).is_empty());
+}

@@ -10,7 +10,8 @@
 //! - (A) a cumulative ACK at or past RecoveryPoint ends recovery; (B) Update, SetPipe;
 //!   (C) while cwnd - pipe >= SMSS send NextSeg(): rule 1 (the first lost hole above
 //!   HighRxt), rule 2 (new data), rule 3 (a hole not yet lost, below the highest SACKed
-//!   octet). Rule 4 (the rescue retransmission, a SHOULD) is not implemented;
+//!   octet), rule 4 (one rescue retransmission per recovery of the highest un-SACKed
+//!   octet once HighACK passes RescueRxt; RescueRxt = RecoveryPoint, HighRxt unchanged);
 //! - section 5.1: an RTO clears the SACKed marks (RFC 2018 section 5), ends recovery and
 //!   sets RecoveryPoint = HighData.
 //!
@@ -33,6 +34,10 @@ pub struct SackRecovery {
     high_rxt: u64,
     /// SACKed octets in [snd_una, high_rxt): SetPipe() from running totals.
     sacked_below_rxt: u64,
+    /// RescueRxt + 1 (rule 4): set at entry to the end of the first retransmission.
+    rescue_rxt: u64,
+    /// The segment `next_segment` chose last is a rule-4 rescue (read by `on_sent`).
+    rescue_next: std::cell::Cell<bool>,
     dupacks: u32,
 }
 
@@ -112,6 +117,7 @@ impl LossRecovery for SackRecovery {
         let len = mss.min(self.sb.hole_end(f.snd_una, f.end_seq()) - f.snd_una);
         f.send_segment(f.snd_una, len as u32, now, out);
         self.high_rxt = f.snd_una + len;
+        self.rescue_rxt = self.high_rxt;
         self.sacked_below_rxt = 0; // [snd_una, snd_una + len) is a hole
         f.on_loss_reduction();
     }
@@ -138,6 +144,7 @@ impl LossRecovery for SackRecovery {
     }
 
     fn next_segment(&self, f: &Flow, wnd: u64) -> Option<(u64, u64)> {
+        self.rescue_next.set(false);
         if !self.in_recovery {
             // after a timeout, go-back-N skips what the receiver has SACKed since
             let seq = self.sb.next_hole(f.snd_nxt);
@@ -166,6 +173,16 @@ impl LossRecovery for SackRecovery {
         if hole < high_sacked {
             return Some((hole, mss.min(self.sb.hole_end(hole, f.snd_max) - hole)));
         }
+        // rule 4: one rescue retransmission of the highest outstanding un-SACKed octet
+        if f.snd_max - f.snd_una > self.sb.sacked_bytes() && f.snd_una > self.rescue_rxt {
+            let top = match self.sb.ranges().last() {
+                Some(&(a, b)) if b == f.snd_max => a, // the top is SACKed: below its range
+                _ => f.snd_max,
+            };
+            let seq = f.snd_una.max(top.saturating_sub(mss));
+            self.rescue_next.set(true);
+            return Some((seq, top - seq));
+        }
         None
     }
 
@@ -174,6 +191,10 @@ impl LossRecovery for SackRecovery {
     }
 
     fn on_sent(&mut self, snd_max: u64, seq: u64, len: u64) {
+        if self.rescue_next.take() {
+            self.rescue_rxt = self.recovery_point; // at most one rescue per recovery
+            return;
+        }
         if self.in_recovery && seq < snd_max && seq + len > self.high_rxt {
             // ranges skipped between the old HighRxt and this segment now lie below it
             self.sacked_below_rxt += self.sb.sacked_in(self.high_rxt, seq + len);
