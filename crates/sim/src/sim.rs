@@ -260,29 +260,17 @@ impl Sim {
     /// Sends the packets a flow emitted and (re)arms its timer.
     #[inline]
     fn emit(&mut self, f: FlowId, mut out: TcpOut) {
+        if !out.sacks.is_empty() {
+            self.keep_sacks(&mut out);
+        }
         for mut p in out.pkts.drain(..) {
             let flow = &mut self.flows[f as usize];
             flow.stats.pkts_sent += 1;
             (p.src, p.dst) = if p.route == flow.fwd { (flow.src, flow.dst) } else { (flow.dst, flow.src) };
-            if p.sack != 0 {
-                let b = out.sacks[p.sack as usize - 1];
-                let slot = match self.free_sacks.pop() {
-                    Some(k) => {
-                        self.sacks[k as usize] = b;
-                        k
-                    }
-                    None => {
-                        self.sacks.push(b);
-                        self.sacks.len() as u32 - 1
-                    }
-                };
-                p.sack = slot + 1;
-            }
             let id = self.slab.alloc(p);
             let first = self.routes[p.route as usize][0];
             self.link_arrive(first, id);
         }
-        out.sacks.clear();
         // put the buffers back; the placeholder left by `take` holds no allocation
         std::mem::forget(std::mem::replace(&mut self.out, out));
         let flow = &mut self.flows[f as usize];
@@ -292,6 +280,27 @@ impl Sim {
                 self.events.push(d.max(self.now).ns(), Ev::Timer(f));
             }
         }
+    }
+
+    /// Moves the SACK blocks of the ACKs in `out` to the side table; each ACK's `sack`
+    /// becomes 1 + its slot there.
+    #[cold]
+    fn keep_sacks(&mut self, out: &mut TcpOut) {
+        for p in out.pkts.iter_mut().filter(|p| p.sack != 0) {
+            let b = out.sacks[p.sack as usize - 1];
+            let slot = match self.free_sacks.pop() {
+                Some(k) => {
+                    self.sacks[k as usize] = b;
+                    k
+                }
+                None => {
+                    self.sacks.push(b);
+                    self.sacks.len() as u32 - 1
+                }
+            };
+            p.sack = slot + 1;
+        }
+        out.sacks.clear();
     }
 
     #[inline]
@@ -430,6 +439,7 @@ impl Sim {
     pub fn check_conservation(&self) -> Result<(), String> {
         let now = self.now;
         let mut in_net: Vec<u64> = vec![0; self.flows.len()];
+        let mut sack_held = 0;
         for (i, l) in self.net.links.iter().enumerate() {
             let s = &l.stats;
             let queued = l.ring.len() - l.started;
@@ -455,7 +465,16 @@ impl Sim {
             }
             for p in l.held_packets() {
                 in_net[self.slab.get(p).flow as usize] += 1;
+                sack_held += (self.slab.get(p).sack != 0) as usize;
             }
+        }
+        // every SACK side-table slot in use belongs to an ACK still in the network
+        if sack_held != self.sacks.len() - self.free_sacks.len() {
+            return Err(format!(
+                "SACK slots in use {} != ACKs with blocks in the network {}",
+                self.sacks.len() - self.free_sacks.len(),
+                sack_held
+            ));
         }
         for (f, flow) in self.flows.iter().enumerate() {
             let s = &flow.stats;

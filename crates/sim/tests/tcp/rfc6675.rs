@@ -230,3 +230,58 @@ fn rescue_retransmission() {
     assert!(sent[0].has(flags::RETX));
     assert!(s.dupacks(2).is_empty());
 }
+
+/// SACK in a whole simulation: 8 long flows through a 10 Mbps / 20 ms bottleneck with a
+/// 20-packet DropTail buffer (losses in bursts), 30 s, NewReno vs SACK, seeds 1-3.
+/// Packets and SACK side-table slots are conserved every 100 ms (blocks travel with
+/// their ACKs and are freed when the ACK is delivered or dropped). SACK resends only
+/// what is missing, where NewReno learns one hole per RTT and goes back N after a
+/// timeout: in every seed SACK retransmits less and delivers at least as many bytes.
+/// (Timeouts: 14/25/11 NewReno vs 18/9/9 SACK: no ordering holds seed by seed.)
+#[test]
+fn sack_in_a_simulation() {
+    let run = |recovery: &str, seed: u64| {
+        let toml = format!(
+            r#"
+duration = "30s"
+[topology]
+kind = "dumbbell"
+pairs = 8
+access = {{ rate = "100Mbps", delay = "1ms" }}
+[topology.bottleneck]
+rate = "10Mbps"
+delay = "20ms"
+queue = {{ kind = "droptail", limit = 20 }}
+[tcp]
+recovery = "{recovery}"
+[[traffic]]
+kind = "bulk"
+from = "s{{i}}"
+to = "d{{i}}"
+count = 8
+start_jitter = "10ms"
+"#
+        );
+        let sc = sim::Scenario::from_toml_str(&toml).unwrap();
+        let mut sim = sc.build(Some(seed)).unwrap();
+        let mut t = SimTime::ZERO;
+        while t < SimTime::from_secs(30) {
+            t = t + ms(100);
+            sim.run_until(t);
+            sim.check_conservation().unwrap_or_else(|e| panic!("{recovery} at {t}: {e}"));
+        }
+        let retx: u64 = sim.flows.iter().map(|f| f.stats.retransmits).sum();
+        let bytes: u64 = sim.flows.iter().map(|f| f.stats.bytes_received).sum();
+        (retx, bytes)
+    };
+    for seed in 1..=3 {
+        let (rx_nr, b_nr) = run("newreno", seed);
+        let (rx_sack, b_sack) = run("sack", seed);
+        eprintln!("seed {seed}: retransmits newreno {rx_nr} sack {rx_sack}; bytes {b_nr} {b_sack}");
+        assert!(rx_sack < rx_nr, "seed {seed}");
+        assert!(b_sack >= b_nr, "seed {seed}");
+        // 10 Mbit/s for 30 s is 37.5 MB on the wire; payload is 1460/1500 of a full
+        // packet: over 90 % of that arrives
+        assert!(b_nr as f64 > 0.9 * 37.5e6 * 1460.0 / 1500.0, "seed {seed}");
+    }
+}
