@@ -29,3 +29,24 @@ pub fn approx(a: f64, b: f64) -> bool {
 pub fn retx(pkts: &[Packet]) -> Vec<&Packet> {
     pkts.iter().filter(|p| p.has(flags::RETX)).collect()
 }
+
+/// A one-flow star scenario (10 packets, 1 Gbps, 1 ms) whose `[tcp]` table is `tcp`.
+pub fn scenario(tcp: &str) -> String {
+    format!(
+        r#"
+duration = "1s"
+[tcp]
+{tcp}
+[topology]
+kind = "star"
+senders = 1
+sender_link = {{ rate = "1Gbps", delay = "1ms" }}
+receiver_link = {{ rate = "1Gbps", delay = "1ms", queue = {{ kind = "droptail", limit = 50 }} }}
+[[traffic]]
+kind = "flow"
+from = "s0"
+to = "d"
+size_pkts = 10
+"#
+    )
+}

@@ -179,25 +179,6 @@ fn gated_sender() {
 /// `[tcp.cc]` as a typed table; unknown kinds and fields named by their path.
 #[test]
 fn cc_table_in_scenarios() {
-    let scenario = |tcp: &str| {
-        format!(
-            r#"
-duration = "1s"
-[tcp]
-{tcp}
-[topology]
-kind = "star"
-senders = 1
-sender_link = {{ rate = "1Gbps", delay = "1ms" }}
-receiver_link = {{ rate = "1Gbps", delay = "1ms", queue = {{ kind = "droptail", limit = 50 }} }}
-[[traffic]]
-kind = "flow"
-from = "s0"
-to = "d"
-size_pkts = 10
-"#
-        )
-    };
     let parse = |t: &str| sim::Scenario::from_toml_str(&scenario(t)).map(|_| ());
     parse("cc = { kind = \"newreno\" }\nrecovery = \"sack\"\npacing = \"10Mbps\"").unwrap();
     parse("cc = \"newreno\"").unwrap();

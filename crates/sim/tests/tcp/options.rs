@@ -78,25 +78,6 @@ fn rto_backoff_reset() {
 /// The options in a scenario file: accepted by name, a bad value named by its path.
 #[test]
 fn options_in_scenarios() {
-    let scenario = |tcp: &str| {
-        format!(
-            r#"
-duration = "1s"
-[tcp]
-{tcp}
-[topology]
-kind = "star"
-senders = 1
-sender_link = {{ rate = "1Gbps", delay = "1ms" }}
-receiver_link = {{ rate = "1Gbps", delay = "1ms", queue = {{ kind = "droptail", limit = 50 }} }}
-[[traffic]]
-kind = "flow"
-from = "s0"
-to = "d"
-size_pkts = 10
-"#
-        )
-    };
     let ok = scenario("limited_transmit = true\nrtt_tick = \"100ms\"\nrto_backoff_reset = \"new_ack\"");
     let sc = sim::Scenario::from_toml_str(&ok).unwrap_or_else(|e| panic!("{e}"));
     let sim = sc.build(Some(1)).unwrap_or_else(|e| panic!("{e}"));
