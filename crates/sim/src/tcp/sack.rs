@@ -130,12 +130,6 @@ impl Scoreboard {
         self.sacked = 0;
     }
 
-    /// Whether octet `seq` is SACKed.
-    pub fn is_sacked(&self, seq: u64) -> bool {
-        let i = self.ranges.partition_point(|x| x.1 <= seq);
-        i < self.ranges.len() && self.ranges[i].0 <= seq
-    }
-
     /// The loss boundary: every un-SACKed octet below it is lost in the sense of RFC 6675
     /// IsLost(): "DupThresh discontiguous SACKed sequences" above it, or more than
     /// (DupThresh - 1) SMSS octets SACKed above it. Un-SACKed octets lie in holes, so the

@@ -261,10 +261,6 @@ impl Script {
     pub fn pipe_segs(&self) -> Option<f64> {
         self.flow.recovery().pipe(&self.flow).map(|b| b as f64 / self.flow.p.mss as f64)
     }
-    /// Segments in flight (snd_max - snd_una over MSS).
-    pub fn flight_segs(&self) -> f64 {
-        (self.flow.snd_max - self.flow.snd_una) as f64 / self.flow.p.mss as f64
-    }
 }
 
 /// Segment indices of the data packets in `pkts`.
