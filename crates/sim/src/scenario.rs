@@ -18,7 +18,9 @@ use crate::queue::{QueueDisc, Unit};
 use crate::rng::Rng;
 use crate::sim::Sim;
 use crate::tcp::cc;
-use crate::tcp::recovery::RecoveryKind;
+use crate::tcp::recovery::dcr::{DcrBase, DcrConfig};
+use crate::tcp::recovery::ncr::{NcrConfig, NcrVariant};
+use crate::tcp::recovery::{RecoveryKind, Reordering};
 use crate::tcp::sched::Pacing;
 use crate::tcp::{RtoBackoffReset, SpDenial, SpMode, TcpParams, UNLIMITED};
 use crate::time::{parse_duration, parse_rate, BitsPerSec, SimTime};
@@ -496,6 +498,12 @@ pub struct TcpSpec {
     pub rto_backoff_reset: Option<RtoBackoffResetSpec>,
     /// Loss recovery: "newreno" (RFC 6582, default) or "sack" (RFC 2018 blocks, RFC 6675).
     pub recovery: Option<RecoverySpec>,
+    /// The response to reordering around loss recovery: "none" (default), "dcr"
+    /// (TCP-DCR: wait one SRTT after the first duplicate ACK), "ncr" (RFC 4653, needs
+    /// recovery = "sack"), or a table with `kind` and the options of
+    /// tcp/recovery/dcr.rs (`tau_srtt`, `tau`, `base` = "first_dupack" | "expiry",
+    /// `grow_during_tau`) or ncr.rs (`variant` = "careful" | "aggressive").
+    pub reordering: Option<ReorderingSpec>,
     /// The send scheduler: "off" (window-limited, default), "cc" (the congestion
     /// control's pacing rate) or a rate ("10Mbps"): one packet per size x 8 / rate.
     pub pacing: Option<String>,
@@ -506,6 +514,103 @@ pub struct TcpSpec {
 pub enum RecoverySpec {
     Newreno,
     Sack,
+}
+
+/// `reordering` in `[tcp]`: a name or a table with `kind` (see `TcpSpec::reordering`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReorderingSpec(ReorderingTable);
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+enum ReorderingTable {
+    None {},
+    Dcr {
+        #[serde(default)]
+        tau_srtt: Option<f64>,
+        #[serde(default)]
+        tau: Option<Dur>,
+        #[serde(default)]
+        base: Option<DcrBaseSpec>,
+        #[serde(default)]
+        grow_during_tau: Option<bool>,
+    },
+    Ncr {
+        #[serde(default)]
+        variant: Option<NcrVariantSpec>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum DcrBaseSpec {
+    FirstDupack,
+    Expiry,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum NcrVariantSpec {
+    Careful,
+    Aggressive,
+}
+
+const REORDERING_NAMES: &str = "none, dcr, ncr";
+
+impl<'de> Deserialize<'de> for ReorderingSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> de::Visitor<'de> for V {
+            type Value = ReorderingSpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                write!(f, "a reordering response ({REORDERING_NAMES}) or a table with `kind`")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<ReorderingSpec, E> {
+                let t = match s {
+                    "none" => ReorderingTable::None {},
+                    "dcr" => ReorderingTable::Dcr { tau_srtt: None, tau: None, base: None, grow_during_tau: None },
+                    "ncr" => ReorderingTable::Ncr { variant: None },
+                    _ => {
+                        return Err(E::custom(format!(
+                            "unknown reordering response {s:?}; allowed: {REORDERING_NAMES}"
+                        )))
+                    }
+                };
+                Ok(ReorderingSpec(t))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, m: A) -> Result<ReorderingSpec, A::Error> {
+                ReorderingTable::deserialize(de::value::MapAccessDeserializer::new(m)).map(ReorderingSpec)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl ReorderingSpec {
+    fn resolve(&self, path: &str) -> Result<Reordering, String> {
+        Ok(match &self.0 {
+            ReorderingTable::None {} => Reordering::None,
+            ReorderingTable::Dcr { tau_srtt, tau, base, grow_during_tau } => {
+                let d = DcrConfig::default();
+                let c = DcrConfig {
+                    tau_srtt: tau_srtt.unwrap_or(d.tau_srtt),
+                    tau: tau.map(|t| t.0),
+                    base: match base {
+                        None | Some(DcrBaseSpec::FirstDupack) => DcrBase::FirstDupack,
+                        Some(DcrBaseSpec::Expiry) => DcrBase::Expiry,
+                    },
+                    grow_during_tau: grow_during_tau.unwrap_or(d.grow_during_tau),
+                };
+                c.validate(path)?;
+                Reordering::Dcr(c)
+            }
+            ReorderingTable::Ncr { variant } => Reordering::Ncr(NcrConfig {
+                variant: match variant {
+                    None | Some(NcrVariantSpec::Careful) => NcrVariant::Careful,
+                    Some(NcrVariantSpec::Aggressive) => NcrVariant::Aggressive,
+                },
+            }),
+        })
+    }
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
@@ -560,6 +665,7 @@ impl TcpSpec {
             rtt_tick: pick!(rtt_tick),
             rto_backoff_reset: pick!(rto_backoff_reset),
             recovery: pick!(recovery),
+            reordering: pick!(reordering),
             pacing: pick!(pacing),
         }
     }
@@ -599,6 +705,10 @@ impl TcpSpec {
                 None | Some(RecoverySpec::Newreno) => RecoveryKind::NewReno,
                 Some(RecoverySpec::Sack) => RecoveryKind::Sack,
             },
+            reordering: match &self.reordering {
+                None => Reordering::None,
+                Some(r) => r.resolve(&format!("{path}.reordering"))?,
+            },
             pacing: match self.pacing.as_deref() {
                 None | Some("off") => Pacing::Off,
                 Some("cc") => Pacing::Cc,
@@ -615,6 +725,9 @@ impl TcpSpec {
         }
         if self.sp_attempts == Some(0) {
             return Err(format!("{path}.sp_attempts: must be >= 1"));
+        }
+        if matches!(p.reordering, Reordering::Ncr(_)) && p.recovery != RecoveryKind::Sack {
+            return Err(format!("{path}.reordering: \"ncr\" needs recovery = \"sack\" (RFC 4653 builds on SACK)"));
         }
         let cc_cfg = self.cc.clone().map(|c| c.0).unwrap_or_default();
         cc_cfg.validate(&format!("{path}.cc"))?;
@@ -769,6 +882,11 @@ impl Scenario {
             });
             format!("TOML syntax error{}: {}", at.unwrap_or_default(), e.message().trim().replace('\n', " "))
         })?;
+        // JSON has no NaN or infinity: serde_json would turn them into null, and an
+        // optional field would silently take its default
+        if let Ok(t) = toml::from_str::<toml::Value>(s) {
+            non_finite(&t, &mut String::new())?;
+        }
         Self::from_value(v)
     }
 
@@ -957,6 +1075,35 @@ impl Scenario {
             }
         }
         Ok(())
+    }
+}
+
+/// The first NaN or infinite number in a TOML document, as a one-line error naming it.
+fn non_finite(v: &toml::Value, path: &mut String) -> Result<(), String> {
+    match v {
+        toml::Value::Float(x) if !x.is_finite() => Err(format!("{path}: must be a finite number (got {x})")),
+        toml::Value::Table(t) => {
+            for (k, x) in t {
+                let n = path.len();
+                if n > 0 {
+                    path.push('.');
+                }
+                path.push_str(k);
+                non_finite(x, path)?;
+                path.truncate(n);
+            }
+            Ok(())
+        }
+        toml::Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                let n = path.len();
+                path.push_str(&format!("[{i}]"));
+                non_finite(x, path)?;
+                path.truncate(n);
+            }
+            Ok(())
+        }
+        _ => Ok(()),
     }
 }
 

@@ -14,6 +14,8 @@
 mod common;
 #[path = "tcp/composable.rs"]
 mod composable;
+#[path = "tcp/dcr_ncr.rs"]
+mod dcr_ncr;
 #[path = "tcp/defects.rs"]
 mod defects;
 #[path = "tcp/options.rs"]

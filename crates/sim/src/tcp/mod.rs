@@ -31,7 +31,7 @@ pub mod timers;
 use crate::packet::{FlowId, NodeId, Packet, RouteId};
 use crate::time::SimTime;
 use cc::{CcState, CongestionControl};
-use recovery::{LossRecovery, Recovery, RecoveryKind};
+use recovery::{LossRecovery, Recovery, RecoveryKind, Reordering};
 use sack::{SackBlocks, SackReporter};
 use sched::{Pacing, Scheduler};
 use spmark::SpMarker;
@@ -69,6 +69,8 @@ pub struct TcpParams {
     pub rto_backoff_reset: RtoBackoffReset,
     /// Loss detection and recovery: NewReno (RFC 6582, default) or SACK (RFC 6675).
     pub recovery: RecoveryKind,
+    /// The response to reordering wrapped around `recovery`: none, TCP-DCR or TCP-NCR.
+    pub reordering: Reordering,
     /// The send scheduler's pacing: off (window-limited, default), a fixed rate, or the
     /// congestion control's rate.
     pub pacing: Pacing,
@@ -128,6 +130,7 @@ impl Default for TcpParams {
             rtt_tick: SimTime::ZERO,
             rto_backoff_reset: RtoBackoffReset::RttSample,
             recovery: RecoveryKind::NewReno,
+            reordering: Reordering::None,
             pacing: Pacing::Off,
         }
     }
@@ -233,6 +236,11 @@ pub struct Flow {
     /// snd_una when the retransmission timer last fired (0: never): a second timeout of
     /// the same segment keeps ssthresh (RFC 5681 3.1, after eq. 4).
     pub(crate) rto_una: u64,
+    /// The FlightSize (segments) a congestion response is based on, when a recovery
+    /// wrapper fixes it: TCP-DCR's flight at the first duplicate ACK, TCP-NCR's
+    /// FlightSizePrev (RFC 4653 section 3.4). The response uses the smaller of it and the
+    /// current FlightSize (`response_flight`).
+    pub response_flight: Option<f64>,
     // ---- receiver (receiver.rs)
     pub(crate) rcv: Receiver,
     // ---- timers of both ends (timers.rs) and their plumbing (sim.rs)
@@ -275,7 +283,7 @@ impl Flow {
             cc_state: CcState { cwnd: p.init_cwnd, ssthresh: f64::INFINITY, max_cwnd: p.max_cwnd },
             cc_hooks: cc.per_packet_hooks(),
             cc,
-            rec: Some(Recovery::new(p.recovery)),
+            rec: Some(Recovery::build(p.recovery, p.reordering)),
             sched: Scheduler::new(p.pacing),
             sp: SpMarker::new(id, p.sp),
             srtt_ns: None,
@@ -286,6 +294,7 @@ impl Flow {
             ecn_recover: 0,
             cwr_pending: false,
             rto_una: 0,
+            response_flight: None,
             rcv: Receiver { rcv_nxt: 1, ..Receiver::default() },
             timers: Timers::default(),
             timer_at: None,

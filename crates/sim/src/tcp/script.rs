@@ -254,6 +254,10 @@ impl Script {
     pub fn rto_deadline(&self) -> Option<SimTime> {
         self.flow.timers.get(TimerKind::Rto)
     }
+    /// The loss-recovery piece's own timer (TCP-DCR's tau).
+    pub fn recovery_deadline(&self) -> Option<SimTime> {
+        self.flow.timers.get(TimerKind::Recovery)
+    }
     pub fn delack_deadline(&self) -> Option<SimTime> {
         self.flow.timers.get(TimerKind::DelAck)
     }

@@ -36,8 +36,16 @@ impl Flow {
 
     /// FlightSize in segments (RFC 5681: data sent and not cumulatively acknowledged).
     #[inline]
-    pub(crate) fn flight(&self) -> f64 {
+    pub fn flight(&self) -> f64 {
         (self.snd_max - self.snd_una) as f64 / self.p.mss as f64
+    }
+
+    /// FlightSize for a congestion response (ssthresh): the current one, or the smaller
+    /// one a recovery wrapper fixed (`Flow::response_flight`).
+    #[inline]
+    pub fn response_flight(&self) -> f64 {
+        let f = self.flight();
+        self.response_flight.map_or(f, |r| r.min(f))
     }
 
     /// The pacing rate in force, bits/s.
@@ -214,7 +222,7 @@ impl Flow {
                     // RFC 5681 3.1 (after eq. 4): a segment already retransmitted by the
                     // timer times out again: ssthresh is held constant
                     if self.rto_una != self.snd_una {
-                        let flight = self.flight();
+                        let flight = self.response_flight();
                         self.cc_state.ssthresh =
                             self.cc.ssthresh(&self.cc_state, flight, CongestionEvent::Timeout, now);
                     }

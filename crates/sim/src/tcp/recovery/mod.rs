@@ -9,6 +9,8 @@
 //! its methods, `enter_recovery` among them, instead of copying it. The flow's own
 //! `TimerKind::Recovery` timer is theirs (`on_timer`).
 
+pub mod dcr;
+pub mod ncr;
 pub mod newreno;
 pub mod sack;
 
@@ -81,6 +83,11 @@ pub trait LossRecovery: Send {
     fn pipe(&self, _f: &Flow) -> Option<u64> {
         None
     }
+
+    /// Data above snd_una is SACKed: a hole remains at snd_una (false without SACK).
+    fn sacked_above(&self, _f: &Flow) -> bool {
+        false
+    }
 }
 
 /// The built-in recovery pieces.
@@ -88,6 +95,26 @@ pub trait LossRecovery: Send {
 pub enum RecoveryKind {
     NewReno,
     Sack,
+}
+
+/// How the sender responds to reordering: not at all (the built-in piece alone),
+/// TCP-DCR (dcr.rs) or TCP-NCR (ncr.rs, SACK only) around it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Reordering {
+    #[default]
+    None,
+    Dcr(dcr::DcrConfig),
+    Ncr(ncr::NcrConfig),
+}
+
+impl Reordering {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Reordering::None => "none",
+            Reordering::Dcr(_) => "dcr",
+            Reordering::Ncr(_) => "ncr",
+        }
+    }
 }
 
 /// The window-limited next segment from snd_nxt (go-back-N after a timeout): shared by
@@ -128,6 +155,16 @@ impl Recovery {
             RecoveryKind::Sack => Recovery::Sack(Box::default()),
         }
     }
+
+    /// The built-in piece `k`, wrapped by the reordering response `r`.
+    pub fn build(k: RecoveryKind, r: Reordering) -> Recovery {
+        let inner = Recovery::new(k);
+        match r {
+            Reordering::None => inner,
+            Reordering::Dcr(c) => Recovery::Custom(Box::new(dcr::Dcr::new(inner, c))),
+            Reordering::Ncr(c) => Recovery::Custom(Box::new(ncr::Ncr::new(inner, c))),
+        }
+    }
 }
 
 impl LossRecovery for Recovery {
@@ -163,6 +200,9 @@ impl LossRecovery for Recovery {
     }
     fn pipe(&self, f: &Flow) -> Option<u64> {
         each!(self, r => r.pipe(f))
+    }
+    fn sacked_above(&self, f: &Flow) -> bool {
+        each!(self, r => r.sacked_above(f))
     }
     #[inline]
     fn next_segment(&self, f: &Flow, wnd: u64) -> Option<(u64, u64)> {

@@ -103,7 +103,7 @@ impl LossRecovery for NewRenoRecovery {
     fn enter_recovery(&mut self, f: &mut Flow, now: SimTime, out: &mut TcpOut) {
         f.stats.fast_retransmits += 1;
         // RFC 5681 3.2 step 2: data sent by limited transmit is not in FlightSize
-        let flight = f.flight() - self.lt_sent as f64;
+        let flight = f.response_flight() - self.lt_sent as f64;
         f.cc_state.ssthresh = f.cc.ssthresh(&f.cc_state, flight, CongestionEvent::FastRetransmit, now);
         self.recover = f.snd_max - 1;
         self.in_recovery = true;

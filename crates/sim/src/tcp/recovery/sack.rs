@@ -109,7 +109,7 @@ impl LossRecovery for SackRecovery {
         f.stats.fast_retransmits += 1;
         self.recovery_point = f.snd_max;
         self.in_recovery = true;
-        let flight = f.flight();
+        let flight = f.response_flight();
         let ss = f.cc.ssthresh(&f.cc_state, flight, CongestionEvent::FastRetransmit, now);
         f.cc_state.ssthresh = ss;
         f.cc_state.cwnd = ss.max(1.0);
@@ -188,6 +188,10 @@ impl LossRecovery for SackRecovery {
 
     fn pipe(&self, f: &Flow) -> Option<u64> {
         Some(self.set_pipe(f))
+    }
+
+    fn sacked_above(&self, f: &Flow) -> bool {
+        self.sb.high_sacked() > f.snd_una
     }
 
     fn on_sent(&mut self, snd_max: u64, seq: u64, len: u64) {

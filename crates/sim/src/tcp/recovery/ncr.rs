@@ -1,0 +1,229 @@
+//! TCP-NCR, Non-Congestion Robustness: RFC 4653 (Experimental, Aug 2006), section 3,
+//! checked against draft-ietf-tcpm-tcp-dcr-07 (the same algorithm and section layout)
+//! as ../shared/ALGORITHMS.md section 10 states it. The seed's slides (seeds/004) cite
+//! RFC 4653; SCENARIOS.md reports it beside TCP-DCR.
+//!
+//! A wrapper of SACK recovery (RFC 6675; NCR requires SACK): Extended Limited Transmit
+//! (ELT) keeps the ACK clock going for about one RTT before a loss is declared.
+//! - (I) The first SACK-bearing duplicate ACK (not in recovery) enters ELT:
+//!   FlightSizePrev = FlightSize, Skipped = 0, DupThresh = max(LT_F x FlightSize/SMSS, 3).
+//! - (E) Per SACK-bearing ACK: SetPipe() with the current DupThresh; while
+//!   pipe + Skipped <= FlightSizePrev - SMSS send one new segment (pipe += SMSS; Careful:
+//!   Skipped += SMSS); then DupThresh = max(LT_F x FlightSize/SMSS, 3) with the ELT sends
+//!   in FlightSize.
+//! - (T) An ACK that advances the cumulative point ends ELT: cwnd = min(FlightSize +
+//!   SMSS, FlightSizePrev), ssthresh = FlightSizePrev; if it carries SACK blocks ELT
+//!   restarts (I.2, I.3, not I.1).
+//! - Section 3.4: when RFC 6675 declares a loss (DupAcks >= DupThresh or IsLost()) ELT
+//!   ends and the response is relative to FlightSizePrev (ssthresh = cwnd =
+//!   FlightSizePrev / 2 with the NewReno window law); DupThresh stays frozen until
+//!   recovery ends.
+//!
+//! Choices where the RFC is silent (ALGORITHMS.md 10, 15.9), each [X]:
+//! - DupThresh is rounded up, so the count trigger and the IsLost() trigger agree;
+//! - the loss test of an ACK uses the DupThresh of the previous ACK's step E.6 (RFC 6675
+//!   decides loss when the duplicate ACK arrives), then the E steps run;
+//! - an RTO during ELT ends it; ssthresh comes from min(FlightSize, FlightSizePrev) and
+//!   DupThresh returns to 3;
+//! - the Careful variant is the default (LT_F = 2/3: one new segment per two SACKed,
+//!   halving the rate at once); `variant = "aggressive"` is LT_F = 1/2, one per SACKed.
+
+use super::{AckInfo, AckVerdict, LossRecovery, Recovery};
+use crate::tcp::{Flow, TcpOut};
+use crate::time::SimTime;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NcrVariant {
+    /// Careful Limited Transmit, LT_F = 2/3.
+    Careful,
+    /// Aggressive Limited Transmit, LT_F = 1/2.
+    Aggressive,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NcrConfig {
+    pub variant: NcrVariant,
+}
+
+impl Default for NcrConfig {
+    fn default() -> Self {
+        NcrConfig { variant: NcrVariant::Careful }
+    }
+}
+
+pub struct Ncr {
+    inner: Box<Recovery>,
+    cfg: NcrConfig,
+    /// In Extended Limited Transmit.
+    elt: bool,
+    /// FlightSizePrev, bytes.
+    fs_prev: u64,
+    /// Skipped, bytes (Careful only).
+    skipped: u64,
+    /// snd_una as of the last ACK (FlightSize of step E.6 after that ACK's sends).
+    last_una: u64,
+    /// The flow's DupThresh outside ELT and recovery (0: not read yet).
+    base: u32,
+    /// ELT periods that ended with the cumulative ACK (reordering) and with a loss.
+    pub reordered: u64,
+    pub losses: u64,
+}
+
+impl Ncr {
+    pub fn new(inner: Recovery, cfg: NcrConfig) -> Ncr {
+        Ncr {
+            inner: Box::new(inner),
+            cfg,
+            elt: false,
+            fs_prev: 0,
+            skipped: 0,
+            last_una: 0,
+            base: 0,
+            reordered: 0,
+            losses: 0,
+        }
+    }
+
+    pub fn in_elt(&self) -> bool {
+        self.elt
+    }
+
+    /// max(LT_F x FlightSize / SMSS, 3), rounded up.
+    fn dupthresh(&self, flight: u64, mss: u64) -> u32 {
+        let t = match self.cfg.variant {
+            NcrVariant::Careful => (2 * flight).div_ceil(3 * mss),
+            NcrVariant::Aggressive => flight.div_ceil(2 * mss),
+        };
+        (t as u32).max(self.base)
+    }
+
+    /// (I.2) and (I.3); I.1 (FlightSizePrev) only when `fresh`.
+    fn begin(&mut self, f: &mut Flow, fresh: bool) {
+        if fresh {
+            self.fs_prev = f.snd_max - f.snd_una;
+        }
+        self.elt = true;
+        self.skipped = 0;
+        f.p.dupack_threshold = self.dupthresh(f.snd_max - f.snd_una, f.p.mss as u64);
+        f.response_flight = Some(self.fs_prev as f64 / f.p.mss as f64);
+    }
+
+    fn end(&mut self, f: &mut Flow) {
+        self.elt = false;
+        f.response_flight = None;
+        f.p.dupack_threshold = self.base;
+    }
+}
+
+impl LossRecovery for Ncr {
+    fn name(&self) -> &'static str {
+        "ncr"
+    }
+
+    fn on_ack(&mut self, f: &mut Flow, a: &AckInfo, now: SimTime, out: &mut TcpOut) -> AckVerdict {
+        if self.base == 0 {
+            self.base = f.p.dupack_threshold;
+        }
+        let mss = f.p.mss as u64;
+        if self.inner.in_recovery() {
+            let v = self.inner.on_ack(f, a, now, out);
+            if !self.inner.in_recovery() {
+                f.p.dupack_threshold = self.base; // frozen until recovery ends (3.4)
+            }
+            self.last_una = f.snd_una;
+            return v;
+        }
+        let ended = self.elt && a.newly > 0;
+        if self.elt {
+            if a.newly > 0 {
+                // (T) the hole filled: reordering. T.1, T.2 (segments)
+                self.reordered += 1;
+                let flight = (f.snd_max - f.snd_una) as f64 / mss as f64;
+                let prev = self.fs_prev as f64 / mss as f64;
+                f.cc_state.cwnd = (flight + 1.0).min(prev);
+                f.cc_state.ssthresh = prev;
+                self.end(f);
+                if !a.sack.is_empty() && f.snd_max > f.snd_una {
+                    self.begin(f, false); // T.4: I.2 and I.3, not I.1
+                }
+            } else {
+                // E.6 of the previous ACK, with that ACK's sends in FlightSize
+                f.p.dupack_threshold = self.dupthresh(f.snd_max - self.last_una, mss);
+            }
+        } else if !a.sack.is_empty() && f.snd_max > f.snd_una && f.snd_una >= self.inner.recovery_point() {
+            self.begin(f, true); // (I)
+        }
+        let v = self.inner.on_ack(f, a, now, out);
+        self.last_una = f.snd_una;
+        if self.inner.in_recovery() {
+            // section 3.4: a loss; the response used FlightSizePrev (response_flight)
+            self.losses += 1;
+            self.elt = false;
+            f.response_flight = None;
+            return v;
+        }
+        if self.elt || a.newly > 0 && ended {
+            // no growth in ELT; T.1 has set cwnd on the ACK that ended it
+            return AckVerdict { grow: false, restart_rto: v.restart_rto };
+        }
+        v
+    }
+
+    fn enter_recovery(&mut self, f: &mut Flow, now: SimTime, out: &mut TcpOut) {
+        self.inner.enter_recovery(f, now, out);
+        self.elt = false;
+        f.response_flight = None;
+    }
+
+    fn on_rto(&mut self, f: &mut Flow, now: SimTime) {
+        if self.base == 0 {
+            self.base = f.p.dupack_threshold;
+        }
+        self.end(f);
+        self.inner.on_rto(f, now);
+    }
+
+    fn on_timer(&mut self, f: &mut Flow, now: SimTime, out: &mut TcpOut) {
+        self.inner.on_timer(f, now, out)
+    }
+
+    fn in_recovery(&self) -> bool {
+        self.inner.in_recovery()
+    }
+
+    fn dupacks(&self) -> u32 {
+        self.inner.dupacks()
+    }
+
+    fn recovery_point(&self) -> u64 {
+        self.inner.recovery_point()
+    }
+
+    fn next_segment(&self, f: &Flow, wnd: u64) -> Option<(u64, u64)> {
+        if !self.elt {
+            return self.inner.next_segment(f, wnd);
+        }
+        // (E.2): while pipe + Skipped <= FlightSizePrev - SMSS, one new segment
+        let mss = f.p.mss as u64;
+        let pipe = self.inner.pipe(f).unwrap_or(f.snd_max - f.snd_una);
+        if f.snd_max >= f.end_seq() || pipe + self.skipped + mss > self.fs_prev {
+            return None;
+        }
+        Some((f.snd_max, mss.min(f.end_seq() - f.snd_max)))
+    }
+
+    fn on_sent(&mut self, snd_max: u64, seq: u64, len: u64) {
+        if self.elt && self.cfg.variant == NcrVariant::Careful {
+            self.skipped += len; // (E.4)
+        }
+        self.inner.on_sent(snd_max, seq, len)
+    }
+
+    fn pipe(&self, f: &Flow) -> Option<u64> {
+        self.inner.pipe(f)
+    }
+
+    fn sacked_above(&self, f: &Flow) -> bool {
+        self.inner.sacked_above(f)
+    }
+}

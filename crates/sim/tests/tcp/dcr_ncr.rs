@@ -1,0 +1,238 @@
+//! TCP-DCR (draft-bhandarkar-tcp-dcr-00 section 4) and TCP-NCR (RFC 4653 section 3) as
+//! wrappers of the loss-recovery piece, against ../shared/ALGORITHMS.md sections 9 and 10
+//! and their hand-computed test values.
+
+use crate::common::*;
+use sim::tcp::recovery::dcr::{DcrBase, DcrConfig};
+use sim::tcp::recovery::ncr::{NcrConfig, NcrVariant};
+use sim::tcp::recovery::{RecoveryKind, Reordering};
+
+fn dcr(recovery: RecoveryKind) -> TcpParams {
+    TcpParams { recovery, reordering: Reordering::Dcr(DcrConfig::default()), ..defaults() }
+}
+
+fn ncr(variant: NcrVariant, init_cwnd: f64) -> TcpParams {
+    TcpParams {
+        recovery: RecoveryKind::Sack,
+        reordering: Reordering::Ncr(NcrConfig { variant }),
+        init_cwnd,
+        ..defaults()
+    }
+}
+
+/// ALGORITHMS.md 9, timer mode: SRTT = 104 ms (the SYN-ACK's sample, RFC 6298 2.2), the
+/// first duplicate ACK at t = 208 ms starts tau = 104 ms: no fast retransmit at the 3rd
+/// or 5th duplicate ACK, one new segment per duplicate ACK (10, 11, ...: FlightSize was
+/// 10 at the first one), and the retransmission of segment 0 exactly at 208 + 104 =
+/// 312 ms. The response is based on the flight at the first duplicate ACK (9 (a)):
+/// ssthresh = cwnd = max(10 / 2, 2) = 5, not 15 / 2 with the five segments sent during
+/// tau. (The RTO, 312 ms after the first flight at 104 ms, would fire at 416 ms.)
+#[test]
+fn dcr_waits_one_srtt_then_retransmits() {
+    let (mut s, first) = Script::established(dcr(RecoveryKind::Sack), 1000 * MSS, ms(104));
+    assert_eq!(first.len(), 10);
+    s.advance(ms(104));
+    let mut new = Vec::new();
+    for k in 1..=5 {
+        let sent = s.ack_sack(0, &[(1, 1 + k)]);
+        new.extend(segs(&s, &sent));
+    }
+    assert_eq!(new, vec![10, 11, 12, 13, 14], "one new segment per duplicate ACK");
+    assert!(!s.in_recovery());
+    assert_eq!(s.flow.stats.retransmits, 0);
+    assert_eq!(s.recovery_deadline(), Some(ms(312)));
+    let sent = s.expire_timer();
+    assert_eq!(s.now, ms(312));
+    assert!(s.in_recovery());
+    assert_eq!(segs(&s, &retx(&sent).into_iter().copied().collect::<Vec<_>>()), vec![0]);
+    assert_eq!((s.ssthresh(), s.cwnd()), (5.0, 5.0));
+}
+
+/// The literal-draft option `base = expiry`: the response uses FlightSize at expiry,
+/// 15 segments (0..14 outstanding): ssthresh = 15 / 2 = 7.5.
+#[test]
+fn dcr_base_at_expiry() {
+    let p = TcpParams {
+        reordering: Reordering::Dcr(DcrConfig { base: DcrBase::Expiry, ..DcrConfig::default() }),
+        ..dcr(RecoveryKind::Sack)
+    };
+    let (mut s, _) = Script::established(p, 1000 * MSS, ms(104));
+    s.advance(ms(104));
+    for k in 1..=5 {
+        s.ack_sack(0, &[(1, 1 + k)]);
+    }
+    s.expire_timer();
+    assert_eq!(s.ssthresh(), 7.5);
+}
+
+/// The hole fills before tau (reordering): the cumulative ACK of 0..5 at 250 ms cancels
+/// the timer; past 312 ms nothing is retransmitted and the window was not reduced
+/// (slow start went on: that one ACK adds min(5, 1) segment, RFC 5681 eq. 2: 10 + 1).
+#[test]
+fn dcr_hole_filled_no_response() {
+    let (mut s, _) = Script::established(dcr(RecoveryKind::Sack), 1000 * MSS, ms(104));
+    s.advance(ms(104));
+    for k in 1..=3 {
+        s.ack_sack(0, &[(1, 1 + k)]);
+    }
+    s.advance(ms(42));
+    s.ack_segs(5);
+    assert_eq!(s.recovery_deadline(), None);
+    s.advance_firing(ms(100));
+    assert_eq!(s.flow.stats.retransmits, 0);
+    assert_eq!(s.flow.stats.fast_retransmits, 0);
+    assert_eq!(s.cwnd(), 11.0);
+}
+
+/// A second overtaken hole: segments 0 and 2 delayed, 1 and 3.. arrive. When 0 arrives
+/// the cumulative ACK moves to 2 with 3.. still SACKed above it: that hole gets its own
+/// tau from now (250 ms + 104 ms), instead of an immediate fast retransmit by IsLost()
+/// (3 segments SACKed above segment 2 would make it lost for plain SACK).
+#[test]
+fn dcr_next_hole_gets_its_own_delay() {
+    let (mut s, _) = Script::established(dcr(RecoveryKind::Sack), 1000 * MSS, ms(104));
+    s.advance(ms(104));
+    s.ack_sack(0, &[(1, 2)]);
+    s.ack_sack(0, &[(3, 4), (1, 2)]);
+    s.ack_sack(0, &[(3, 5), (1, 2)]);
+    s.ack_sack(0, &[(3, 6), (1, 2)]);
+    s.advance(ms(42));
+    let sent = s.ack_sack(2, &[(3, 6)]);
+    assert!(retx(&sent).is_empty());
+    assert!(!s.in_recovery());
+    assert_eq!(s.recovery_deadline(), Some(ms(250 + 104)));
+    // the second hole is really lost: fast retransmit of segment 2 when its tau ends
+    let sent = s.expire_timer();
+    assert_eq!(s.now, ms(354));
+    assert_eq!(segs(&s, &retx(&sent).into_iter().copied().collect::<Vec<_>>()), vec![2]);
+}
+
+/// DCR around NewReno (no SACK): plain duplicate ACKs, no fast retransmit at the 3rd; at
+/// expiry RFC 5681 3.2 steps 2-3 with the first-dupack flight: ssthresh = 10 / 2 = 5,
+/// cwnd = ssthresh + 3 = 8.
+#[test]
+fn dcr_wraps_newreno() {
+    let (mut s, _) = Script::established(dcr(RecoveryKind::NewReno), 1000 * MSS, ms(104));
+    s.advance(ms(104));
+    let sent = s.dupacks(4);
+    assert_eq!(segs(&s, &sent), vec![10, 11, 12, 13]);
+    assert!(!s.in_recovery());
+    let sent = s.expire_timer();
+    assert_eq!(s.now, ms(312));
+    assert_eq!(segs(&s, &retx(&sent).into_iter().copied().collect::<Vec<_>>()), vec![0]);
+    assert_eq!((s.ssthresh(), s.cwnd()), (5.0, 8.0));
+}
+
+/// An RTO during tau still counts (the slides): with tau = 1 s the RTO (416 ms) comes
+/// first; tau is cancelled, the timeout is processed as usual (ssthresh = FlightSize/2 =
+/// 13 / 2 = 6.5, cwnd = 1, segment 0 resent) and no delayed response follows.
+#[test]
+fn dcr_rto_during_tau() {
+    let p = TcpParams {
+        reordering: Reordering::Dcr(DcrConfig { tau: Some(ms(1000)), ..DcrConfig::default() }),
+        ..dcr(RecoveryKind::Sack)
+    };
+    let (mut s, _) = Script::established(p, 1000 * MSS, ms(104));
+    s.advance(ms(104));
+    for k in 1..=3 {
+        s.ack_sack(0, &[(1, 1 + k)]);
+    }
+    let sent = s.expire_timer();
+    assert_eq!(s.now, ms(416));
+    assert_eq!(s.flow.stats.timeouts, 1);
+    assert_eq!(segs(&s, &sent), vec![0]);
+    assert_eq!((s.ssthresh(), s.cwnd()), (6.5, 1.0));
+    assert_eq!(s.recovery_deadline(), None);
+}
+
+/// ALGORITHMS.md 10 test values, FlightSizePrev = 30, the s-th SACK-bearing ACK SACKing
+/// segments 1..=s above a single hole at 0 (DupThresh rounded up, loss tested with the
+/// previous ACK's E.6 value):
+/// - Careful (LT_F = 2/3): DupThresh starts at max(2/3 x 30, 3) = 20; at s = 1 pipe = 29 =
+///   FlightSizePrev - 1, so a segment goes (Skipped = 1), then on every other SACK:
+///   ceil(s/2) new after s SACKs; after s = 29, 15 sent, FlightSize 45, DupThresh =
+///   ceil(2/3 x 45) = 30, so the 30th SACK starts recovery;
+/// - Aggressive (LT_F = 1/2): DupThresh 15, one new per SACK; after s = 28, FlightSize 58,
+///   DupThresh 29: the 29th SACK starts recovery with 28 sent.
+///
+/// Then ssthresh = cwnd = FlightSizePrev / 2 = 15 (section 3.4).
+#[test]
+fn ncr_trigger_points() {
+    for (variant, trigger, sent_before) in [(NcrVariant::Careful, 30, 15), (NcrVariant::Aggressive, 29, 28)] {
+        let (mut s, first) = Script::established(ncr(variant, 30.0), 1000 * MSS, ms(100));
+        assert_eq!(first.len(), 30);
+        s.advance(ms(100));
+        let mut new = 0;
+        for k in 1..trigger {
+            let sent = s.ack_sack(0, &[(1, 1 + k)]);
+            assert!(retx(&sent).is_empty(), "{variant:?}: retransmission at SACK {k}");
+            new += sent.len();
+            if variant == NcrVariant::Careful {
+                assert_eq!(new as u64, k.div_ceil(2), "careful: ceil(s/2) new after s = {k}");
+            }
+        }
+        assert_eq!(new, sent_before, "{variant:?}");
+        assert!(!s.in_recovery());
+        let sent = s.ack_sack(0, &[(1, 1 + trigger)]);
+        assert!(s.in_recovery(), "{variant:?}: recovery at SACK {trigger}");
+        assert_eq!(segs(&s, &retx(&sent).into_iter().copied().collect::<Vec<_>>())[0], 0);
+        assert_eq!((s.ssthresh(), s.cwnd()), (15.0, 15.0), "{variant:?}");
+    }
+}
+
+/// RFC 4653 3.2, reordering: ELT ends with the cumulative ACK. FlightSizePrev = 30;
+/// after 4 SACKs (Careful: 2 new sent, 32 outstanding) the hole fills and the ACK covers
+/// 0..=4: FlightSize = 32 - 5 = 27, so cwnd = min(27 + 1, 30) = 28 (T.1) and ssthresh =
+/// 30 (T.2): slow start back to the old operating point. No retransmission.
+#[test]
+fn ncr_reordering_restores_window() {
+    let (mut s, _) = Script::established(ncr(NcrVariant::Careful, 30.0), 1000 * MSS, ms(100));
+    s.advance(ms(100));
+    for k in 1..=4 {
+        s.ack_sack(0, &[(1, 1 + k)]);
+    }
+    assert_eq!(s.snd_max(), s.seq(32));
+    s.ack_segs(5);
+    assert_eq!(s.flow.stats.retransmits, 0);
+    assert_eq!(s.ssthresh(), 30.0);
+    assert_eq!(s.cwnd(), 28.0, "T.1 sets cwnd; the ending ACK does not grow it again");
+}
+
+/// A small flight: FlightSize 4 gives DupThresh = max(2/3 x 4, 3) = 3 at entry
+/// (ALGORITHMS.md 10). The first SACK lets one new segment out (pipe 3 <= 4 - 1), so E.6
+/// makes it ceil(2/3 x 5) = 4; the third SACK also sends (pipe 5 - 3 = 2, + Skipped 1 =
+/// 3 <= 3): FlightSize 6, DupThresh 4. The 4th SACK starts recovery, ssthresh = 4 / 2 = 2.
+#[test]
+fn ncr_small_flight() {
+    let (mut s, _) = Script::established(ncr(NcrVariant::Careful, 4.0), 1000 * MSS, ms(100));
+    s.advance(ms(100));
+    let sent = s.ack_sack(0, &[(1, 2)]);
+    assert_eq!(segs(&s, &sent), vec![4]);
+    assert_eq!(s.flow.p.dupack_threshold, 3);
+    s.ack_sack(0, &[(1, 3)]);
+    s.ack_sack(0, &[(1, 4)]);
+    assert_eq!(s.snd_max(), s.seq(6));
+    assert!(!s.in_recovery());
+    s.ack_sack(0, &[(1, 5)]);
+    assert!(s.in_recovery());
+    assert_eq!(s.ssthresh(), 2.0);
+}
+
+/// `[tcp] reordering`: names, tables, and one-line errors naming the field.
+#[test]
+fn reordering_in_scenarios() {
+    let parse = |t: &str| sim::Scenario::from_toml_str(&scenario(t)).and_then(|sc| sc.build(Some(1)).map(|_| ()));
+    parse("reordering = \"dcr\"").unwrap();
+    parse("reordering = { kind = \"dcr\", tau_srtt = 2.0, base = \"expiry\" }").unwrap();
+    parse("recovery = \"sack\"\nreordering = { kind = \"ncr\", variant = \"aggressive\" }").unwrap();
+    let e = parse("reordering = \"ncr\"").unwrap_err();
+    assert!(e.contains("tcp.reordering") && e.contains("sack"), "{e}");
+    let e = parse("reordering = \"rack\"").unwrap_err();
+    assert!(e.contains("tcp.reordering") && e.contains("dcr, ncr"), "{e}");
+    let e = parse("reordering = { kind = \"dcr\", tau_srtt = -1.0 }").unwrap_err();
+    assert!(e.contains("tcp.reordering.tau_srtt"), "{e}");
+    let e = parse("reordering = { kind = \"dcr\", tau_srtt = nan }").unwrap_err();
+    assert!(e.contains("tcp.reordering.tau_srtt"), "{e}");
+    let e = parse("reordering = { kind = \"ncr\", variant = \"bold\" }").unwrap_err();
+    assert!(e.contains("tcp.reordering") && e.contains("careful"), "{e}");
+}
