@@ -7,6 +7,7 @@ pub mod event;
 pub mod link;
 pub mod packet;
 pub mod queue;
+pub mod reorder;
 pub mod results;
 pub mod ring;
 pub mod rng;

@@ -75,6 +75,8 @@ pub struct Link {
     /// Edge classifier at this link's entry (index into `Network::classifiers`; RIO-PS,
     /// classifier.rs): tags each arriving packet In/Out before the queue decides.
     pub(crate) classifier: Option<u32>,
+    /// Reordering after the wire (reorder.rs): chosen packets wait an extra delay there.
+    pub reorder: Option<Box<crate::reorder::ReorderStage>>,
 }
 
 impl Link {
@@ -106,6 +108,7 @@ impl Link {
             stats: LinkStats::default(),
             trace: None,
             classifier: None,
+            reorder: None,
         }
     }
 
@@ -131,9 +134,15 @@ impl Link {
         self.ring.iter().take(self.started).filter(|s| s.arrive - self.delay > now).count()
     }
 
-    /// Packets whose serialisation finished by `now`: delivered + on the wire.
+    /// Packets held by the reordering stage (reorder.rs): off the link, not yet arrived.
+    pub fn reorder_held(&self) -> usize {
+        self.reorder.as_ref().map_or(0, |r| r.held())
+    }
+
+    /// Packets whose serialisation finished by `now`: delivered + on the wire (a packet
+    /// held back by the reordering stage is on the wire).
     pub fn departures(&self, now: SimTime) -> u64 {
-        self.stats.delivered + self.on_wire(now) as u64
+        self.stats.delivered + self.on_wire(now) as u64 + self.reorder_held() as u64
     }
 
     pub fn bytes_departed(&self, now: SimTime) -> u64 {
@@ -201,8 +210,9 @@ impl Link {
         }
     }
 
-    /// Ids of the packets the link holds (queued, in service, on the wire).
+    /// Ids of the packets the link holds (queued, in service, on the wire, held back by
+    /// the reordering stage).
     pub fn held_packets(&self) -> impl Iterator<Item = PktId> + '_ {
-        self.ring.iter().map(|s| s.pkt)
+        self.ring.iter().map(|s| s.pkt).chain(self.reorder.iter().flat_map(|r| r.held_packets()))
     }
 }

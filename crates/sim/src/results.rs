@@ -113,6 +113,7 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
     flows.push("timeouts", u(&|f| f.stats.timeouts));
     flows.push("fast_retransmits", u(&|f| f.stats.fast_retransmits));
     flows.push("ecn_reductions", u(&|f| f.stats.ecn_reductions));
+    flows.push("ooo_arrivals", u(&|f| f.stats.ooo_arrivals));
     flows.push(
         "mean_rtt_s",
         Column::OptF64(
@@ -156,6 +157,7 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
     links.push("utilization", Column::F64(ls.iter().map(|l| (l.busy_ns(now) as f64 / t).min(1.0)).collect()));
     links.push("queued_pkts", lu(&|l| l.queue_state().pkts as u64));
     links.push("on_wire_pkts", lu(&|l| l.on_wire(now) as u64));
+    links.push("reordered", lu(&|l| l.reorder.as_ref().map_or(0, |r| r.delayed)));
 
     let mut qc = (Vec::new(), Vec::new(), Vec::new());
     for l in ls {

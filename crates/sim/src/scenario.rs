@@ -15,6 +15,7 @@ use crate::queue::red::RedParams;
 use crate::queue::red_disc::RedDisc;
 use crate::queue::superpacket::{SuperPacketDisc, ThresholdRule};
 use crate::queue::{QueueDisc, Unit};
+use crate::reorder::{Negative, ReorderParams, ReorderStage};
 use crate::rng::Rng;
 use crate::sim::Sim;
 use crate::tcp::cc;
@@ -126,6 +127,58 @@ pub struct Scenario {
     pub traffic: Vec<TrafficSpec>,
     #[serde(default)]
     pub output: OutputSpec,
+    /// Reordering stages (reorder.rs, ALGORITHMS.md section 11): on named links or on
+    /// every link leaving a router.
+    #[serde(default)]
+    pub reorder: Vec<ReorderSpec>,
+}
+
+/// `[[reorder]]`: each packet chosen with probability `q` waits an extra delay from
+/// Normal(`delay_mean`, `delay_sd`) after the wire, so later packets overtake it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReorderSpec {
+    /// Links ("R1->R2") whose far end delays packets.
+    #[serde(default)]
+    pub links: Vec<String>,
+    /// A router whose forwarded packets are delayed: every link leaving it (dcr-multihop's
+    /// R3 "reorders 1 % of the packets it forwards").
+    #[serde(default)]
+    pub router: Option<String>,
+    pub q: f64,
+    #[serde(default = "d_reorder_mean")]
+    pub delay_mean: Dur,
+    #[serde(default = "d_reorder_sd")]
+    pub delay_sd: Dur,
+    /// A negative draw is "redraw"n (default) or "clamp"ed to 0.
+    #[serde(default)]
+    pub negative: NegativeSpec,
+    /// "data" (default: ACKs are not reordered) or "all".
+    #[serde(default)]
+    pub packets: ReorderPacketsSpec,
+}
+
+fn d_reorder_mean() -> Dur {
+    Dur(SimTime::from_ms(25))
+}
+fn d_reorder_sd() -> Dur {
+    Dur(SimTime::from_ms(8))
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum NegativeSpec {
+    #[default]
+    Redraw,
+    Clamp,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum ReorderPacketsSpec {
+    #[default]
+    Data,
+    All,
 }
 
 /// The network. `kind` selects the shape; node names follow from it.
@@ -869,6 +922,50 @@ impl Default for OutputSpec {
 const STREAM_LINK_LOSS: u64 = 1 << 20;
 const STREAM_QUEUE: u64 = 2 << 20;
 const STREAM_TRAFFIC: u64 = 3 << 20;
+const STREAM_REORDER: u64 = 4 << 20;
+
+impl ReorderSpec {
+    /// Puts a reordering stage on each link this entry names.
+    fn attach(&self, net: &mut Network, seed: u64, path: &str) -> Result<(), String> {
+        if !(0.0..=1.0).contains(&self.q) {
+            return Err(format!("{path}.q: must be a probability in [0, 1] (got {})", self.q));
+        }
+        let mut ids = Vec::new();
+        for (j, name) in self.links.iter().enumerate() {
+            ids.push(net.link_by_name(name).ok_or_else(|| {
+                format!(
+                    "{path}.links[{j}]: unknown link {name:?} (links are named \"a->b\", e.g. {:?})",
+                    net.links.first().map(|l| l.name.as_str()).unwrap_or("")
+                )
+            })?);
+        }
+        if let Some(r) = &self.router {
+            let n = net.node(r).ok_or_else(|| format!("{path}.router: unknown node {r:?}"))?;
+            ids.extend((0..net.links.len() as u32).filter(|&l| net.links[l as usize].from == n));
+        }
+        if ids.is_empty() {
+            return Err(format!("{path}: name `links` or a `router`"));
+        }
+        let p = ReorderParams {
+            q: self.q,
+            mean: self.delay_mean.0,
+            sd: self.delay_sd.0,
+            negative: match self.negative {
+                NegativeSpec::Redraw => Negative::Redraw,
+                NegativeSpec::Clamp => Negative::Clamp,
+            },
+            data_only: self.packets == ReorderPacketsSpec::Data,
+        };
+        for l in ids {
+            let link = &mut net.links[l as usize];
+            if link.reorder.is_some() {
+                return Err(format!("{path}: link {} already has a reordering stage", link.name));
+            }
+            link.reorder = Some(Box::new(ReorderStage::new(p, Rng::stream(seed, STREAM_REORDER + l as u64))));
+        }
+        Ok(())
+    }
+}
 
 impl Scenario {
     pub fn from_toml_str(s: &str) -> Result<Scenario, String> {
@@ -986,6 +1083,9 @@ impl Scenario {
                     b.duplex(&l.a, &l.b, &spec, &format!("topology.links[{i}]"))?;
                 }
             }
+        }
+        for (i, r) in self.reorder.iter().enumerate() {
+            r.attach(&mut net, seed, &format!("reorder[{i}]"))?;
         }
         let mut sim = Sim::new(net, seed);
         let end = self.duration.0;

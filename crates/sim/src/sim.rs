@@ -21,6 +21,8 @@ use crate::traffic::Generator;
 #[derive(Clone, Copy, Debug)]
 pub enum Ev {
     PipeOut(LinkId),
+    /// A packet held by link's reordering stage (reorder.rs) arrives.
+    Reorder(LinkId),
     FlowStart(FlowId),
     Timer(FlowId),
     Gen(u32),
@@ -192,6 +194,7 @@ impl Sim {
     fn dispatch(&mut self, ev: Ev) {
         match ev {
             Ev::PipeOut(l) => self.pipe_out(l),
+            Ev::Reorder(l) => self.reorder_out(l),
             Ev::FlowStart(f) => {
                 let now = self.now;
                 let mut out = std::mem::take(&mut self.out);
@@ -381,12 +384,38 @@ impl Sim {
         let slot = link.ring.pop_front().expect("PipeOut with an empty ring");
         debug_assert!(link.started > 0 && slot.arrive == now);
         link.started -= 1;
-        link.stats.delivered += 1;
-        link.stats.bytes_delivered += slot.size as u64;
         if let Some(next) = link.ring.front() {
             self.events.push(next.arrive.ns(), Ev::PipeOut(l));
         }
-        let id = slot.pkt;
+        if let Some(r) = link.reorder.as_deref_mut() {
+            if let Some(d) = r.choose(self.slab.get(slot.pkt)) {
+                // held back beside the propagation delay: later packets overtake it
+                r.hold(now + d, slot.pkt, slot.size);
+                self.events.push((now + d).ns(), Ev::Reorder(l));
+                return;
+            }
+        }
+        link.stats.delivered += 1;
+        link.stats.bytes_delivered += slot.size as u64;
+        self.forward(slot.pkt);
+    }
+
+    /// The reordering stage of link `l` releases the packet due now.
+    #[cold]
+    fn reorder_out(&mut self, l: LinkId) {
+        let link = &mut self.net.links[l as usize];
+        let r = link.reorder.as_deref_mut().expect("Reorder event without a stage");
+        let (t, id, size) = r.release().expect("Reorder event with nothing held");
+        debug_assert_eq!(t, self.now);
+        link.stats.delivered += 1;
+        link.stats.bytes_delivered += size as u64;
+        self.forward(id);
+    }
+
+    /// A packet reached the far end of a link: into the next link of its route, or to its
+    /// endpoint.
+    #[inline]
+    fn forward(&mut self, id: PktId) {
         let pkt = self.slab.get_mut(id);
         pkt.hop += 1;
         let route = &self.routes[pkt.route as usize];

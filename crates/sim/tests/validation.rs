@@ -18,5 +18,7 @@ mod incast;
 mod input;
 #[path = "validation/red.rs"]
 mod red;
+#[path = "validation/reorder.rs"]
+mod reorder;
 #[path = "validation/throughput.rs"]
 mod throughput;

@@ -166,6 +166,8 @@ pub struct FlowStats {
     pub sp_denied: u64,
     /// The flow gave up on super-packets and fell back to normal packets.
     pub sp_fell_back: bool,
+    /// Data segments that reached the receiver above a hole (out of order).
+    pub ooo_arrivals: u64,
     /// In-order payload bytes held by the receiver.
     pub bytes_received: u64,
     /// When the receiver held every byte (FCT end).

@@ -56,6 +56,7 @@ impl Flow {
             self.rcv.ooo.drain(..k);
             had_holes // a hole filled: ACK at once
         } else {
+            self.stats.ooo_arrivals += 1;
             self.insert_ooo(seq, end);
             self.rcv.sack_trigger = Some((seq, end));
             true // out of order
