@@ -213,8 +213,16 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
     summary.insert("conservation".into(), cons.into());
     let fs = &sim.flow_samples;
     let mut flow_series = Table::default();
-    flow_series.push("t_s", Column::F64(fs.iter().map(|s| s.0.as_secs_f64()).collect()));
-    flow_series.push("flow_id", Column::U64(fs.iter().map(|s| s.1 as u64).collect()));
-    flow_series.push("bytes_received", Column::U64(fs.iter().map(|s| s.2).collect()));
+    flow_series.push("t_s", Column::F64(fs.iter().map(|s| s.t.as_secs_f64()).collect()));
+    flow_series.push("flow_id", Column::U64(fs.iter().map(|s| s.flow as u64).collect()));
+    flow_series.push("bytes_received", Column::U64(fs.iter().map(|s| s.bytes_received).collect()));
+    flow_series.push("cwnd_pkts", Column::F64(fs.iter().map(|s| s.cwnd).collect()));
+    // ssthresh is infinite until the first reduction: null there (JSON, Arrow)
+    flow_series.push(
+        "ssthresh_pkts",
+        Column::OptF64(fs.iter().map(|s| s.ssthresh.is_finite().then_some(s.ssthresh)).collect()),
+    );
+    flow_series.push("srtt_s", Column::OptF64(fs.iter().map(|s| s.srtt.map(|x| x.as_secs_f64())).collect()));
+    flow_series.push("in_recovery", Column::Bool(fs.iter().map(|s| s.in_recovery).collect()));
     RunResults { flows, links, queue_counters, queue_series: series, flow_series, summary }
 }

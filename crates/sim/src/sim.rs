@@ -12,6 +12,7 @@ use crate::link::Slot;
 use crate::packet::{flags, FlowId, LinkId, NodeId, Packet, PacketSlab, PktId, RouteId};
 use crate::queue::{DropReason, Verdict};
 use crate::tcp::cc::CongestionControl;
+use crate::tcp::recovery::LossRecovery;
 use crate::tcp::sack::{SackBlock, SackBlocks};
 use crate::tcp::{Flow, TcpOut, TcpParams};
 use crate::time::SimTime;
@@ -28,6 +29,23 @@ pub enum Ev {
     Gen(u32),
     Sample,
     FlowSample,
+}
+
+/// One flow at one sampling time: what the receiver holds in order and the sender's
+/// congestion state (the time series a congestion-control study plots).
+#[derive(Clone, Copy, Debug)]
+pub struct FlowSample {
+    pub t: SimTime,
+    pub flow: FlowId,
+    /// In-order payload bytes the receiver holds.
+    pub bytes_received: u64,
+    /// cwnd and ssthresh in segments (ssthresh infinite before the first reduction).
+    pub cwnd: f64,
+    pub ssthresh: f64,
+    /// Smoothed RTT (RFC 6298), before the first sample None.
+    pub srtt: Option<SimTime>,
+    /// In loss recovery at that moment.
+    pub in_recovery: bool,
 }
 
 /// One sampled queue length, with the link's cumulative counters at that time (rates
@@ -65,8 +83,9 @@ pub struct Sim {
     sample_interval: SimTime,
     pub samples: Vec<QueueSample>,
     flow_sample_interval: SimTime,
-    /// Per-flow series: (time, flow, payload bytes the receiver holds in order).
-    pub flow_samples: Vec<(SimTime, FlowId, u64)>,
+    /// Per-flow series (output.sample_flows): received bytes and the sender's window
+    /// state over time.
+    pub flow_samples: Vec<FlowSample>,
 }
 
 impl Sim {
@@ -215,7 +234,15 @@ impl Sim {
             Ev::Gen(g) => self.generator_fire(g),
             Ev::FlowSample => {
                 let now = self.now;
-                self.flow_samples.extend(self.flows.iter().map(|f| (now, f.id, f.stats.bytes_received)));
+                self.flow_samples.extend(self.flows.iter().map(|f| FlowSample {
+                    t: now,
+                    flow: f.id,
+                    bytes_received: f.stats.bytes_received,
+                    cwnd: f.cc_state.cwnd,
+                    ssthresh: f.cc_state.ssthresh,
+                    srtt: f.srtt(),
+                    in_recovery: f.rec.as_ref().is_some_and(|r| r.in_recovery()),
+                }));
                 self.events.push((now + self.flow_sample_interval).ns(), Ev::FlowSample);
             }
             Ev::Sample => {

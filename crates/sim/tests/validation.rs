@@ -20,5 +20,7 @@ mod input;
 mod red;
 #[path = "validation/reorder.rs"]
 mod reorder;
+#[path = "validation/series.rs"]
+mod series;
 #[path = "validation/throughput.rs"]
 mod throughput;
