@@ -99,7 +99,8 @@ fn ltcp_loss_drops_at_most_one_layer() {
 
 /// Time to claim bandwidth from W_T (draft section 4.2): ((K-2)(K+3)/4) W_T RTTs, K = 3:
 /// 1 x 6/4 x 50 = 75 RTTs (from 50 to 200 at +2 per RTT); K = 4: 2 x 7/4 x 50 = 175
-/// (75 + 300/3 from 200 to 500). With one whole-window ACK per RTT the count is exact; with
+/// (75 + 300/3 from 200 to 500); TCP at +1 per RTT needs 150 and 450, the speed-ups 2.00 and
+/// 2.57 of draft Table 1. With one whole-window ACK per RTT the count is exact; with
 /// one ACK per segment each RTT gives a little under K (the increments K/c shrink as c grows
 /// and floor(c) ACKs make an RTT), at most a few segments over the climb: 75..=78 and 175..=178.
 #[test]
