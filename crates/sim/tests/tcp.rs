@@ -10,6 +10,12 @@
 //!
 //! Run: `cargo test --release -p superpacket-sim --test tcp`.
 
+#[path = "tcp/cc_highspeed.rs"]
+mod cc_highspeed;
+#[path = "tcp/cc_ltcp.rs"]
+mod cc_ltcp;
+#[path = "tcp/cc_scalable.rs"]
+mod cc_scalable;
 #[path = "tcp/common.rs"]
 mod common;
 #[path = "tcp/composable.rs"]

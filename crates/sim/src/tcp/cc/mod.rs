@@ -13,7 +13,10 @@
 //! the short form), validated like every other field.
 
 pub mod fixed;
+pub mod highspeed;
+pub mod ltcp;
 pub mod newreno;
+pub mod scalable;
 
 use crate::time::SimTime;
 use serde::Deserialize;
@@ -89,6 +92,12 @@ pub enum CcConfig {
     Newreno {},
     /// A constant window of `window` segments (validation and benchmarks, fixed.rs).
     Fixed { window: f64 },
+    /// HighSpeed TCP, RFC 3649 (highspeed.rs).
+    Highspeed(highspeed::Params),
+    /// Scalable TCP, Kelly 2003 (scalable.rs).
+    Scalable(scalable::Params),
+    /// Layered TCP, draft-bhandarkar-ltcp-01 (ltcp.rs).
+    Ltcp(ltcp::Params),
 }
 
 impl Default for CcConfig {
@@ -102,6 +111,9 @@ impl CcConfig {
     pub fn by_name(name: &str) -> Option<CcConfig> {
         match name {
             "newreno" => Some(CcConfig::Newreno {}),
+            "highspeed" => Some(CcConfig::Highspeed(Default::default())),
+            "scalable" => Some(CcConfig::Scalable(Default::default())),
+            "ltcp" => Some(CcConfig::Ltcp(Default::default())),
             _ => None,
         }
     }
@@ -110,6 +122,9 @@ impl CcConfig {
         match self {
             CcConfig::Newreno {} => "newreno",
             CcConfig::Fixed { .. } => "fixed",
+            CcConfig::Highspeed(_) => "highspeed",
+            CcConfig::Scalable(_) => "scalable",
+            CcConfig::Ltcp(_) => "ltcp",
         }
     }
 
@@ -121,6 +136,9 @@ impl CcConfig {
                 Err(format!("{path}.window: must be a finite number >= 1 (got {window})"))
             }
             CcConfig::Fixed { .. } => Ok(()),
+            CcConfig::Highspeed(p) => p.validate(path),
+            CcConfig::Scalable(p) => p.validate(path),
+            CcConfig::Ltcp(p) => p.validate(path),
         }
     }
 
@@ -129,6 +147,9 @@ impl CcConfig {
         match self {
             CcConfig::Newreno {} => Box::new(newreno::NewReno),
             CcConfig::Fixed { window } => Box::new(fixed::Fixed { window: *window }),
+            CcConfig::Highspeed(p) => Box::new(p.build()),
+            CcConfig::Scalable(p) => Box::new(p.build()),
+            CcConfig::Ltcp(p) => Box::new(p.build()),
         }
     }
 }
@@ -138,7 +159,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn CongestionControl>> {
     CcConfig::by_name(name).map(|c| c.build())
 }
 
-pub const NAMES: &[&str] = &["newreno"];
+pub const NAMES: &[&str] = &["newreno", "highspeed", "scalable", "ltcp"];
 
 /// `cc` in a scenario: a name (`cc = "newreno"`, default parameters) or a table
 /// (`[tcp.cc] kind = "newreno"` plus parameters).
