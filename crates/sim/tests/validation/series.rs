@@ -19,9 +19,9 @@ fn opt(c: Option<&Column>) -> Vec<Option<f64>> {
 }
 
 /// One packet in flight at a time (initial and fixed window 1) over an idle dumbbell.
-/// The SYN-ACK's sample (40 B both ways): 2 x (0.32 us + 1 ms + 32 us + 10 ms + 0.32 us
-/// + 1 ms) = 24,065,280 ns. Every data sample, 1500 B out (12 us + 1 ms at 1 Gbps, 1.2 ms
-/// + 10 ms at 10 Mbps, 12 us + 1 ms) and a 40 B ACK back (0.32 us + 1 ms, 32 us + 10 ms,
+/// The SYN-ACK's sample (40 B both ways): 2 x (0.32 us + 1 ms, 32 us + 10 ms, 0.32 us and
+/// 1 ms) = 24,065,280 ns. Every data sample, 1500 B out (12 us + 1 ms at 1 Gbps, 1.2 ms
+/// and 10 ms at 10 Mbps, 12 us + 1 ms) and a 40 B ACK back (0.32 us + 1 ms, 32 us + 10 ms,
 /// 0.32 us + 1 ms): R = 25,256,640 ns. RFC 6298 2.3 moves SRTT 1/8 of the way to R per
 /// sample, so SRTT rises monotonically from 24.07 ms towards R; after the ~78 samples of
 /// 2 s the gap is 1,191,360 ns x (7/8)^78, about 35 ns, plus at most 8 ns of integer
