@@ -130,10 +130,14 @@ impl Dcr {
         f.cancel_timer(TimerKind::Recovery);
     }
 
-    /// Additive increase continues during tau (draft section 4): one ACK's worth of
-    /// congestion-avoidance growth per duplicate ACK.
+    /// Window growth continues during tau (draft section 4: "additive increase
+    /// continues"; section 5.4: during tau the flow behaves as a TCP with twice the RTT):
+    /// each duplicate ACK reports one more segment delivered and grows the window as one
+    /// ACK of one segment would, in slow start as in congestion avoidance. Without it a
+    /// flow whose every window holds a reordered packet would open its window only on
+    /// the rare cumulative ACKs.
     fn grow(&mut self, f: &mut Flow, now: SimTime) {
-        if self.cfg.grow_during_tau && f.cc_state.cwnd >= f.cc_state.ssthresh {
+        if self.cfg.grow_during_tau {
             f.cc.on_ack(&mut f.cc_state, 1.0, None, now);
             if f.cc_state.cwnd > f.cc_state.max_cwnd {
                 f.cc_state.cwnd = f.cc_state.max_cwnd;
