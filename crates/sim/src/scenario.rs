@@ -555,7 +555,7 @@ pub struct TcpSpec {
     /// (TCP-DCR: wait one SRTT after the first duplicate ACK), "ncr" (RFC 4653, needs
     /// recovery = "sack"), or a table with `kind` and the options of
     /// tcp/recovery/dcr.rs (`tau_srtt`, `tau`, `base` = "first_dupack" | "expiry",
-    /// `grow_during_tau`) or ncr.rs (`variant` = "careful" | "aggressive").
+    /// `grow_during_tau`, `rearm_rto`) or ncr.rs (`variant` = "careful" | "aggressive").
     pub reordering: Option<ReorderingSpec>,
     /// The send scheduler: "off" (window-limited, default), "cc" (the congestion
     /// control's pacing rate) or a rate ("10Mbps"): one packet per size x 8 / rate.
@@ -586,6 +586,8 @@ enum ReorderingTable {
         base: Option<DcrBaseSpec>,
         #[serde(default)]
         grow_during_tau: Option<bool>,
+        #[serde(default)]
+        rearm_rto: Option<bool>,
     },
     Ncr {
         #[serde(default)]
@@ -620,7 +622,13 @@ impl<'de> Deserialize<'de> for ReorderingSpec {
             fn visit_str<E: de::Error>(self, s: &str) -> Result<ReorderingSpec, E> {
                 let t = match s {
                     "none" => ReorderingTable::None {},
-                    "dcr" => ReorderingTable::Dcr { tau_srtt: None, tau: None, base: None, grow_during_tau: None },
+                    "dcr" => ReorderingTable::Dcr {
+                        tau_srtt: None,
+                        tau: None,
+                        base: None,
+                        grow_during_tau: None,
+                        rearm_rto: None,
+                    },
                     "ncr" => ReorderingTable::Ncr { variant: None },
                     _ => {
                         return Err(E::custom(format!(
@@ -642,7 +650,7 @@ impl ReorderingSpec {
     fn resolve(&self, path: &str) -> Result<Reordering, String> {
         Ok(match &self.0 {
             ReorderingTable::None {} => Reordering::None,
-            ReorderingTable::Dcr { tau_srtt, tau, base, grow_during_tau } => {
+            ReorderingTable::Dcr { tau_srtt, tau, base, grow_during_tau, rearm_rto } => {
                 let d = DcrConfig::default();
                 let c = DcrConfig {
                     tau_srtt: tau_srtt.unwrap_or(d.tau_srtt),
@@ -652,6 +660,7 @@ impl ReorderingSpec {
                         Some(DcrBaseSpec::Expiry) => DcrBase::Expiry,
                     },
                     grow_during_tau: grow_during_tau.unwrap_or(d.grow_during_tau),
+                    rearm_rto: rearm_rto.unwrap_or(d.rearm_rto),
                 };
                 c.validate(path)?;
                 Reordering::Dcr(c)

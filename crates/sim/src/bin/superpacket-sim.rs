@@ -84,8 +84,7 @@ fn main() -> ExitCode {
     }
     s.run_until(sc.duration.0);
     let r = sim::results::collect(&s, &sc.name);
-    let mut json =
-        serde_json::json!({ "summary": r.summary, "flows": r.flows.to_json(), "links": r.links.to_json() });
+    let mut json = serde_json::json!({ "summary": r.summary, "flows": r.flows.to_json(), "links": r.links.to_json() });
     if !r.flow_series.columns.is_empty() && r.flow_series.get("t_s").is_some_and(|c| !c.is_empty()) {
         json["flow_series"] = r.flow_series.to_json();
     }

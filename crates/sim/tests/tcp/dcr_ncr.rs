@@ -46,6 +46,27 @@ fn dcr_waits_one_srtt_then_retransmits() {
     assert!(s.in_recovery());
     assert_eq!(segs(&s, &retx(&sent).into_iter().copied().collect::<Vec<_>>()), vec![0]);
     assert_eq!((s.ssthresh(), s.cwnd()), (5.0, 5.0));
+    // the delayed retransmission restarts the retransmission timer: RTO = SRTT +
+    // 4 RTTVAR = 104 + 4 x 52 = 312 ms from 312 ms (it ran from the first flight at
+    // 104 ms: 416 ms, before the retransmission could be acknowledged at ~416 ms)
+    assert_eq!(s.rto_deadline(), Some(ms(624)));
+}
+
+/// `rearm_rto = false`: the timer keeps running from the first flight (104 + 312 ms).
+#[test]
+fn dcr_without_rearm_keeps_the_timer() {
+    let p = TcpParams {
+        reordering: Reordering::Dcr(DcrConfig { rearm_rto: false, ..DcrConfig::default() }),
+        ..dcr(RecoveryKind::Sack)
+    };
+    let (mut s, _) = Script::established(p, 1000 * MSS, ms(104));
+    s.advance(ms(104));
+    for k in 1..=3 {
+        s.ack_sack(0, &[(1, 1 + k)]);
+    }
+    s.expire_timer();
+    assert!(s.in_recovery());
+    assert_eq!(s.rto_deadline(), Some(ms(416)));
 }
 
 /// The literal-draft option `base = expiry`: the response uses FlightSize at expiry,
@@ -66,8 +87,9 @@ fn dcr_base_at_expiry() {
 }
 
 /// The hole fills before tau (reordering): the cumulative ACK of 0..5 at 250 ms cancels
-/// the timer; past 312 ms nothing is retransmitted and the window was not reduced
-/// (slow start went on: that one ACK adds min(5, 1) segment, RFC 5681 eq. 2: 10 + 1).
+/// the timer; past 312 ms nothing is retransmitted and the window was not reduced.
+/// Slow start went on: each duplicate ACK during tau grew it as one ACK of one segment
+/// (+3), and the cumulative ACK adds min(5, 1) (RFC 5681 eq. 2): 10 + 3 + 1 = 14.
 #[test]
 fn dcr_hole_filled_no_response() {
     let (mut s, _) = Script::established(dcr(RecoveryKind::Sack), 1000 * MSS, ms(104));
@@ -81,7 +103,7 @@ fn dcr_hole_filled_no_response() {
     s.advance_firing(ms(100));
     assert_eq!(s.flow.stats.retransmits, 0);
     assert_eq!(s.flow.stats.fast_retransmits, 0);
-    assert_eq!(s.cwnd(), 11.0);
+    assert_eq!(s.cwnd(), 14.0);
 }
 
 /// A second overtaken hole: segments 0 and 2 delayed, 1 and 3.. arrive. When 0 arrives

@@ -285,3 +285,31 @@ start_jitter = "10ms"
         assert!(b_nr as f64 > 0.9 * 37.5e6 * 1460.0 / 1500.0, "seed {seed}");
     }
 }
+
+/// Lost retransmissions (tcp_mark_lost_retrans in Linux before RACK): segment 0 is lost,
+/// recovery starts at the 3rd duplicate ACK and retransmits it while HighData is the end
+/// of segment 9 (snd_max = seq(10)). New segments 10, 11, ... follow as the SACKs shrink
+/// pipe. While the SACKs reach only up to segment 12 (high SACKed = seq(13) would be
+/// needed: snd_max at the retransmission + DupThresh x SMSS = seq(10 + 3)), nothing more
+/// happens to segment 0; the first SACK that covers segment 12 (block up to seq(13))
+/// shows that three segments sent after the retransmission arrived without it: it is
+/// lost, and goes again at once, without waiting for an RTO.
+#[test]
+fn lost_retransmission_is_resent() {
+    let (mut s, _) = established(sack());
+    s.advance(ms(100));
+    let mut zero_sent = 0;
+    for k in 2..=13 {
+        let sent = s.ack_sack(0, &[(1, k)]);
+        zero_sent += retx(&sent).iter().filter(|p| s.seg(p.seq) == 0).count();
+        let want = if k < 4 {
+            0
+        } else if k < 13 {
+            1
+        } else {
+            2
+        };
+        assert_eq!(zero_sent, want, "SACK of 1..{k}: {} new segments so far", s.snd_max() / MSS);
+    }
+    assert_eq!(s.flow.stats.timeouts, 0);
+}

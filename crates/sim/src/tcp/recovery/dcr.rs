@@ -22,8 +22,14 @@
 //!   on the flight and cwnd at the first duplicate ACK (`base = "first-dupack"`, the
 //!   ALGORITHMS.md 9 (a) default, as NCR's FlightSizePrev) or on those at expiry
 //!   (`base = "expiry"`, the draft read literally);
-//! - the retransmission timer is untouched; an RTO during tau cancels tau and is
-//!   processed as usual (ALGORITHMS.md 9, "Interaction with the RTO").
+//! - the retransmission timer is untouched during tau; an RTO during tau cancels tau and
+//!   is processed as usual (ALGORITHMS.md 9, "Interaction with the RTO"). When tau
+//!   expires the delayed fast retransmit restarts the timer (`rearm_rto`, default on),
+//!   as Linux re-arms it when it retransmits the first unacknowledged segment
+//!   (tcp_xmit_retransmit_queue): the retransmission needs one more RTT to be
+//!   acknowledged, so with tau = SRTT an RFC 6298 timer still running from the last new
+//!   ACK (max(200 ms, SRTT + 4 RTTVAR)) fires before it whenever 2 SRTT exceeds it, and
+//!   every delayed recovery would end in a timeout. [X]
 
 use super::{AckInfo, AckVerdict, LossRecovery, Recovery};
 use crate::tcp::timers::TimerKind;
@@ -48,11 +54,13 @@ pub struct DcrConfig {
     pub base: DcrBase,
     /// Additive increase continues during tau (draft section 4).
     pub grow_during_tau: bool,
+    /// Restart the retransmission timer at the delayed fast retransmit.
+    pub rearm_rto: bool,
 }
 
 impl Default for DcrConfig {
     fn default() -> Self {
-        DcrConfig { tau_srtt: 1.0, tau: None, base: DcrBase::FirstDupack, grow_during_tau: true }
+        DcrConfig { tau_srtt: 1.0, tau: None, base: DcrBase::FirstDupack, grow_during_tau: true, rearm_rto: true }
     }
 }
 
@@ -214,6 +222,10 @@ impl LossRecovery for Dcr {
         }
         self.enter_recovery(f, now, out);
         f.response_flight = None;
+        if self.cfg.rearm_rto {
+            let rto = f.rto();
+            f.set_timer(TimerKind::Rto, now + rto);
+        }
     }
 
     fn in_recovery(&self) -> bool {

@@ -16,6 +16,14 @@
 //!   sets RecoveryPoint = HighData.
 //!
 //! Limited transmit (section 5 (3), a MAY) is not used with SACK.
+//!
+//! Lost retransmissions (RFC 6675 has no rule; without one a lost retransmission always
+//! ends in an RTO): as Linux's tcp_mark_lost_retrans (net/ipv4/tcp_input.c, 2.6.25-4.x,
+//! before RACK) a retransmission is lost again when data sent after it, above the
+//! snd_max of its sending by DupThresh segments or more, is SACKed while it is not.
+//! It is then resent first (before NextSeg() rule 1) and no longer counted in pipe.
+
+use std::collections::VecDeque;
 
 use super::{next_in_order, AckInfo, AckVerdict, LossRecovery};
 use crate::tcp::cc::CongestionEvent;
@@ -39,9 +47,54 @@ pub struct SackRecovery {
     /// The segment `next_segment` chose last is a rule-4 rescue (read by `on_sent`).
     rescue_next: std::cell::Cell<bool>,
     dupacks: u32,
+    /// Retransmissions of this recovery in flight, in send order: (seq, end, snd_max
+    /// when sent).
+    rxts: VecDeque<(u64, u64, u64)>,
+    /// Retransmissions found lost, to resend first, and their bytes (out of pipe).
+    resend: VecDeque<(u64, u64)>,
+    resend_bytes: u64,
+    /// Retransmissions found lost so far (all recoveries).
+    pub lost_retransmits: u64,
 }
 
 impl SackRecovery {
+    /// Lost retransmissions: the oldest retransmissions whose range is still not SACKed
+    /// while data at or above the snd_max of their sending + DupThresh segments is.
+    fn mark_lost_retransmits(&mut self, f: &Flow) {
+        let thr = f.p.dupack_threshold as u64 * f.p.mss as u64;
+        let high = self.sb.high_sacked();
+        while let Some(&(seq, end, sent_max)) = self.rxts.front() {
+            if end <= f.snd_una || self.sb.sacked_in(seq, end) == end - seq {
+                self.rxts.pop_front(); // arrived
+                continue;
+            }
+            if high < sent_max + thr {
+                break; // later ones were sent later still
+            }
+            self.rxts.pop_front();
+            self.resend.push_back((seq, end));
+            self.resend_bytes += end - seq;
+            self.lost_retransmits += 1;
+        }
+        // resends no longer needed: acknowledged or SACKed meanwhile
+        let (sb, una) = (&self.sb, f.snd_una);
+        let mut gone = 0;
+        self.resend.retain(|&(seq, end)| {
+            let from = seq.max(una);
+            let keep = end > una && sb.sacked_in(from, end) < end - from;
+            if !keep {
+                gone += end - seq;
+            }
+            keep
+        });
+        self.resend_bytes -= gone;
+    }
+
+    fn clear_retransmits(&mut self) {
+        self.rxts.clear();
+        self.resend.clear();
+        self.resend_bytes = 0;
+    }
     pub fn scoreboard(&self) -> &Scoreboard {
         &self.sb
     }
@@ -49,7 +102,8 @@ impl SackRecovery {
     /// RFC 6675 SetPipe(), in bytes, from running totals (O(DupThresh)).
     pub fn set_pipe(&self, f: &Flow) -> u64 {
         let (t, mss) = (f.p.dupack_threshold, f.p.mss as u64);
-        self.sb.pipe_fast(f.snd_una, f.snd_max, self.high_rxt, self.sacked_below_rxt, t, mss)
+        let pipe = self.sb.pipe_fast(f.snd_una, f.snd_max, self.high_rxt, self.sacked_below_rxt, t, mss);
+        pipe.saturating_sub(self.resend_bytes)
     }
 
     /// SetPipe() by scanning the scoreboard, the reference for `set_pipe`.
@@ -88,11 +142,13 @@ impl LossRecovery for SackRecovery {
             if f.snd_una >= self.recovery_point {
                 // (A): recovery ends; cwnd stays at ssthresh, where step 4 set it
                 self.in_recovery = false;
+                self.clear_retransmits();
                 f.cc_state.cwnd = f.cc_state.cwnd.min(f.cc_state.ssthresh);
                 f.cc.on_recovery_exit(&mut f.cc_state, now);
                 return AckVerdict { grow: false, restart_rto: true };
             }
             // (B) done above; (C) is the send loop's (next_segment)
+            self.mark_lost_retransmits(f);
             return AckVerdict { grow: false, restart_rto: a.newly > 0 };
         }
         let mss = f.p.mss as u64;
@@ -117,6 +173,8 @@ impl LossRecovery for SackRecovery {
         let len = mss.min(self.sb.hole_end(f.snd_una, f.end_seq()) - f.snd_una);
         f.send_segment(f.snd_una, len as u32, now, out);
         self.high_rxt = f.snd_una + len;
+        self.clear_retransmits();
+        self.rxts.push_back((f.snd_una, f.snd_una + len, f.snd_max));
         self.rescue_rxt = self.high_rxt;
         self.sacked_below_rxt = 0; // [snd_una, snd_una + len) is a hole
         f.on_loss_reduction();
@@ -129,6 +187,7 @@ impl LossRecovery for SackRecovery {
         self.recovery_point = f.snd_max;
         self.high_rxt = f.snd_una;
         self.sacked_below_rxt = 0;
+        self.clear_retransmits();
     }
 
     fn in_recovery(&self) -> bool {
@@ -158,6 +217,13 @@ impl LossRecovery for SackRecovery {
         // (C): cwnd - pipe >= SMSS
         if wnd < self.set_pipe(f) + mss {
             return None;
+        }
+        // a retransmission found lost goes again first
+        if let Some(&(seq, end)) = self.resend.front() {
+            let seq = self.sb.next_hole(seq.max(f.snd_una));
+            if seq < end {
+                return Some((seq, mss.min(self.sb.hole_end(seq, end) - seq)));
+            }
         }
         let high_sacked = self.sb.high_sacked();
         let hole = self.sb.next_hole(self.high_rxt.max(f.snd_una));
@@ -195,6 +261,24 @@ impl LossRecovery for SackRecovery {
     }
 
     fn on_sent(&mut self, snd_max: u64, seq: u64, len: u64) {
+        if self.in_recovery && seq < snd_max {
+            if let Some(&(rs, re)) = self.resend.front() {
+                if seq >= rs && seq < re {
+                    // the lost retransmission goes again: in flight once more
+                    self.resend.pop_front();
+                    self.resend_bytes -= re - rs;
+                    if seq + len < re {
+                        self.resend.push_front((seq + len, re));
+                        self.resend_bytes += re - seq - len;
+                    }
+                    self.rxts.push_back((seq, seq + len, snd_max));
+                    return;
+                }
+            }
+            if !self.rescue_next.get() {
+                self.rxts.push_back((seq, seq + len, snd_max));
+            }
+        }
         if self.rescue_next.take() {
             self.rescue_rxt = self.recovery_point; // at most one rescue per recovery
             return;
