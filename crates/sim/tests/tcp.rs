@@ -10,6 +10,14 @@
 //!
 //! Run: `cargo test --release -p superpacket-sim --test tcp`.
 
+#[path = "tcp/cc_bic.rs"]
+mod cc_bic;
+#[path = "tcp/cc_cubic.rs"]
+mod cc_cubic;
+#[path = "tcp/cc_htcp.rs"]
+mod cc_htcp;
+#[path = "tcp/cc_vegas.rs"]
+mod cc_vegas;
 #[path = "tcp/common.rs"]
 mod common;
 #[path = "tcp/composable.rs"]

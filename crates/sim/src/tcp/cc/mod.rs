@@ -12,8 +12,12 @@
 //! in the scenario (`[tcp.cc] kind = "newreno"` plus its constants; `cc = "newreno"` is
 //! the short form), validated like every other field.
 
+pub mod bic;
+pub mod cubic;
 pub mod fixed;
+pub mod htcp;
 pub mod newreno;
+pub mod vegas;
 
 use crate::time::SimTime;
 use serde::Deserialize;
@@ -89,6 +93,14 @@ pub enum CcConfig {
     Newreno {},
     /// A constant window of `window` segments (validation and benchmarks, fixed.rs).
     Fixed { window: f64 },
+    /// BIC-TCP (bic.rs): Linux tcp_bic.c, or the `paper` / `ns3` preset.
+    Bic(bic::Params),
+    /// CUBIC, RFC 9438 (cubic.rs).
+    Cubic(cubic::Params),
+    /// H-TCP (htcp.rs): Linux tcp_htcp.c semantics, draft options.
+    Htcp(htcp::Params),
+    /// TCP Vegas (vegas.rs).
+    Vegas(vegas::Params),
 }
 
 impl Default for CcConfig {
@@ -102,6 +114,10 @@ impl CcConfig {
     pub fn by_name(name: &str) -> Option<CcConfig> {
         match name {
             "newreno" => Some(CcConfig::Newreno {}),
+            "bic" => Some(CcConfig::Bic(Default::default())),
+            "cubic" => Some(CcConfig::Cubic(Default::default())),
+            "htcp" => Some(CcConfig::Htcp(Default::default())),
+            "vegas" => Some(CcConfig::Vegas(Default::default())),
             _ => None,
         }
     }
@@ -110,6 +126,10 @@ impl CcConfig {
         match self {
             CcConfig::Newreno {} => "newreno",
             CcConfig::Fixed { .. } => "fixed",
+            CcConfig::Bic(_) => "bic",
+            CcConfig::Cubic(_) => "cubic",
+            CcConfig::Htcp(_) => "htcp",
+            CcConfig::Vegas(_) => "vegas",
         }
     }
 
@@ -121,6 +141,10 @@ impl CcConfig {
                 Err(format!("{path}.window: must be a finite number >= 1 (got {window})"))
             }
             CcConfig::Fixed { .. } => Ok(()),
+            CcConfig::Bic(p) => p.validate(path),
+            CcConfig::Cubic(p) => p.validate(path),
+            CcConfig::Htcp(p) => p.validate(path),
+            CcConfig::Vegas(p) => p.validate(path),
         }
     }
 
@@ -129,6 +153,10 @@ impl CcConfig {
         match self {
             CcConfig::Newreno {} => Box::new(newreno::NewReno),
             CcConfig::Fixed { window } => Box::new(fixed::Fixed { window: *window }),
+            CcConfig::Bic(p) => Box::new(p.build()),
+            CcConfig::Cubic(p) => Box::new(p.build()),
+            CcConfig::Htcp(p) => Box::new(p.build()),
+            CcConfig::Vegas(p) => Box::new(p.build()),
         }
     }
 }
@@ -138,7 +166,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn CongestionControl>> {
     CcConfig::by_name(name).map(|c| c.build())
 }
 
-pub const NAMES: &[&str] = &["newreno"];
+pub const NAMES: &[&str] = &["newreno", "bic", "cubic", "htcp", "vegas"];
 
 /// `cc` in a scenario: a name (`cc = "newreno"`, default parameters) or a table
 /// (`[tcp.cc] kind = "newreno"` plus parameters).
