@@ -261,7 +261,7 @@ fn cnt_rate_limit() {
 }
 
 /// A timeout resets every BIC variable (Linux bictcp_state(TCP_CA_Loss)): after a loss at
-/// 1000 and a timeout at 900, W_max = 0 and the ratio is back to 32 (the timeout's ssthresh
+/// 1000, its recovery, and a timeout at 900, W_max = 0 and the ratio is back to 32 (the timeout's ssthresh
 /// is still computed first: 900 < 1000, fast convergence, floor(900 x 0.7998) = 719).
 /// ns-3 resets nothing: W_max = floor(0.8 x 900) = 720.
 #[test]
@@ -269,6 +269,7 @@ fn timeout_resets_state() {
     let mut b = linux();
     loss(&mut b, 1000.0);
     let mut s = st(900.0, 799.0);
+    b.on_recovery_exit(&mut s, SimTime::ZERO);
     for _ in 0..5 {
         b.on_ack(&mut s, 1.0, None, SimTime::ZERO);
     }
@@ -281,6 +282,7 @@ fn timeout_resets_state() {
 
     let mut n = bic(bic::Params { preset: Preset::Ns3, ..Default::default() });
     loss(&mut n, 1000.0);
+    n.on_recovery_exit(&mut st(800.0, 800.0), SimTime::ZERO);
     n.ssthresh(&st(900.0, 800.0), 900.0, CongestionEvent::Timeout, SimTime::ZERO);
     n.on_rto(&mut st(1.0, 720.0), SimTime::ZERO);
     assert_eq!(n.w_max(), 720);
@@ -333,6 +335,26 @@ fn scripted_timeout_resets_w_max() {
         s.ack_segs(k);
         assert!((s.cwnd() - after).abs() < 1e-9, "{preset:?}: {}", s.cwnd());
     }
+}
+
+/// A timeout during fast recovery keeps the recovery's ssthresh (Linux tcp_enter_loss
+/// reduces ssthresh only once per window): cwnd 20, three dupacks: ssthresh 15, cwnd 18;
+/// seven more inflate cwnd to 25; the timeout leaves ssthresh at 15 (recomputing from the
+/// inflated cwnd would give floor(25 x 0.7998) = 19) and cwnd 1.
+#[test]
+fn scripted_timeout_in_recovery_keeps_ssthresh() {
+    let cc = CcConfig::Bic(Default::default()).build();
+    let mut s = Script::with_cc(defaults(), cc, 1000 * MSS);
+    s.open();
+    s.advance(ms(100));
+    s.syn_ack(false);
+    s.set_cwnd(20.0, f64::INFINITY);
+    s.advance(ms(100));
+    s.dupacks(10);
+    assert_eq!(s.cwnd(), 25.0);
+    s.expire_timer();
+    assert_eq!(s.ssthresh(), 15.0);
+    assert_eq!(s.cwnd(), 1.0);
 }
 
 /// `cc = "bic"` and a `[tcp.cc]` table with a preset and an override; bad values named by

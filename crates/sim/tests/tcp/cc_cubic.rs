@@ -127,6 +127,23 @@ fn ssthresh_from_flight_or_cwnd() {
     assert!(close(c.ssthresh(&st(100.0, 1e9), 80.0, ev, SimTime::ZERO), 70.0, 1e-9));
 }
 
+/// A timeout during fast recovery (loss at cwnd = FlightSize = 100: ssthresh 70, W_max
+/// 100; NewReno's inflated cwnd 130 and FlightSize 110 at the timeout) is not a new
+/// congestion event for W_max: ssthresh = 0.7 x 110 = 77 (RFC 5681 3.1 with beta), W_max
+/// and cwnd_prior stay 100. With `ssthresh_from = "cwnd"` (Linux) ssthresh stays 70.
+#[test]
+fn timeout_during_recovery() {
+    for (from, want) in [(SsthreshFrom::Flight, 77.0), (SsthreshFrom::Cwnd, 70.0)] {
+        let mut c = cubic::Params { ssthresh_from: from, ..Default::default() }.build();
+        let s = loss(&mut c, 100.0);
+        assert!(close(s.ssthresh, 70.0, 1e-9));
+        let ss = c.ssthresh(&st(130.0, s.ssthresh), 110.0, CongestionEvent::Timeout, SimTime::ZERO);
+        assert!(close(ss, want, 1e-9), "{from:?}: {ss}");
+        assert_eq!(c.w_max(), 100.0);
+        assert_eq!(c.cwnd_prior(), 100.0);
+    }
+}
+
 /// Reno-friendly region at a small window: a loss at 10 (cwnd_prior 10, W_max 10), epoch at
 /// cwnd 7, K = cbrt(3/0.4) = 1.9574 s; one ACK per RTT of the whole window (acked = cwnd)
 /// every 1 ms adds alpha_cubic = 9/17 to W_est while W_cubic stays near 7 (W_cubic(6 ms) =

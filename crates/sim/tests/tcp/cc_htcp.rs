@@ -294,6 +294,20 @@ fn scripted_timeout() {
     assert!((s.cwnd() - 7.94381).abs() < 1e-5, "{}", s.cwnd());
 }
 
+/// A timeout during fast recovery keeps the recovery's ssthresh: 9 dupacks (ssthresh 5,
+/// cwnd inflated to 14), then the timeout: ssthresh stays 5 (a second event would have
+/// beta = 100/100 ms -> 0.8 and give 14 x 0.8 = 11.2), cwnd 1.
+#[test]
+fn scripted_timeout_in_recovery_keeps_ssthresh() {
+    let mut s = htcp_flow();
+    s.advance(ms(100));
+    s.dupacks(9);
+    assert_eq!(s.cwnd(), 14.0);
+    s.expire_timer();
+    assert_eq!(s.ssthresh(), 5.0);
+    assert_eq!(s.cwnd(), 1.0);
+}
+
 /// `cc = "htcp"` and a table; bad values named by their path.
 #[test]
 fn htcp_in_scenarios() {

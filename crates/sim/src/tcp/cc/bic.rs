@@ -21,7 +21,9 @@
 //! CWR and Loss) W_max <- cwnd, or cwnd (1 + beta)/2 when cwnd < W_max ("fast
 //! convergence"); ssthresh = max(cwnd/2, 2) at cwnd <= low_window, else max(cwnd beta, 2).
 //! A retransmission timeout (entering CA_Loss) resets every BIC variable (W_max = 0,
-//! delayed_ack = 32).
+//! delayed_ack = 32). A timeout during fast recovery keeps the recovery's ssthresh and
+//! W_max (Linux tcp_enter_loss reduces ssthresh only if it was not reduced in this window;
+//! the cwnd the sender passes then is NewReno's, inflated by the duplicate ACKs).
 //!
 //! Presets (`preset = "linux" | "paper" | "ns3"`; every constant below may be overridden
 //! on its own):
@@ -32,8 +34,9 @@
 //!   recomputed at most once per HZ/32 while the integer window is unchanged (here 1/32 s
 //!   = 31.25 ms, whatever HZ), the per-ACK window counter counts ACKs (the 2.6.13 file;
 //!   `cnt` is then in ACKs thanks to the delayed-ACK ratio), the ratio is Linux's integer
-//!   EWMA `delayed_ack += acked - delayed_ack/16` (x16, initially 2 x 16), updated outside
-//!   recovery only.
+//!   EWMA `delayed_ack += acked - delayed_ack/16` (x16, initially 2 x 16), updated at every
+//!   `on_ack` (outside fast recovery; Linux updates it in Open only, so not during an ECN or
+//!   timeout response either).
 //! - `paper` (INFOCOM 2004): B = 2, S_max = 32, S_min = 0.01 (as `smooth_part` = B/S_min =
 //!   200), paper beta = 0.125 (the fraction cut: window kept 0.875), fast convergence W_max =
 //!   cwnd (2 - 0.125)/2, no delayed-ACK ratio (counts segments); the Linux rules otherwise.
@@ -180,11 +183,21 @@ pub struct Bic {
     last_time: SimTime,
     /// Segments per ACK x16 (Linux's integer EWMA).
     delayed_ack: u32,
+    /// Between a fast-retransmit event and the end of its recovery.
+    in_recovery: bool,
 }
 
 impl Bic {
     pub fn new(k: Consts) -> Bic {
-        Bic { k, cnt: 1.0, w_max: 0, last_cwnd: 0, last_time: SimTime::ZERO, delayed_ack: DELAYED_ACK_INIT }
+        Bic {
+            k,
+            cnt: 1.0,
+            w_max: 0,
+            last_cwnd: 0,
+            last_time: SimTime::ZERO,
+            delayed_ack: DELAYED_ACK_INIT,
+            in_recovery: false,
+        }
     }
 
     pub fn consts(&self) -> &Consts {
@@ -275,7 +288,13 @@ impl CongestionControl for Bic {
         s.cwnd += unit / self.cnt;
     }
 
-    fn ssthresh(&mut self, s: &CcState, flight: f64, _ev: CongestionEvent, _now: SimTime) -> f64 {
+    fn ssthresh(&mut self, s: &CcState, flight: f64, ev: CongestionEvent, _now: SimTime) -> f64 {
+        if ev == CongestionEvent::Timeout && self.in_recovery {
+            // Linux tcp_enter_loss: ssthresh was already reduced in this window (and
+            // NewReno's cwnd is inflated by the duplicate ACKs): keep it
+            return s.ssthresh;
+        }
+        self.in_recovery = ev == CongestionEvent::FastRetransmit;
         let k = &self.k;
         let w = wnd(s.cwnd);
         // W_max and fast convergence (bictcp_recalc_ssthresh)
@@ -294,9 +313,14 @@ impl CongestionControl for Bic {
     }
 
     fn on_rto(&mut self, _s: &mut CcState, _now: SimTime) {
+        self.in_recovery = false;
         if !self.k.ns3 {
             // bictcp_state(TCP_CA_Loss): bictcp_reset
             *self = Bic::new(self.k);
         }
+    }
+
+    fn on_recovery_exit(&mut self, _s: &mut CcState, _now: SimTime) {
+        self.in_recovery = false;
     }
 }

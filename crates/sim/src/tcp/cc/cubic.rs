@@ -18,7 +18,10 @@
 //! - Timeout (section 4.8): ssthresh as above; in the first congestion-avoidance stage
 //!   after it K = 0, W_max = W_est = cwnd at the start of that stage. The same applies to a
 //!   congestion-avoidance stage that starts before any congestion event (no W_max yet,
-//!   section 4.10's rule for a slow start left without loss).
+//!   section 4.10's rule for a slow start left without loss). A timeout during fast
+//!   recovery (when NewReno's cwnd is inflated by the duplicate ACKs) is not a new event
+//!   for W_max and cwnd_prior: only ssthresh = max(FlightSize beta, 2) is recomputed (with
+//!   `ssthresh_from = "cwnd"` ssthresh is kept, as Linux's tcp_enter_loss does).
 //! - Slow start: RFC 5681 (NewReno's, one segment per ACK); HyStart++ is not implemented.
 //!
 //! Options: `c`, `beta`, `fast_convergence` (on), `reno_friendly` (on), and
@@ -97,6 +100,8 @@ pub struct Cubic {
     after_rto: bool,
     /// The minimum RTT seen, seconds (0 until a sample).
     min_rtt: f64,
+    /// Between a fast-retransmit event and the end of its recovery.
+    in_recovery: bool,
 }
 
 impl Cubic {
@@ -112,6 +117,7 @@ impl Cubic {
             w_est: 0.0,
             after_rto: false,
             min_rtt: 0.0,
+            in_recovery: false,
         }
     }
 
@@ -201,12 +207,22 @@ impl CongestionControl for Cubic {
         s.cwnd = cwnd + (target - cwnd) * (acked / cwnd).min(1.0);
     }
 
-    fn ssthresh(&mut self, s: &CcState, flight: f64, _ev: CongestionEvent, _now: SimTime) -> f64 {
+    fn ssthresh(&mut self, s: &CcState, flight: f64, ev: CongestionEvent, _now: SimTime) -> f64 {
         let cwnd = s.cwnd;
+        self.t_epoch = None;
+        if ev == CongestionEvent::Timeout && self.in_recovery {
+            // a timeout within the fast recovery's window: not a new congestion event for
+            // W_max (the cwnd is NewReno's, inflated by the duplicate ACKs)
+            self.in_recovery = false;
+            return match self.p.ssthresh_from {
+                SsthreshFrom::Flight => (flight * self.p.beta).max(2.0), // RFC 5681 3.1, 9438 4.8
+                SsthreshFrom::Cwnd => s.ssthresh,                        // Linux tcp_enter_loss
+            };
+        }
+        self.in_recovery = ev == CongestionEvent::FastRetransmit;
         // section 4.7, fast convergence
         self.w_max = if self.p.fast_convergence && cwnd < self.w_max { cwnd * (1.0 + self.p.beta) / 2.0 } else { cwnd };
         self.cwnd_prior = cwnd;
-        self.t_epoch = None;
         let base = match self.p.ssthresh_from {
             SsthreshFrom::Flight => flight,
             SsthreshFrom::Cwnd => cwnd,
@@ -218,5 +234,10 @@ impl CongestionControl for Cubic {
         // section 4.8
         self.after_rto = true;
         self.t_epoch = None;
+        self.in_recovery = false;
+    }
+
+    fn on_recovery_exit(&mut self, _s: &mut CcState, _now: SimTime) {
+        self.in_recovery = false;
     }
 }

@@ -20,7 +20,10 @@
 //! modeswitch set) otherwise, so the first event uses 0.5. With the bandwidth switch, a
 //! change of the achieved throughput maxB by more than 20 % between events (5 maxB outside
 //! [4 old_maxB, 6 old_maxB]) gives beta = 0.5 and clears modeswitch. Then maxRTT fades:
-//! maxRTT <- minRTT + 0.95 (maxRTT - minRTT). ssthresh = max(cwnd beta, 2).
+//! maxRTT <- minRTT + 0.95 (maxRTT - minRTT). ssthresh = max(cwnd beta, 2). A timeout
+//! during fast recovery keeps the recovery's ssthresh, beta and alpha (Linux tcp_enter_loss
+//! reduces ssthresh only if it was not reduced in this window; the cwnd the sender passes
+//! then is NewReno's, inflated by the duplicate ACKs); Delta restarts all the same.
 //! minRTT is the minimum of all RTT samples; maxRTT takes samples outside any congestion
 //! response only, and only those at most 20 ms above it. The throughput (packets per
 //! second, measured once at least cwnd - alpha packets and one minRTT have passed) is
@@ -37,8 +40,8 @@
 //! `arithmetic`: "real" (default) computes alpha and beta in real numbers; "linux" uses the
 //! kernel's fixed point (<<7, HZ = 1000: RTTs in whole milliseconds rounded up, Delta in
 //! whole milliseconds, an integer f_alpha, beta in [64, 102]/128, alpha = 2 f (128 -
-//! beta)/128 and 128 if that is 0), giving the sheet's "Linux" column (f_alpha(1.5 s) = 6,
-//! alpha(beta 0.8, Delta <= 1 s) = 52/128).
+//! beta)/128, or 1 (ALPHA_BASE) if that is 0), giving the sheet's "Linux" column
+//! (f_alpha(1.5 s) = 6, alpha(beta 0.8, Delta <= 1 s) = 52/128).
 //! Other options: `delta_l` (seconds, >= 1 as the draft requires), `bandwidth_switch` (on),
 //! `adaptive_backoff` (on; off: beta = 0.5 always, the drafts and FreeBSD's default).
 //!
@@ -399,6 +402,14 @@ impl CongestionControl for Htcp {
     }
 
     fn ssthresh(&mut self, s: &CcState, flight: f64, ev: CongestionEvent, now: SimTime) -> f64 {
+        if ev == CongestionEvent::Timeout && self.phase == Phase::Recovery {
+            // Linux tcp_enter_loss: ssthresh was already reduced in this window (and
+            // NewReno's cwnd is inflated by the duplicate ACKs): keep it; on_rto restarts
+            // Delta (htcp_state(Loss))
+            self.event_flight = flight;
+            self.phase = Phase::Reducing { remaining: flight };
+            return s.ssthresh;
+        }
         // htcp_param_update: beta, then alpha (with Delta up to now), then maxRTT fades
         self.beta_update();
         self.alpha_update(now);

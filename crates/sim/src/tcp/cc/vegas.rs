@@ -1,6 +1,7 @@
 //! TCP Vegas: L. S. Brakmo, L. L. Peterson, "TCP Vegas: End to End Congestion Avoidance
 //! on a Global Internet", IEEE JSAC 13(8), 1995; with the rules of Linux
-//! net/ipv4/tcp_vegas.c (`torvalds/linux`) and ns-3 TcpVegas (ALGORITHMS.md section 6).
+//! net/ipv4/tcp_vegas.c (`torvalds/linux` commit 09c434b, the copy read) and ns-3
+//! TcpVegas (ALGORITHMS.md section 6).
 //! The delay-based reference for FAST TCP.
 //!
 //! Once per round (an RTT), with RTT the minimum RTT sample of the round and baseRTT the
