@@ -69,7 +69,7 @@ def test_same_seed_identical_different_seed_differs():
         ({"duratoin": "1s"}, "duratoin"),
         ({"topology": {"kind": "ring"}}, "topology"),
         ({"tcp": {"init_cwnd": "ten"}}, "tcp.init_cwnd"),
-        ({"tcp": {"cc": "vegas"}}, "cc"),
+        ({"tcp": {"cc": "westwood"}}, "cc"),
         ({"topology": {**one_flow()["topology"], "receiver_link": {"rate": "10Gbs", "delay": "1ms"}}},
          "topology.receiver_link.rate"),
         ({"traffic": [{"kind": "flow", "from": "s0", "to": "nowhere", "size_pkts": 1}]}, "traffic[0].to"),

@@ -10,12 +10,20 @@
 //!
 //! Run: `cargo test --release -p superpacket-sim --test tcp`.
 
+#[path = "tcp/cc_bic.rs"]
+mod cc_bic;
+#[path = "tcp/cc_cubic.rs"]
+mod cc_cubic;
 #[path = "tcp/cc_highspeed.rs"]
 mod cc_highspeed;
+#[path = "tcp/cc_htcp.rs"]
+mod cc_htcp;
 #[path = "tcp/cc_ltcp.rs"]
 mod cc_ltcp;
 #[path = "tcp/cc_scalable.rs"]
 mod cc_scalable;
+#[path = "tcp/cc_vegas.rs"]
+mod cc_vegas;
 #[path = "tcp/common.rs"]
 mod common;
 #[path = "tcp/composable.rs"]

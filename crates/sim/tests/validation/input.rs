@@ -82,7 +82,7 @@ fn bad_input_names_the_field() {
         // other semantic errors
         (mutate("rate_per_s = 5.0", "rate_per_s = -5.0"), vec!["rate_per_s"]),
         (mutate("init_cwnd = 4", "init_cwnd = 0"), vec!["init_cwnd"]),
-        (mutate("min_rto = \"200ms\"", "cc = \"vegas\""), vec!["tcp.cc", "vegas"]),
+        (mutate("min_rto = \"200ms\"", "cc = \"westwood\""), vec!["tcp.cc", "westwood"]),
         (mutate("kind = \"bulk\"", "kind = \"bulky\""), vec!["bulky"]),
         (mutate("duration = \"2s\"", "duration = \"0s\""), vec!["duration"]),
         (mutate("duration = \"2s\"\n", ""), vec!["duration"]),

@@ -12,11 +12,15 @@
 //! in the scenario (`[tcp.cc] kind = "newreno"` plus its constants; `cc = "newreno"` is
 //! the short form), validated like every other field.
 
+pub mod bic;
+pub mod cubic;
 pub mod fixed;
 pub mod highspeed;
+pub mod htcp;
 pub mod ltcp;
 pub mod newreno;
 pub mod scalable;
+pub mod vegas;
 
 use crate::time::SimTime;
 use serde::Deserialize;
@@ -98,6 +102,14 @@ pub enum CcConfig {
     Scalable(scalable::Params),
     /// Layered TCP, draft-bhandarkar-ltcp-01 (ltcp.rs).
     Ltcp(ltcp::Params),
+    /// BIC-TCP (bic.rs): Linux tcp_bic.c, or the `paper` / `ns3` preset.
+    Bic(bic::Params),
+    /// CUBIC, RFC 9438 (cubic.rs).
+    Cubic(cubic::Params),
+    /// H-TCP (htcp.rs): Linux tcp_htcp.c semantics, draft options.
+    Htcp(htcp::Params),
+    /// TCP Vegas (vegas.rs).
+    Vegas(vegas::Params),
 }
 
 impl Default for CcConfig {
@@ -114,6 +126,10 @@ impl CcConfig {
             "highspeed" => Some(CcConfig::Highspeed(Default::default())),
             "scalable" => Some(CcConfig::Scalable(Default::default())),
             "ltcp" => Some(CcConfig::Ltcp(Default::default())),
+            "bic" => Some(CcConfig::Bic(Default::default())),
+            "cubic" => Some(CcConfig::Cubic(Default::default())),
+            "htcp" => Some(CcConfig::Htcp(Default::default())),
+            "vegas" => Some(CcConfig::Vegas(Default::default())),
             _ => None,
         }
     }
@@ -125,6 +141,10 @@ impl CcConfig {
             CcConfig::Highspeed(_) => "highspeed",
             CcConfig::Scalable(_) => "scalable",
             CcConfig::Ltcp(_) => "ltcp",
+            CcConfig::Bic(_) => "bic",
+            CcConfig::Cubic(_) => "cubic",
+            CcConfig::Htcp(_) => "htcp",
+            CcConfig::Vegas(_) => "vegas",
         }
     }
 
@@ -139,6 +159,10 @@ impl CcConfig {
             CcConfig::Highspeed(p) => p.validate(path),
             CcConfig::Scalable(p) => p.validate(path),
             CcConfig::Ltcp(p) => p.validate(path),
+            CcConfig::Bic(p) => p.validate(path),
+            CcConfig::Cubic(p) => p.validate(path),
+            CcConfig::Htcp(p) => p.validate(path),
+            CcConfig::Vegas(p) => p.validate(path),
         }
     }
 
@@ -150,6 +174,10 @@ impl CcConfig {
             CcConfig::Highspeed(p) => Box::new(p.build()),
             CcConfig::Scalable(p) => Box::new(p.build()),
             CcConfig::Ltcp(p) => Box::new(p.build()),
+            CcConfig::Bic(p) => Box::new(p.build()),
+            CcConfig::Cubic(p) => Box::new(p.build()),
+            CcConfig::Htcp(p) => Box::new(p.build()),
+            CcConfig::Vegas(p) => Box::new(p.build()),
         }
     }
 }
@@ -159,7 +187,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn CongestionControl>> {
     CcConfig::by_name(name).map(|c| c.build())
 }
 
-pub const NAMES: &[&str] = &["newreno", "highspeed", "scalable", "ltcp"];
+pub const NAMES: &[&str] = &["newreno", "highspeed", "scalable", "ltcp", "bic", "cubic", "htcp", "vegas"];
 
 /// `cc` in a scenario: a name (`cc = "newreno"`, default parameters) or a table
 /// (`[tcp.cc] kind = "newreno"` plus parameters).
