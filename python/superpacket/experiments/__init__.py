@@ -1,6 +1,8 @@
 """Built-in experiments of SCENARIOS.md, one module each (`superpacket reproduce NAME`)."""
 
 from superpacket.experiments import (
+    dcr,
+    dcr_multihop,
     incast,
     jumbo,
     loss_sensitivity,
@@ -11,4 +13,5 @@ from superpacket.experiments import (
 )
 
 EXPERIMENTS = {"incast": incast, "short-long": short_long, "jumbo": jumbo, "threshold": threshold,
-               "loss-sensitivity": loss_sensitivity, "riops-goodput": riops_goodput, "riops-web": riops_web}
+               "loss-sensitivity": loss_sensitivity, "riops-goodput": riops_goodput, "riops-web": riops_web,
+               "dcr": dcr, "dcr-multihop": dcr_multihop}

@@ -1,0 +1,336 @@
+"""`superpacket reproduce dcr-multihop`: seeds/004 (Bhandarkar and Reddy, PFLDnet 2007,
+slides "More Complex Scenarios": multiple bottlenecks, traffic both ways, router R3
+"misconfigured" reordering 1 % of the packets through it); parameters from SCENARIOS.md
+"TCP-DCR and high-speed TCP under reordering", `dcr-multihop`.
+
+Chain R1-R2-R3-R4-R5 of 1 Gbps, 10 ms links; a host H{i} on each router R{i} (10 Gbps,
+10 ms: ours, see `PARAMS`); two long-lived flows on each of the paths R1->R5, R1->R2,
+R3->R2, R3->R4, R5->R4, R5->R1 (from H{a} to H{b}). R3 delays each data packet it
+forwards with probability 0.01 by an extra N(25 ms, 8 ms) (`[[reorder]] router = "R3"`:
+every link leaving R3). Each of the four links R1->R2, R3->R2, R3->R4, R5->R4 carries
+four flows (the slides' table); all flows through R3->R2 and R3->R4 are reordered.
+Variants `<protocol>[-dcr|-ncr]` (LTCP, HighSpeed, BIC, H-TCP; SACK recovery) and the
+NewReno-recovery point `<first protocol>[-dcr]/newreno`. Metrics: `utilisation_<link>`,
+`drop_rate_<link>` (drops / arrivals) for links r1-r2, r3-r2, r3-r4, r5-r4 (directed),
+`jain_<path>` (Jain's index of the goodput of the path's two flows) and
+`goodput_<path>_bps` (their sum) for each path.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from superpacket import api
+from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.dcr_common import (
+    NEWRENO_SUFFIX,
+    PKT_BYTES,
+    REORDER_MEAN_MS,
+    REORDER_SD_MS,
+    RESPONSES,
+    DcrInputError,
+    bdp_pkts,
+    check_positive,
+    check_protocols,
+    check_q,
+    jain,
+    link_metrics,
+    rel_change,
+    split_protocol,
+    tcp_table,
+)
+
+DEFAULT_SEEDS = 3
+PARALLEL_BY_DEFAULT = True
+GENERIC_BARS = False  # the report draws the slides' three tables as grouped bars instead
+OPTIONS = ("protocols", "qs")  # the command line's --protocols and --q
+REPORT_TABLES = {"table": "Utilisation (%) of the four loaded links: ours (mean over seeds) beside the slides' "
+                          "table, without DCR (ours, paper), with DCR (ours-dcr, paper-dcr) and with NCR (ours "
+                          "only)."}
+
+LINKS = ("R1->R2", "R3->R2", "R3->R4", "R5->R4")  # the slides' rows, directed as the flows load them
+PATHS = (("1", "5"), ("1", "2"), ("3", "2"), ("3", "4"), ("5", "4"), ("5", "1"))
+REORDERED_LINKS = ("R3->R2", "R3->R4")  # every flow on them passes R3's reordering
+CLEAN_LINKS = ("R1->R2", "R5->R4")
+CLEAN_PATHS = ("r1-r2", "r5-r4")  # paths that do not pass R3
+FLOWS_PER_PATH = 2
+ROUTERS = 5
+RATE_BPS = 1e9
+LINK_DELAY_MS = 10.0
+HOST_RATE = "10Gbps"
+HOST_DELAY_MS = 10.0
+HOST_QUEUE_PKTS = 100_000
+Q = 0.01
+DURATION_S = 100.0
+START_JITTER_S = 0.1
+UTIL_FLOOR = 0.9
+COLLAPSE_RATIO = 0.5
+NO_REORDER_CHANGE = 0.05
+
+
+def link_key(link: str) -> str:
+    """"R3->R2" -> "r3-r2"."""
+    return link.replace("->", "-").lower()
+
+
+def path_key(a: str, b: str) -> str:
+    return f"r{a}-r{b}"
+
+
+def longest_rtt_s(link_delay_ms: float = LINK_DELAY_MS, host_delay_ms: float = HOST_DELAY_MS) -> float:
+    """R1 -> R5: four chain links and two host links each way."""
+    return 2 * ((ROUTERS - 1) * link_delay_ms + 2 * host_delay_ms) / 1e3
+
+
+def buffer_pkts(rate_bps: float = RATE_BPS, host_delay_ms: float = HOST_DELAY_MS) -> int:
+    return bdp_pkts(rate_bps, longest_rtt_s(LINK_DELAY_MS, host_delay_ms))
+
+
+KEYS = tuple([f"utilisation_{link_key(x)}" for x in LINKS] + [f"drop_rate_{link_key(x)}" for x in LINKS]
+             + [f"jain_{path_key(a, b)}" for a, b in PATHS] + [f"goodput_{path_key(a, b)}_bps" for a, b in PATHS])
+
+# The slides' tables ("More Complex Scenarios"): utilisation in %, here as fractions
+_U = {"ltcp": (96.87, 13.29, 11.01, 94.65), "highspeed": (94.2558, 8.72681, 8.83559, 94.0697),
+      "bic": (96.4142, 5.41026, 9.5864, 96.5316), "htcp": (94.2525, 7.9631, 8.96401, 93.9085),
+      "ltcp-dcr": (96.52, 96.65, 95.19, 95.56), "highspeed-dcr": (96.74, 96.24, 97.23, 94.40),
+      "bic-dcr": (97.19, 95.47, 95.37, 94.99), "htcp-dcr": (94.70, 95.74, 95.75, 96.05)}
+_D = {"ltcp": (1.89e-03, 0.0, 0.0, 1.66e-03), "highspeed": (5.79e-04, 0.0, 0.0, 6.01e-04),
+      "bic": (7.37e-04, 0.0, 0.0, 7.23e-04), "htcp": (5.20e-04, 0.0, 0.0, 4.30e-04),
+      "ltcp-dcr": (2.57e-03, 2.83e-04, 2.51e-04, 2.41e-03), "highspeed-dcr": (1.07e-03, 1.16e-04, 1.06e-04, 7.44e-04),
+      "bic-dcr": (8.96e-04, 1.06e-04, 9.20e-05, 6.59e-04), "htcp-dcr": (8.52e-04, 1.32e-04, 1.10e-04, 1.15e-03)}
+# paths in the slides' order: R1-R5, R1-R2, R3-R2, R3-R4, R5-R4, R5-R1
+_J = {"ltcp": (0.983, 0.959, 0.999, 0.999, 0.975, 0.990), "highspeed": (0.995, 0.982, 0.999, 0.999, 0.977, 0.996),
+      "bic": (0.999, 0.967, 0.999, 0.999, 0.967, 0.995), "htcp": (0.997, 0.952, 0.999, 0.999, 0.932, 0.999),
+      "ltcp-dcr": (0.936, 0.988, 0.996, 0.994, 0.985, 0.961),
+      "highspeed-dcr": (0.959, 0.972, 0.991, 0.990, 0.978, 0.951),
+      "bic-dcr": (0.904, 0.976, 0.987, 0.989, 0.961, 0.914), "htcp-dcr": (0.963, 0.950, 0.994, 0.988, 0.926, 0.971)}
+PAPER: dict[str, dict[str, float]] = {
+    v: {**{f"utilisation_{link_key(x)}": u / 100.0 for x, u in zip(LINKS, _U[v], strict=True)},
+        **{f"drop_rate_{link_key(x)}": d for x, d in zip(LINKS, _D[v], strict=True)},
+        **{f"jain_{path_key(a, b)}": j for (a, b), j in zip(PATHS, _J[v], strict=True)}}
+    for v in _U
+}
+
+
+def check_options(protocols: Any = None, qs: Any = None) -> tuple[tuple[str, ...], float]:
+    """(protocols, q); DcrInputError (one line naming the field) on bad input."""
+    protos = check_protocols(protocols)
+    q_list = check_q(qs, (Q,))
+    if len(q_list) != 1:
+        raise DcrInputError(f"q: dcr-multihop takes one reordering probability at R3 (got {len(q_list)})")
+    return protos, q_list[0]
+
+
+def scenario(cc: str, suffix: str, q: float = Q, rate_bps: float = RATE_BPS, duration_s: float = DURATION_S,
+             recovery: str = "sack", host_delay_ms: float = HOST_DELAY_MS) -> dict[str, Any]:
+    sc: dict[str, Any] = {
+        "name": f"dcr-multihop-{cc}{suffix}-{recovery}",
+        "duration": f"{duration_s:g}s",
+        "topology": {
+            "kind": "chain",
+            "routers": ROUTERS,
+            "link": {"rate": f"{rate_bps:.0f}bps", "delay": f"{LINK_DELAY_MS:g}ms",
+                     "queue": {"kind": "droptail", "limit": buffer_pkts(rate_bps, host_delay_ms)}},
+            "host_link": {"rate": HOST_RATE, "delay": f"{host_delay_ms:g}ms",
+                          "queue": {"kind": "droptail", "limit": HOST_QUEUE_PKTS}},
+        },
+        "tcp": tcp_table(cc, suffix, recovery),
+        "traffic": [{"kind": "bulk", "from": f"H{a}", "to": f"H{b}", "count": FLOWS_PER_PATH,
+                     "start_jitter": f"{START_JITTER_S:g}s"} for a, b in PATHS],
+    }
+    if q > 0:
+        sc["reorder"] = [{"router": "R3", "q": q, "delay_mean": f"{REORDER_MEAN_MS:g}ms",
+                          "delay_sd": f"{REORDER_SD_MS:g}ms"}]
+    return sc
+
+
+def run_point(variant: str, seed: int, q: float = Q, rate_bps: float = RATE_BPS, duration_s: float = DURATION_S,
+              host_delay_ms: float = HOST_DELAY_MS) -> dict[str, Any]:
+    name, newreno = (variant[: -len(NEWRENO_SUFFIX)], True) if variant.endswith(NEWRENO_SUFFIX) else (variant, False)
+    cc, suffix = split_protocol(name)
+    res = api.run(scenario(cc, suffix, q, rate_bps, duration_s, "newreno" if newreno else "sack", host_delay_ms),
+                  seed=seed, progress=False)
+    out: dict[str, Any] = {"conservation": res.summary["conservation"]}
+    for x in LINKS:
+        util, rate, drops, _arrivals = link_metrics(res, x)
+        out[f"utilisation_{link_key(x)}"] = util
+        out[f"drop_rate_{link_key(x)}"] = rate
+        out[f"drops_{link_key(x)}"] = drops
+    fl = res.flows
+    by_path: dict[str, list[float]] = {}
+    for src, dst, g in zip(fl["src"].to_list(), fl["dst"].to_list(), fl["goodput_bps"].to_list(), strict=True):
+        by_path.setdefault(path_key(src[1:], dst[1:]), []).append(float(g))
+    for a, b in PATHS:
+        xs = by_path.get(path_key(a, b), [])
+        out[f"jain_{path_key(a, b)}"] = jain(xs)
+        out[f"goodput_{path_key(a, b)}_bps"] = sum(xs)
+    out["timeouts"] = int(fl["timeouts"].sum())
+    out["fast_retransmits"] = int(fl["fast_retransmits"].sum())
+    return out
+
+
+def run(seeds: int = DEFAULT_SEEDS, protocols: Any = None, qs: Any = None, rate_bps: float = RATE_BPS,
+        duration_s: float = DURATION_S, host_delay_ms: float = HOST_DELAY_MS, quick: bool = False,
+        client: Any = None, progress: bool | None = None, **_: Any) -> dict[str, Any]:
+    """`protocols`: names or a comma list (default the slides' four); `qs`: one reordering
+    probability at R3 (default SCENARIOS.md's 0.01); `rate_bps`, `duration_s`: the scale
+    (tests); `host_delay_ms`: the host links' delay; `quick`: 20 s runs."""
+    protos, q = check_options(protocols, qs)
+    rate_bps = check_positive(rate_bps, "rate_bps")
+    duration_s = check_positive(duration_s, "duration_s")
+    host_delay_ms = check_positive(host_delay_ms, "host_delay_ms")
+    if int(seeds) < 1:
+        raise ValueError(f"seeds: must be >= 1 (got {seeds})")
+    if quick:
+        duration_s = min(duration_s, 20.0)
+    names = [f"{cc}{s}" for cc in protos for s in RESPONSES]
+    newreno = [f"{protos[0]}{s}{NEWRENO_SUFFIX}" for s in ("", "-dcr")]
+    order = [v for v in names + newreno if split_protocol(v.removesuffix(NEWRENO_SUFFIX))[1] == "-dcr"]
+    order += [v for v in names + newreno if v not in order]  # the long (DCR) runs first
+    run_one = functools.partial(run_point, q=q, rate_bps=rate_bps, duration_s=duration_s, host_delay_ms=host_delay_ms)
+    per_seed_raw, detail_raw = run_seeds(order, seeds, KEYS, run_one, client, progress)
+    per_seed = {v: per_seed_raw[v] for v in names + newreno}
+    variants = summarize(per_seed)
+    return {
+        "experiment": "dcr-multihop",
+        "seeds": seeds,
+        "params": _params(protos, q, rate_bps, duration_s, host_delay_ms, seeds, quick),
+        "variants": variants,
+        "paper": {v: p for v, p in PAPER.items() if v in variants},
+        "paper_note": "The slides' three tables ('More Complex Scenarios': link utilisation %, bottleneck link "
+                      "buffer drop rate, Jain fairness index per path), without and with DCR; utilisation here as "
+                      "a fraction. The slides give no NCR or NewReno-recovery figures.",
+        "claims": _claims(variants, protos),
+        "table": _table(variants, protos),
+        "per_run": {v: [{k: d[k] for k in ("conservation", "timeouts", "fast_retransmits")} for d in ds]
+                    for v, ds in detail_raw.items()},
+    }
+
+
+def _table(variants: dict[str, dict[str, Any]], protos: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Utilisation per link and protocol, ours beside the slides' (percent), without and
+    with DCR (and NCR, ours only)."""
+    rows = []
+    for x in LINKS:
+        m = f"utilisation_{link_key(x)}"
+        for cc in protos:
+            row: dict[str, Any] = {"link": x, "protocol": cc}
+            for s in RESPONSES:
+                v = f"{cc}{s}"
+                row[f"ours{s}_pct"] = 100.0 * variants[v][m]
+                p = PAPER.get(v, {}).get(m)
+                if p is not None:
+                    row[f"paper{s}_pct"] = 100.0 * p
+            rows.append(row)
+    return rows
+
+
+def _claims(variants: dict[str, dict[str, Any]], protos: tuple[str, ...]) -> list[dict[str, Any]]:
+    claims: list[dict[str, Any]] = []
+    for cc in protos:
+        v = variants[cc]
+        clean = sum(v[f"utilisation_{link_key(x)}"] for x in CLEAN_LINKS) / len(CLEAN_LINKS)
+        nums = {f"utilisation_{link_key(x)}": v[f"utilisation_{link_key(x)}"] for x in LINKS}
+        worst = max(v[f"utilisation_{link_key(x)}"] for x in REORDERED_LINKS)
+        claims.append({
+            "claim": f"{cc}: without DCR utilisation collapses on the links whose flows R3 reorders (ours, fixed "
+                     f"before the first full run: R3->R2 and R3->R4 below {COLLAPSE_RATIO:g} x the mean of the "
+                     f"links without reordered flows R1->R2, R5->R4; paper: 5-13 % vs 94-97 %)",
+            "must_hold": True,
+            "variant": cc,
+            **nums,
+            "clean_links_mean": clean,
+            "reordered_links_max": worst,
+            "ratio": worst / clean if clean > 0 else float("nan"),
+            "holds": bool(clean > 0 and worst < COLLAPSE_RATIO * clean),
+        })
+    for suffix, must, label in (("-dcr", True, "with DCR"),
+                                ("-ncr", False, "with TCP-NCR (RFC 4653, beside DCR; not a must-hold)")):
+        for cc in protos:
+            p = f"{cc}{suffix}"
+            v = variants[p]
+            nums = {f"utilisation_{link_key(x)}": v[f"utilisation_{link_key(x)}"] for x in LINKS}
+            lo = {f"utilisation_{link_key(x)}_ci95_low": v[f"utilisation_{link_key(x)}_ci95"][0] for x in LINKS}
+            claims.append({
+                "claim": f"{p}: {label} utilisation stays above {UTIL_FLOOR:.0%} on all four links at q = 1 % "
+                         f"(means over seeds; paper with DCR: 94.4-97.2 %)",
+                "must_hold": must,
+                "variant": p,
+                **nums,
+                **lo,
+                "min_utilisation": min(nums.values()),
+                "holds": bool(all(x > UTIL_FLOOR for x in nums.values())),
+            })
+    for cc in protos:
+        for suffix, must in (("-dcr", True), ("-ncr", False)):
+            p = f"{cc}{suffix}"
+            a, b = variants[cc], variants[p]
+            ch = {}
+            nums: dict[str, float] = {}
+            for x in CLEAN_LINKS:
+                m = f"utilisation_{link_key(x)}"
+                nums[m], nums[f"{m}_{suffix[1:]}"] = a[m], b[m]
+                ch[f"{m}_change"] = rel_change(a[m], b[m])
+            for path in CLEAN_PATHS:
+                m = f"jain_{path}"
+                nums[m], nums[f"{m}_{suffix[1:]}"] = a[m], b[m]
+                ch[f"{m}_change"] = rel_change(a[m], b[m])
+            what = "DCR" if suffix == "-dcr" else "TCP-NCR (beside DCR; not a must-hold)"
+            claims.append({
+                "claim": f"{p}: where there is no reordering {what} changes utilisation and fairness by under "
+                         f"{NO_REORDER_CHANGE:.0%} (links R1->R2, R5->R4 and the paths R1->R2, R5->R4 that do not "
+                         f"pass R3, relative to {cc}; paper: R1-R2 about 94-97 % in both)",
+                "must_hold": must,
+                "variant": p,
+                **nums,
+                **ch,
+                "max_change": max(ch.values()),
+                "holds": bool(all(x < NO_REORDER_CHANGE for x in ch.values())),
+            })
+    return claims
+
+
+def _params(protos: tuple[str, ...], q: float, rate_bps: float, duration_s: float, host_delay_ms: float,
+            seeds: int, quick: bool) -> dict[str, dict[str, Any]]:
+    full = rate_bps == RATE_BPS and duration_s == DURATION_S
+    rtt_short = 2 * (LINK_DELAY_MS + 2 * host_delay_ms)
+    p: dict[str, tuple[Any, str]] = {
+        "topology": (f"chain R1-R2-R3-R4-R5, host H{{i}} on R{{i}}; {FLOWS_PER_PATH} flows H{{a}} -> H{{b}} on "
+                     f"each path " + ", ".join(f"R{a}->R{b}" for a, b in PATHS), "SCENARIOS.md (paper's slides)"),
+        "chain_links": (f"{rate_bps / 1e6:g} Mbps, {LINK_DELAY_MS:g} ms", "SCENARIOS.md" if rate_bps == RATE_BPS
+                        else "ours (small scale)"),
+        "host_links": (f"{HOST_RATE}, {host_delay_ms:g} ms, DropTail {HOST_QUEUE_PKTS} packets", (
+            f"ours: SCENARIOS.md gives the chain only. Hosts are as far from their router as the chain's hops "
+            f"(10 ms), so a one-hop path has RTT {rtt_short:g} ms; with hosts at 0 ms it would be 20 ms, below the "
+            f"25 ms mean extra delay, and DCR's one-RTT wait could not cover the reordering (the slides: "
+            f"'reordering of more than 1 RTT can still cause performance degradation'); `host_delay_ms` changes it")),
+        "rtt_longest_ms": (longest_rtt_s(LINK_DELAY_MS, host_delay_ms) * 1e3, "follows (R1->R5)"),
+        "buffer_pkts": (buffer_pkts(rate_bps, host_delay_ms),
+                        "ours: BDP of the longest path (R1->R5) on every chain link, 1500 B packets"),
+        "q_R3": (q, "SCENARIOS.md (paper: 1 %)"),
+        "reorder_model": ((f"every link leaving R3, data packets, probability q, extra N({REORDER_MEAN_MS:g} ms, "
+                          f"{REORDER_SD_MS:g} ms) redrawn when negative, after the wire"),
+                          "paper (slides), ALGORITHMS.md section 11"),
+        "duration_s": (duration_s, "ours (SCENARIOS.md gives 100 s for dcr, none here; the same)" if full
+                       else "ours (--quick or small scale)"),
+        "start_jitter_s": (START_JITTER_S, "ours"),
+        "protocols": (list(protos), "paper (LTCP, HighSpeed, BIC, H-TCP)"),
+        "recovery": ("SACK (RFC 2018 + RFC 6675)", "SCENARIOS.md common defaults (high-speed experiments)"),
+        "newreno_point": ((f"{protos[0]} and {protos[0]}-dcr with NewReno recovery (RFC 6582), variants "
+                          f"...{NEWRENO_SUFFIX}"), "SCENARIOS.md (one point); the point ours"),
+        "dcr": ("tau = 1 SRTT from the first dupack; response from the flight size at the first dupack",
+                "paper (slides), ALGORITHMS.md section 9 defaults"),
+        "ncr": ("Careful Limited Transmit (LT_F 2/3)", "RFC 4653; ALGORITHMS.md section 10"),
+        "tcp": ("MSS 1460 B, initial cwnd 10, min RTO 200 ms, delayed ACK off, no rwnd limit",
+                "SCENARIOS.md common defaults"),
+        "utilisation": ("busy fraction of the directed link over the whole run", "ours"),
+        "drop_rate": ("drops / arrivals of the directed link", "ours (the slides' 'Bottleneck Link Buffer Drop Rate')"),
+        "jain": ("Jain's index of the goodput of the path's two flows", "paper (the slides' per-path table)"),
+        "packet_bytes": (PKT_BYTES, "SCENARIOS.md common defaults"),
+    }
+    out = {k: {"value": v, "source": s} for k, (v, s) in p.items()}
+    out["seeds"] = {"value": seeds, "source": (
+        f"ours: SCENARIOS.md asks for 10; default {DEFAULT_SEEDS} (14 runs of 100 s per seed, 10-35 s each on "
+        f"this machine); `--seeds N` for more" if not quick else "ours (--quick)")}
+    return out
