@@ -3,8 +3,10 @@
     superpacket run FILE.toml [--seed N] [--out DIR] [--json] [--timing] [--pcap LINK|all ...]
     superpacket list
     superpacket bench [--duration SECONDS] [--json]
-    superpacket reproduce incast|short-long|jumbo|loss-sensitivity|riops-goodput|riops-web
+    superpacket reproduce incast|short-long|jumbo|threshold|loss-sensitivity|riops-goodput|riops-web
+                          |dcr|dcr-multihop
                           [--seeds N] [--jitter-us US] [--admit-syn] [--quick] [--json]
+                          [--protocols ltcp,highspeed,bic,htcp] [--q 0.001,0.01]   (dcr, dcr-multihop)
                           [--scheduler ADDRESS | --workers N]
     superpacket sweep FILE.toml --param PATH=V1,V2 [--seeds 1..N] [--out DIR] [--scheduler ADDRESS]
     superpacket report DIR
@@ -157,23 +159,42 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
     mod = EXPERIMENTS.get(a.name)
     if mod is None:
         return _fail(f"unknown experiment {a.name!r}; available: {', '.join(sorted(EXPERIMENTS))}")
-    if a.seeds < 1:
+    if a.seeds is not None and a.seeds < 1:
         return _fail("--seeds must be >= 1")
     if a.jitter_us < 0:
         return _fail("--jitter-us must be >= 0")
-    if a.workers is not None and a.workers < 1:
-        return _fail("--workers must be >= 1")
+    if a.workers is not None and a.workers < 0:
+        return _fail("--workers must be >= 0")
     quick = {"quick": True} if a.quick else {}  # only the experiments that have a quick scale
-    if a.scheduler or a.workers:
+    # the experiment's own default number of seeds (10, SCENARIOS.md, unless it says otherwise)
+    kw: dict[str, Any] = {} if a.seeds is None else {"seeds": a.seeds}
+    options = getattr(mod, "OPTIONS", ())
+    for opt, value in (("protocols", a.protocols), ("qs", a.q)):
+        if value is None:
+            continue
+        if opt not in options:
+            flag = "--q" if opt == "qs" else f"--{opt}"
+            users = sorted(n for n, m in EXPERIMENTS.items() if opt in getattr(m, "OPTIONS", ()))
+            return _fail(f"{flag} applies to {' and '.join(users)} only")
+        kw[opt] = value
+    if hasattr(mod, "check_options"):
+        try:
+            mod.check_options(**{k: v for k, v in kw.items() if k in options})
+        except ValueError as e:
+            return _fail(str(e))
+    # some experiments (dcr: 128 runs of 100 s per seed) run on a local cluster by default;
+    # --workers 0 runs them one after another in this process
+    parallel = a.scheduler or a.workers or (a.workers is None and getattr(mod, "PARALLEL_BY_DEFAULT", False))
+    if parallel:
         from superpacket.cluster import dask_client
 
         try:
-            with dask_client(a.scheduler, a.workers) as client:
-                r = mod.run(seeds=a.seeds, jitter_us=a.jitter_us, admit_syn=a.admit_syn, client=client, **quick)
+            with dask_client(a.scheduler, a.workers or None) as client:
+                r = mod.run(jitter_us=a.jitter_us, admit_syn=a.admit_syn, client=client, **kw, **quick)
         except OSError as e:  # e.g. no scheduler at --scheduler
             return _fail(f"--scheduler {a.scheduler}: {e}")
     else:
-        r = mod.run(seeds=a.seeds, jitter_us=a.jitter_us, admit_syn=a.admit_syn, **quick)
+        r = mod.run(jitter_us=a.jitter_us, admit_syn=a.admit_syn, **kw, **quick)
     if a.out:
         out = Path(a.out)
         out.mkdir(parents=True, exist_ok=True)
@@ -197,6 +218,11 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
         elif "ratio_ci95" in c:  # jumbo: judged on the CI's lower bound
             lo, hi = c["ratio_ci95"]
             how = f" (ratio {c['ratio']:.2f}, 95 % CI [{lo:.2f}, {hi:.2f}])"
+        elif "min_utilisation" in c:  # dcr: utilisation above a floor at every point
+            at = f" at {c['at']}" if "at" in c else ""
+            how = f" (min utilisation {c['min_utilisation']:.3f}{at})"
+        elif "max_change" in c:  # dcr: DCR's change without reordering
+            how = f" (largest change {100 * c['max_change']:.1f} %)"
         elif "ratio" in c:
             how = f" (ratio {c['ratio']:.2f})"
         else:
@@ -248,14 +274,22 @@ def main(argv: list[str] | None = None) -> int:
     cli_sweep.add_parsers(sub)
     rp = sub.add_parser("reproduce", help="run a built-in experiment of SCENARIOS.md")
     rp.add_argument("name")
-    rp.add_argument("--seeds", type=int, default=10)
+    rp.add_argument("--seeds", type=int, default=None,
+                    help="seeds 1..N (default 10, SCENARIOS.md; dcr 2 and dcr-multihop 3, see their params)")
     rp.add_argument("--jitter-us", type=float, default=20.0, help="uniform start offsets per flow (incast)")
     rp.add_argument("--admit-syn", action="store_true", help="the super-packet router always admits SYNs")
     rp.add_argument("--json", action="store_true")
     rp.add_argument("--out", default=None, help="write summary.json here")
     rp.add_argument("--quick", action="store_true", help="the experiment's small scale (riops-web: 600 s runs)")
     rp.add_argument("--scheduler", default=None, help="run the seeds on this Dask scheduler")
-    rp.add_argument("--workers", type=int, default=None, help="run the seeds on a local Dask cluster of N workers")
+    rp.add_argument("--workers", type=int, default=None,
+                    help="run the seeds on a local Dask cluster of N workers (0: one after another here; "
+                         "dcr and dcr-multihop use one worker per core unless told)")
+    rp.add_argument("--protocols", default=None, metavar="LIST",
+                    help="dcr, dcr-multihop: congestion controls to run (default ltcp,highspeed,bic,htcp)")
+    rp.add_argument("--q", default=None, metavar="LIST",
+                    help="dcr: reordering probabilities beside q = 0 (default 0.001,0.01,0.05,0.1); "
+                         "dcr-multihop: R3's (default 0.01)")
     rp.set_defaults(fn=cmd_reproduce)
     a = p.parse_args(argv)
     rc: int = a.fn(a)
