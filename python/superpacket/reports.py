@@ -212,8 +212,21 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
             p = paper.get(v, {}).get(m)
             rows.append([v, m, ci_text(ms[m], lo, hi), num(p) if p is not None else ""])
     doc.h("Results")
+    if s.get("paper_note"):
+        doc.p(f"The paper's figures: {s['paper_note']}")
+    from superpacket.experiments import EXPERIMENTS
+
+    mod = EXPERIMENTS.get(s["experiment"])
+    for key, title in getattr(mod, "REPORT_TABLES", {}).items():  # an experiment's own tables (lists of rows)
+        trows = s.get(key) or []
+        if trows:
+            head = list(dict.fromkeys(k for r in trows for k in r))
+            doc.p(title)
+            doc.table(head, [[num(r.get(k)) for k in head] for r in trows])
     doc.table(["variant", "metric", "ours: mean [95 % CI]", "paper"], rows)
-    for m in metrics:
+    # a bar per variant and metric; an experiment with many variants (GENERIC_BARS = False)
+    # draws its own figures instead (experiment_figures)
+    for m in metrics if getattr(mod, "GENERIC_BARS", True) else []:
         doc.figure(figures.bars_vs_paper(m, variants, paper, seeds), f"metric_{m}",
                    f"{m} per variant: mean over {seeds} seeds with 95 % CI, seeds as dots"
                    + (", paper as red diamonds" if any(m in paper.get(v, {}) for v in variants) else ""))
