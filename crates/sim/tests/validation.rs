@@ -8,6 +8,8 @@
 
 #[path = "validation/common.rs"]
 mod common;
+#[path = "validation/dcr.rs"]
+mod dcr;
 #[path = "validation/determinism.rs"]
 mod determinism;
 #[path = "validation/fct.rs"]
