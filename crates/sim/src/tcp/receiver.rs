@@ -18,6 +18,7 @@ use crate::time::SimTime;
 
 impl Flow {
     /// A SYN or data packet reached the receiver.
+    #[inline(always)]
     pub fn on_data(&mut self, pkt: &Packet, now: SimTime, out: &mut TcpOut) {
         if pkt.has(flags::SYN) {
             let mut f = flags::SYN | flags::ACK | flags::TSV;

@@ -247,6 +247,7 @@ impl Flow {
     }
 
     /// An ACK (or SYN-ACK) reached the sender, with the SACK blocks it carries.
+    #[inline(always)]
     pub fn on_ack(&mut self, pkt: &Packet, sack: &[SackBlock], now: SimTime, out: &mut TcpOut) {
         if pkt.has(flags::SYN) {
             if self.state == SenderState::SynSent {
