@@ -198,6 +198,13 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
     summary.insert("seed".into(), sim.seed.into());
     summary.insert("sim_time_s".into(), now.as_secs_f64().into());
     summary.insert("events".into(), sim.events_processed.into());
+    // which variant of each congestion control and reordering response a run used, with
+    // every parameter (defaults included), per traffic entry
+    if !sim.tcp_configs.is_empty() {
+        let m: serde_json::Map<String, serde_json::Value> =
+            sim.tcp_configs.iter().map(|(k, v)| (k.clone(), v.clone().into())).collect();
+        summary.insert("tcp_configs".into(), m.into());
+    }
     summary.insert("flows".into(), fl.len().into());
     summary.insert("completed_flows".into(), fcts.len().into());
     let mean = if fcts.is_empty() { None } else { Some(fcts.iter().sum::<f64>() / fcts.len() as f64) };

@@ -1136,6 +1136,10 @@ impl Scenario {
             }
         };
         let (params, cc_name) = tcp.over(&self.tcp).resolve(&format!("{path}.tcp"))?;
+        sim.tcp_configs.push((
+            path.clone(),
+            format!("cc: {cc_name:?}; recovery: {:?}; reordering: {:?}", params.recovery, params.reordering),
+        ));
         let size_of = |bytes: Option<u64>, pkts: Option<u64>| -> Result<u64, String> {
             match (bytes, pkts) {
                 (Some(b), None) if b > 0 => Ok(b),

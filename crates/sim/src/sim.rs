@@ -86,6 +86,9 @@ pub struct Sim {
     /// Per-flow series (output.sample_flows): received bytes and the sender's window
     /// state over time.
     pub flow_samples: Vec<FlowSample>,
+    /// Per traffic entry, the congestion control and the reordering response it resolved
+    /// to, every parameter spelled out (`traffic[k]` -> text), for the results.
+    pub tcp_configs: Vec<(String, String)>,
 }
 
 impl Sim {
@@ -109,6 +112,7 @@ impl Sim {
             flow_sample_interval: SimTime::ZERO,
             flow_samples: Vec::new(),
             samples: Vec::new(),
+            tcp_configs: Vec::new(),
         }
     }
 

@@ -59,3 +59,14 @@ fn dcr_claims_small_scale() {
         assert!((dcr0 - plain0).abs() / plain0 < 0.05, "{cc}: no reordering, DCR within 5 %: {dcr0} vs {plain0}");
     }
 }
+
+/// A run says which variant of its congestion control and reordering response it used,
+/// defaults spelled out (issue 10: "say which one a run used").
+#[test]
+fn run_names_its_variants() {
+    let (_, sim) = build(&toml("highspeed", "dcr", 0.0), 1);
+    let s = sim::results::collect(&sim, "x").summary;
+    let c = s["tcp_configs"]["traffic[0]"].as_str().unwrap();
+    assert!(c.contains("Highspeed(Params { mode: LinuxTable, per_ack: false"), "{c}");
+    assert!(c.contains("Dcr(DcrConfig { tau_srtt: 1.0") && c.contains("base: FirstDupack"), "{c}");
+}
