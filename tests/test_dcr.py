@@ -83,15 +83,22 @@ def test_without_reordering_dcr_changes_little(small):
         for part in ("reorder", "congestion"):
             a, b = v[f"{cc}/{part}/q0"]["utilisation"], v[f"{cc}-dcr/{part}/q0"]["utilisation"]
             assert abs(b - a) / a < 0.05, (cc, part, a, b)
-        # fairness of four flows over 10 s is still settling (two seeds): a looser band
-        # here; the claim's 5 % is judged at full scale
-        a, b = v[f"{cc}/congestion/q0"]["jain"], v[f"{cc}-dcr/congestion/q0"]["jain"]
-        assert abs(b - a) < 0.15, (cc, a, b)
         c = claim(small, f"{cc}-dcr", "no reordering")
         assert c["utilisation_4flows_change"] == pytest.approx(
             abs(v[f"{cc}-dcr/congestion/q0"]["utilisation"] - v[f"{cc}/congestion/q0"]["utilisation"])
             / v[f"{cc}/congestion/q0"]["utilisation"])
         assert c["holds"] == (c["max_change"] < 0.05)
+
+
+@pytest.mark.xfail(strict=True, reason="DCR lowers the Jain index of four flows without reordering by more than "
+                   "5 % here (LTCP 0.894 -> 0.805, HighSpeed 0.956 -> 0.890 over 6 seeds of 30 s at 100 Mbps; "
+                   "H-TCP unchanged): DCR's delayed response ends some congestion losses in an RTO. A finding "
+                   "for the lead, not a test to loosen; an XPASS means the simulator changed")
+def test_without_reordering_dcr_keeps_fairness(small):
+    v = small["variants"]
+    for cc in PROTOS:
+        a, b = v[f"{cc}/congestion/q0"]["jain"], v[f"{cc}-dcr/congestion/q0"]["jain"]
+        assert abs(b - a) / a < 0.05, (cc, a, b)
 
 
 def test_multihop_r3_links_collapse_without_dcr_and_recover_with_it(small_mh):
@@ -118,10 +125,11 @@ def test_dcr_summary_shape(small):
         for r in ("", "-dcr", "-ncr"):
             names |= {f"{cc}{r}/reorder/q0", f"{cc}{r}/reorder/q0.01", f"{cc}{r}/congestion/q0",
                       f"{cc}{r}/both/q0", f"{cc}{r}/both/q0.01"}
-        names |= {f"{cc}/both/q0.01/newreno", f"{cc}-dcr/both/q0.01/newreno"}
+    names |= {"ltcp/both/q0.01/newreno", "ltcp-dcr/both/q0.01/newreno"}  # one point, the first protocol
     assert set(s["variants"]) == names
     for v, ms in s["variants"].items():
-        for m in ("utilisation", "drop_rate", "jain", "goodput_bps", "retransmits", "timeouts"):
+        for m in ("utilisation", "drop_rate", "jain", "goodput_bps", "retransmits", "timeouts",
+                  "utilisation_2nd_half", "drop_rate_2nd_half", "jain_2nd_half"):
             xs = ms[f"{m}_per_seed"]
             assert len(xs) == 2, (v, m)
             mean, lo, hi = mean_ci95(xs)
@@ -139,7 +147,7 @@ def test_dcr_summary_shape(small):
     assert len(must) == 2 * len(PROTOS) * 2 + len(PROTOS)  # collapse and DCR floor per part, no-change
     # the NewReno-recovery point, beside SACK's
     rows = {r["protocol"]: r for r in s["newreno_recovery"]}
-    assert set(rows) == {"ltcp", "ltcp-dcr", "highspeed", "highspeed-dcr"}
+    assert set(rows) == {"ltcp", "ltcp-dcr"}
     assert rows["ltcp-dcr"]["utilisation_newreno"] == s["variants"]["ltcp-dcr/both/q0.01/newreno"]["utilisation"]
     assert rows["ltcp-dcr"]["utilisation_sack"] == s["variants"]["ltcp-dcr/both/q0.01"]["utilisation"]
 
@@ -156,7 +164,14 @@ def test_dcr_metrics_by_definition(small):
         for r in ("", "-dcr", "-ncr"):
             assert v[f"{cc}{r}/both/q0"] == v[f"{cc}{r}/congestion/q0"]
     # one flow: Jain's index is 1
-    assert all(x == 1.0 for k, ms in v.items() if "/reorder/" in k for x in ms["jain_per_seed"])
+    assert all(x == 1.0 for k, ms in v.items() if "/reorder/" in k for x in ms["jain_per_seed"] + ms["jain_2nd_half_per_seed"])
+    # second half, from bytes delivered: a link kept full throughout reads the same as its
+    # busy time over the run; a collapsed flow leaves it nearly idle in both
+    for cc in PROTOS:
+        for name in (f"{cc}/congestion/q0", f"{cc}-dcr/congestion/q0", f"{cc}/reorder/q0.01"):
+            assert v[name]["utilisation_2nd_half"] == pytest.approx(v[name]["utilisation"], abs=0.05), name
+    for ms in v.values():
+        assert all(0.0 <= x <= 1.0 for x in ms["utilisation_2nd_half_per_seed"] + ms["drop_rate_2nd_half_per_seed"])
     assert jain([3.0, 1.0]) == pytest.approx(16 / (2 * 10)) and jain([2.0, 2.0, 2.0]) == 1.0
     assert math.isnan(jain([0.0, 0.0]))
 

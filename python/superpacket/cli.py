@@ -182,7 +182,7 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
             mod.check_options(**{k: v for k, v in kw.items() if k in options})
         except ValueError as e:
             return _fail(str(e))
-    # some experiments (dcr: 128 runs of 100 s per seed) run on a local cluster by default;
+    # some experiments (dcr: 122 runs of 100 s per seed) run on a local cluster by default;
     # --workers 0 runs them one after another in this process
     parallel = a.scheduler or a.workers or (a.workers is None and getattr(mod, "PARALLEL_BY_DEFAULT", False))
     if parallel:
@@ -203,12 +203,13 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
         print(json.dumps(r, indent=2, sort_keys=True))
         return 0
     print(f"experiment {r['experiment']}  seeds 1..{r['seeds']}")
-    print(f"{'variant':<14}{'metric':<22}{'ours (mean [95% CI])':<34}{'paper':>10}")
+    w = max([14] + [len(v) + 2 for v in r["variants"]])  # dcr's names run to 30 characters
+    print(f"{'variant':<{w}}{'metric':<22}{'ours (mean [95% CI])':<34}{'paper':>10}")
     for v, ms in r["variants"].items():
         for m in [k for k in ms if f"{k}_ci95" in ms]:
             lo, hi = ms[f"{m}_ci95"]
             paper = r["paper"].get(v, {}).get(m)
-            print(f"{v:<14}{m:<22}{_num(ms[m]):<10} [{_num(lo)}, {_num(hi)}]{'':<9}"
+            print(f"{v:<{w}}{m:<22}{_num(ms[m]):<10} [{_num(lo)}, {_num(hi)}]{'':<9}"
                   f"{'' if paper is None else _num(paper):>10}")
     if "regimes" in r:
         _print_regimes(r["regimes"])
