@@ -411,7 +411,8 @@ def _dcr_layout(variants: dict[str, Any]) -> tuple[list[str], dict[str, list[flo
 
 
 def _dcr_vs_q(s: dict[str, Any], metric: str, parts: list[str], ylabel: str, title: str,
-              floor: float | None = None, draft: bool = False) -> tuple[Any, dict[str, Any]]:
+              floor: float | None = None, draft: bool = False,
+              ylim: tuple[float, float] | None = None) -> tuple[Any, dict[str, Any]]:
     variants: dict[str, Any] = s.get("variants", {})
     protos, qs = _dcr_layout(variants)
     parts = [p for p in parts if p in qs]
@@ -444,6 +445,8 @@ def _dcr_vs_q(s: dict[str, Any], metric: str, parts: list[str], ylabel: str, tit
                         data[f"draft_{key}"] = {"q": [xs[x] for x, _ in pts], "y": [y for _, y in pts]}
             if floor is not None:
                 ax.axhline(floor, color=PAPER, lw=0.8, ls=":", label=f"claim: {floor:.0%}")
+            if ylim is not None:
+                ax.set_ylim(*ylim)
             ax.set_xticks(range(len(xs)), [f"{q:g}" for q in xs])
             ax.set_title(f"{cc}, {part} ({'1 flow' if part == 'reorder' else '4 flows'})", fontsize=10)
             if i == len(parts) - 1:
@@ -464,20 +467,21 @@ def dcr(s: dict[str, Any]) -> list[ExpFigure]:
     if not protos:
         return []
     fig, data = _dcr_vs_q(s, "utilisation", ["reorder", "both"], "bottleneck utilisation",
-                          "Bottleneck R1->R2 utilisation against the reordering rate", floor=0.9, draft=True)
+                          "Bottleneck R1->R2 utilisation against the reordering rate", floor=0.9, draft=True,
+                          ylim=(-0.02, 1.1))
     out.append(ExpFigure("dcr_utilisation_vs_q", "Utilisation of the bottleneck R1->R2 against the reordering rate "
                          "q, one panel per protocol; top: one flow (the slides' 'Packet Reordering in Highspeed "
                          "Networks' and 'Impact of Packet Reordering When DCR is Used'), bottom: four flows (the "
                          "slides' 'With Congestion & Reordering'); dotted: the claim's 90 %; dashed: the DCR "
                          "draft's 8 Mb/s TCP-SACK / TCP-DCR table as a fraction of 8 Mb/s (another setup, for the "
-                         "shape)", fig, data))
+                         "shape); error bars clipped to the axes", fig, data))
     fig, data = _dcr_vs_q(s, "drop_rate", ["reorder", "both"], "drop rate (drops / arrivals)",
                           "Bottleneck buffer drop rate against the reordering rate")
     out.append(ExpFigure("dcr_drop_rate_vs_q", "Drop rate (drops / arrivals) at the bottleneck buffer R1->R2 "
                          "against q, one panel per protocol (the slides' 'Bottleneck Link Buffer Drop Rate')",
                          fig, data))
     fig, data = _dcr_vs_q(s, "jain", ["both"], "Jain's fairness index",
-                          "Jain's index of the four flows' goodput against the reordering rate")
+                          "Jain's index of the four flows' goodput against the reordering rate", ylim=(0.0, 1.05))
     out.append(ExpFigure("dcr_jain_vs_q", "Jain's fairness index of the four flows' goodput against q (the "
                          "slides' 'Jain Fairness Index'; one flow is 1 by definition)", fig, data))
     cong = [cc for cc in protos if f"{cc}/congestion/q0" in variants]

@@ -217,10 +217,12 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
     from superpacket.experiments import EXPERIMENTS
 
     mod = EXPERIMENTS.get(s["experiment"])
-    for key, title in getattr(mod, "REPORT_TABLES", {}).items():  # an experiment's own tables (lists of rows)
+    # an experiment's own tables: summary key -> (title, column order or None), each a list of rows
+    for key, (title, cols) in getattr(mod, "REPORT_TABLES", {}).items():
         trows = s.get(key) or []
         if trows:
-            head = list(dict.fromkeys(k for r in trows for k in r))
+            present = list(dict.fromkeys(k for r in trows for k in r))
+            head = [c for c in cols or [] if c in present] + [c for c in present if c not in (cols or [])]
             doc.p(title)
             doc.table(head, [[num(r.get(k)) for k in head] for r in trows])
     doc.table(["variant", "metric", "ours: mean [95 % CI]", "paper"], rows)

@@ -45,9 +45,10 @@ DEFAULT_SEEDS = 3
 PARALLEL_BY_DEFAULT = True
 GENERIC_BARS = False  # the report draws the slides' three tables as grouped bars instead
 OPTIONS = ("protocols", "qs")  # the command line's --protocols and --q
-REPORT_TABLES = {"table": "Utilisation (%) of the four loaded links: ours (mean over seeds) beside the slides' "
-                          "table, without DCR (ours, paper), with DCR (ours-dcr, paper-dcr) and with NCR (ours "
-                          "only)."}
+REPORT_TABLES = {"table": (("Utilisation (%) of the four loaded links: ours (mean over seeds) beside the slides' "
+                           "table, without DCR (ours, paper), with DCR (ours-dcr, paper-dcr) and with NCR (ours "
+                           "only)."), ["link", "protocol", "ours_pct", "paper_pct", "ours-dcr_pct", "paper-dcr_pct",
+                                      "ours-ncr_pct"])}
 
 LINKS = ("R1->R2", "R3->R2", "R3->R4", "R5->R4")  # the slides' rows, directed as the flows load them
 PATHS = (("1", "5"), ("1", "2"), ("3", "2"), ("3", "4"), ("5", "4"), ("5", "1"))
