@@ -505,6 +505,7 @@ def dcr(s: dict[str, Any]) -> list[ExpFigure]:
                     ys.append(m)
                 cdata[f"{metric}{suffix}"] = dict(zip(cong, ys, strict=True))
             ax.set_xticks(range(len(cong)), cong)
+            ax.set_ylim(bottom=0.0)  # a t interval over few seeds may reach below 0
             ax.set_title(label, fontsize=10)
         fig.suptitle(f"With congestion only: four flows, q = 0 ({s.get('seeds')} seed(s), 95 % CI)")
         fig.tight_layout(rect=(0, 0.08, 1, 1))
