@@ -298,12 +298,7 @@ impl Flow {
             };
             if v.grow && !ece {
                 // RFC 3168 6.1.2: no window increase in response to an ECE ACK
-                self.cc.on_ack(&mut self.cc_state, newly as f64 / self.p.mss as f64, rtt, now);
-                // max_cwnd bounds the window's growth (ns-2's maxcwnd_ in opencwnd); in
-                // recovery it bounds only the usable window (try_send)
-                if self.cc_state.cwnd > self.cc_state.max_cwnd {
-                    self.cc_state.cwnd = self.cc_state.max_cwnd;
-                }
+                self.grow_cwnd(newly as f64 / self.p.mss as f64, rtt, now);
             }
             if ece {
                 self.on_ece(in_recovery, now);
@@ -325,6 +320,17 @@ impl Flow {
             self.rec = Some(rec);
         }
         self.try_send(now, out);
+    }
+
+    /// The congestion control grows the window for `acked` segments; max_cwnd bounds the
+    /// growth (ns-2's maxcwnd_ in opencwnd; in recovery it bounds only the usable window,
+    /// try_send).
+    #[inline]
+    pub(crate) fn grow_cwnd(&mut self, acked: f64, rtt: Option<SimTime>, now: SimTime) {
+        self.cc.on_ack(&mut self.cc_state, acked, rtt, now);
+        if self.cc_state.cwnd > self.cc_state.max_cwnd {
+            self.cc_state.cwnd = self.cc_state.max_cwnd;
+        }
     }
 
     /// RFC 3168 section 6.1.2: react to ECE at most once per window of data, like a

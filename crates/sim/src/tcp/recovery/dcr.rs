@@ -92,9 +92,6 @@ pub struct Dcr {
     /// The flow's DupThresh, in force only while the inner piece is in recovery; outside
     /// it the delay timer alone starts a recovery (0: not read from the flow yet).
     dupthresh: u32,
-    /// Delays that ended with the hole filled (reordering) and with tau expiring.
-    pub filled: u64,
-    pub expired: u64,
 }
 
 /// DupThresh outside recovery: no duplicate-ACK count or IsLost() reaches it.
@@ -102,11 +99,7 @@ const LIFTED: u32 = u32::MAX / 2;
 
 impl Dcr {
     pub fn new(inner: Recovery, cfg: DcrConfig) -> Dcr {
-        Dcr { inner: Box::new(inner), cfg, waiting: None, dupthresh: 0, filled: 0, expired: 0 }
-    }
-
-    pub fn waiting(&self) -> bool {
-        self.waiting.is_some()
+        Dcr { inner: Box::new(inner), cfg, waiting: None, dupthresh: 0 }
     }
 
     fn tau(&self, f: &Flow) -> SimTime {
@@ -146,10 +139,7 @@ impl Dcr {
     /// the rare cumulative ACKs.
     fn grow(&mut self, f: &mut Flow, now: SimTime) {
         if self.cfg.grow_during_tau {
-            f.cc.on_ack(&mut f.cc_state, 1.0, None, now);
-            if f.cc_state.cwnd > f.cc_state.max_cwnd {
-                f.cc_state.cwnd = f.cc_state.max_cwnd;
-            }
+            f.grow_cwnd(1.0, None, now);
         }
     }
 }
@@ -171,7 +161,6 @@ impl LossRecovery for Dcr {
         if let Some(w) = self.waiting {
             if f.snd_una > w.una {
                 // the hole filled before tau: reordering, not congestion
-                self.filled += 1;
                 if self.inner.sacked_above(f) && f.snd_max > f.snd_una {
                     // the next hole was overtaken too: its own first duplicate ACK, now
                     self.start(f, now);
@@ -211,7 +200,6 @@ impl LossRecovery for Dcr {
 
     fn on_timer(&mut self, f: &mut Flow, now: SimTime, out: &mut TcpOut) {
         let Some(w) = self.waiting else { return self.inner.on_timer(f, now, out) };
-        self.expired += 1;
         if f.snd_una != w.una || f.snd_una >= f.snd_max || self.inner.in_recovery() {
             self.stop(f);
             return;

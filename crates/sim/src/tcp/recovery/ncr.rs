@@ -64,28 +64,11 @@ pub struct Ncr {
     last_una: u64,
     /// The flow's DupThresh outside ELT and recovery (0: not read yet).
     base: u32,
-    /// ELT periods that ended with the cumulative ACK (reordering) and with a loss.
-    pub reordered: u64,
-    pub losses: u64,
 }
 
 impl Ncr {
     pub fn new(inner: Recovery, cfg: NcrConfig) -> Ncr {
-        Ncr {
-            inner: Box::new(inner),
-            cfg,
-            elt: false,
-            fs_prev: 0,
-            skipped: 0,
-            last_una: 0,
-            base: 0,
-            reordered: 0,
-            losses: 0,
-        }
-    }
-
-    pub fn in_elt(&self) -> bool {
-        self.elt
+        Ncr { inner: Box::new(inner), cfg, elt: false, fs_prev: 0, skipped: 0, last_una: 0, base: 0 }
     }
 
     /// max(LT_F x FlightSize / SMSS, 3), rounded up.
@@ -137,7 +120,6 @@ impl LossRecovery for Ncr {
         if self.elt {
             if a.newly > 0 {
                 // (T) the hole filled: reordering. T.1, T.2 (segments)
-                self.reordered += 1;
                 let flight = (f.snd_max - f.snd_una) as f64 / mss as f64;
                 let prev = self.fs_prev as f64 / mss as f64;
                 f.cc_state.cwnd = (flight + 1.0).min(prev);
@@ -157,7 +139,6 @@ impl LossRecovery for Ncr {
         self.last_una = f.snd_una;
         if self.inner.in_recovery() {
             // section 3.4: a loss; the response used FlightSizePrev (response_flight)
-            self.losses += 1;
             self.elt = false;
             f.response_flight = None;
             return v;

@@ -53,8 +53,6 @@ pub struct SackRecovery {
     /// Retransmissions found lost, to resend first, and their bytes (out of pipe).
     resend: VecDeque<(u64, u64)>,
     resend_bytes: u64,
-    /// Retransmissions found lost so far (all recoveries).
-    pub lost_retransmits: u64,
 }
 
 impl SackRecovery {
@@ -74,7 +72,6 @@ impl SackRecovery {
             self.rxts.pop_front();
             self.resend.push_back((seq, end));
             self.resend_bytes += end - seq;
-            self.lost_retransmits += 1;
         }
         // resends no longer needed: acknowledged or SACKed meanwhile
         let (sb, una) = (&self.sb, f.snd_una);
