@@ -237,7 +237,7 @@ fn rescue_retransmission() {
 /// their ACKs and are freed when the ACK is delivered or dropped). SACK resends only
 /// what is missing, where NewReno learns one hole per RTT and goes back N after a
 /// timeout: in every seed SACK retransmits less and delivers at least as many bytes.
-/// (Timeouts: 14/25/11 NewReno vs 18/9/9 SACK: no ordering holds seed by seed.)
+/// (Timeouts: 14/25/11 NewReno vs 18/9/7 SACK: no ordering holds seed by seed.)
 #[test]
 fn sack_in_a_simulation() {
     let run = |recovery: &str, seed: u64| {
