@@ -33,6 +33,10 @@ class Results:
     summary: dict[str, Any]
     queue_counters: pl.DataFrame = field(default_factory=pl.DataFrame)
     flow_series: pl.DataFrame = field(default_factory=pl.DataFrame)
+    #: One row per non-TCP source (cbr, onoff, mbs_probe): packets sent, delivered, dropped.
+    sources: pl.DataFrame = field(default_factory=pl.DataFrame)
+    #: One row per train an `mbs_probe` sent (MBS search and FAC rounds).
+    probe_trains: pl.DataFrame = field(default_factory=pl.DataFrame)
     scenario_text: str = ""
     wall_s: float | None = field(default=None, compare=False)
     #: Links traced to pcap ("R->d"); their files are written by `write`.
@@ -58,6 +62,10 @@ class Results:
         self.queue_series.write_parquet(d / "queue_series.parquet")
         self.queue_counters.write_parquet(d / "queue_counters.parquet")
         self.flow_series.write_parquet(d / "flow_series.parquet")
+        for name in ("sources", "probe_trains"):
+            table = getattr(self, name)
+            if table.width:
+                table.write_parquet(d / f"{name}.parquet")
         (d / "summary.json").write_text(json.dumps(self.summary, indent=2, sort_keys=True) + "\n")
         if self.scenario_text:
             (d / "scenario.toml").write_text(self.scenario_text)
@@ -143,6 +151,9 @@ def run(
         queue_series=_frame(raw["queue_series"]),
         queue_counters=_frame(raw["queue_counters"]),
         flow_series=_frame(raw["flow_series"]),
+        # tables of builds with non-TCP traffic (issue 12); empty frames otherwise
+        sources=_frame(raw["sources"]) if "sources" in raw else pl.DataFrame(),
+        probe_trains=_frame(raw["probe_trains"]) if "probe_trains" in raw else pl.DataFrame(),
         summary=summary,
         scenario_text=text if fmt == "toml" else "",
         wall_s=wall,
