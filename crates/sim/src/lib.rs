@@ -5,6 +5,7 @@ pub mod bench;
 pub mod classifier;
 pub mod event;
 pub mod link;
+pub mod mbs;
 pub mod packet;
 pub mod queue;
 pub mod reorder;

@@ -33,6 +33,9 @@ pub mod flags {
     pub const IN: u16 = 1 << 9;
     /// `ts_echo` of this ACK is a valid RTT sample (Karn's rule applied by the receiver).
     pub const TSV: u16 = 1 << 10;
+    /// Not TCP: a packet of a non-TCP source (traffic/raw.rs); `flow` is the source's
+    /// index. With ACK: an MBS probe's report travelling back.
+    pub const RAW: u16 = 1 << 11;
 }
 
 /// The super-packet header fields (seeds/000 section 2.1): id unique per (src, dst),

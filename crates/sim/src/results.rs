@@ -1,8 +1,10 @@
 //! Results as plain columns (DESIGN.md: statistics are rows handed to Python as columns,
 //! then polars DataFrames and Parquet; never printed strings to parse).
 
+use crate::mbs;
 use crate::queue::DropReason;
 use crate::sim::Sim;
+use crate::traffic::raw::{RawKind, RawSource};
 
 #[derive(Clone, Debug)]
 pub enum Column {
@@ -68,6 +70,10 @@ pub struct RunResults {
     pub queue_series: Table,
     /// Per-flow received bytes over time (`output.sample_flows`).
     pub flow_series: Table,
+    /// Non-TCP sources (cbr, onoff, mbs_probe), one row each.
+    pub sources: Table,
+    /// Every train of every MBS probe as judged.
+    pub probe_trains: Table,
     pub summary: serde_json::Map<String, serde_json::Value>,
 }
 
@@ -231,5 +237,105 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
     );
     flow_series.push("srtt_s", Column::OptF64(fs.iter().map(|s| s.srtt.map(|x| x.as_secs_f64())).collect()));
     flow_series.push("in_recovery", Column::Bool(fs.iter().map(|s| s.in_recovery).collect()));
-    RunResults { flows, links, queue_counters, queue_series: series, flow_series, summary }
+    let (sources, probe_trains, probes) = raw_tables(sim);
+    if !probes.is_empty() {
+        summary.insert("probes".into(), probes.into());
+    }
+    RunResults { flows, links, queue_counters, queue_series: series, flow_series, sources, probe_trains, summary }
+}
+
+/// The fluid-model hops of a source's path: capacity, cross traffic (the long-run mean
+/// rate of every other non-TCP source whose route uses the link) and the free buffer in
+/// packets of `pkt_bytes` (a DropTail limit; other disciplines: None).
+pub fn path_hops(sim: &Sim, s: usize, pkt_bytes: u32) -> Option<Vec<mbs::Hop>> {
+    let src = &sim.sources[s];
+    let mut hops = Vec::new();
+    for &l in sim.route(src.fwd) {
+        let link = &sim.net.links[l as usize];
+        let dt = link.disc.as_droptail()?;
+        let q = match dt.unit {
+            crate::queue::Unit::Packets => dt.limit as f64,
+            crate::queue::Unit::Bytes => (dt.limit / pkt_bytes as u64) as f64,
+        };
+        let cross: f64 = sim
+            .sources
+            .iter()
+            .enumerate()
+            .filter(|(j, o)| *j != s && sim.route(o.fwd).contains(&l))
+            .map(|(_, o)| o.mean_rate_bps())
+            .sum();
+        hops.push(mbs::Hop { capacity: link.rate.0 as f64, cross, q_pkts: q });
+    }
+    Some(hops)
+}
+
+fn raw_tables(sim: &Sim) -> (Table, Table, Vec<serde_json::Value>) {
+    let node = |n: u32| sim.net.nodes[n as usize].name.clone();
+    let ss = &sim.sources;
+    let t = sim.now.as_secs_f64();
+    let mut sources = Table::default();
+    let u = |f: &dyn Fn(&RawSource) -> u64| Column::U64(ss.iter().map(f).collect());
+    sources.push("source_id", Column::U64((0..ss.len() as u64).collect()));
+    sources.push("traffic", Column::Str(ss.iter().map(|s| s.traffic.clone()).collect()));
+    sources.push("kind", Column::Str(ss.iter().map(|s| s.kind_name().to_string()).collect()));
+    sources.push("src", Column::Str(ss.iter().map(|s| node(s.src)).collect()));
+    sources.push("dst", Column::Str(ss.iter().map(|s| node(s.dst)).collect()));
+    sources.push("mean_rate_bps", Column::F64(ss.iter().map(|s| s.mean_rate_bps()).collect()));
+    sources.push("pkts_sent", u(&|s| s.stats.pkts_sent));
+    sources.push("pkts_delivered", u(&|s| s.stats.pkts_delivered));
+    sources.push("pkts_dropped", u(&|s| s.stats.pkts_dropped));
+    sources.push("bytes_sent", u(&|s| s.stats.bytes_sent));
+    sources.push("bytes_delivered", u(&|s| s.stats.bytes_delivered));
+    sources.push(
+        "throughput_bps",
+        Column::F64(ss.iter().map(|s| if t > 0.0 { s.stats.bytes_delivered as f64 * 8.0 / t } else { 0.0 }).collect()),
+    );
+    sources.push("replies_dropped", u(&|s| s.stats.replies_dropped));
+
+    let mut tr = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut probes = Vec::new();
+    for (i, s) in ss.iter().enumerate() {
+        let RawKind::Probe(p) = &s.kind else { continue };
+        for r in &p.records {
+            tr.0.push(s.traffic.clone());
+            tr.1.push(r.t.as_secs_f64());
+            tr.2.push(r.phase.name().to_string());
+            tr.3.push(r.n as u64);
+            tr.4.push(r.rate_in_bps);
+            tr.5.push(r.received as u64);
+            tr.6.push(r.rate_out_bps);
+            tr.7.push(r.lossless);
+        }
+        let hops = path_hops(sim, i, p.p.pkt_bytes);
+        let model = hops.as_ref().map(|h| mbs::path_mbs(h, p.line_rate));
+        let res = &p.result;
+        probes.push(serde_json::json!({
+            "traffic": s.traffic,
+            "src": node(s.src),
+            "dst": node(s.dst),
+            "phase": p.phase.name(),
+            "mbs_pkts": res.mbs_pkts,
+            "mbs_bytes": res.mbs_pkts.map(|m| m as u64 * p.p.pkt_bytes as u64),
+            "mbs_unbounded": res.unbounded,
+            "mbs_model_pkts": model.flatten(),
+            "mbs_model_unbounded": model.is_some_and(|m| m.is_none()),
+            "abw_bps": res.abw_bps,
+            "abw_model_bps": hops.as_ref().map(|h| mbs::path_abw(h)),
+            "capacity_bps": res.capacity_bps,
+            "cross_bps": res.cross_bps,
+            "line_rate_bps": p.line_rate,
+            "trains": p.records.len(),
+            "probe_bytes": s.stats.bytes_sent,
+        }));
+    }
+    let mut probe_trains = Table::default();
+    probe_trains.push("probe", Column::Str(tr.0));
+    probe_trains.push("t_s", Column::F64(tr.1));
+    probe_trains.push("phase", Column::Str(tr.2));
+    probe_trains.push("n", Column::U64(tr.3));
+    probe_trains.push("rate_in_bps", Column::F64(tr.4));
+    probe_trains.push("received", Column::U64(tr.5));
+    probe_trains.push("rate_out_bps", Column::OptF64(tr.6));
+    probe_trains.push("lossless", Column::Bool(tr.7));
+    (sources, probe_trains, probes)
 }

@@ -26,6 +26,8 @@ use crate::tcp::sched::Pacing;
 use crate::tcp::{RtoBackoffReset, SpDenial, SpMode, TcpParams, UNLIMITED};
 use crate::time::{parse_duration, parse_rate, BitsPerSec, SimTime};
 use crate::topology::Network;
+use crate::traffic::mbs_probe::{MbsProbe, ProbeParams};
+use crate::traffic::raw::{Periods, RawKind, RawSource, Stream};
 use crate::traffic::{FlowSpec, GenKind, Generator};
 
 /// The RIO-PS pieces of the schema (issue 4): rio/riops queues, edge classifiers,
@@ -823,6 +825,89 @@ pub enum TrafficSpec {
     BackToBack(BackToBackSpec),
     /// Web sessions (scenario_riops.rs).
     Web(WebSpec),
+    /// Constant-bit-rate packets, no transport (traffic/raw.rs).
+    Cbr(CbrSpec),
+    /// On-off packets, no transport (traffic/raw.rs).
+    OnOff(OnOffSpec),
+    /// The MBS and available-bandwidth probe (traffic/mbs_probe.rs).
+    MbsProbe(MbsProbeSpec),
+}
+
+fn d_pkt_bytes() -> u32 {
+    1500
+}
+
+/// A constant-bit-rate source: `rate` in packets of `packet_bytes` wire bytes.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CbrSpec {
+    pub from: String,
+    pub to: String,
+    #[serde(default = "d_one")]
+    pub count: u32,
+    pub rate: Rate,
+    #[serde(default = "d_pkt_bytes")]
+    pub packet_bytes: u32,
+    #[serde(default)]
+    pub start: Dur,
+    #[serde(default)]
+    pub stop: Option<Dur>,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum PeriodsSpec {
+    #[default]
+    Exponential,
+    Fixed,
+}
+
+/// An on-off source: `rate` during on periods of mean `on_time`, silent during off
+/// periods of mean `off_time`; periods `exponential` (default) or `fixed`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OnOffSpec {
+    pub from: String,
+    pub to: String,
+    #[serde(default = "d_one")]
+    pub count: u32,
+    pub rate: Rate,
+    pub on_time: Dur,
+    pub off_time: Dur,
+    #[serde(default)]
+    pub distribution: PeriodsSpec,
+    #[serde(default = "d_pkt_bytes")]
+    pub packet_bytes: u32,
+    #[serde(default)]
+    pub start: Dur,
+    #[serde(default)]
+    pub stop: Option<Dur>,
+}
+
+/// The MBS probe (traffic/mbs_probe.rs has the procedure and the defaults).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MbsProbeSpec {
+    pub from: String,
+    pub to: String,
+    #[serde(default)]
+    pub start: Dur,
+    #[serde(default)]
+    pub packet_bytes: Option<u32>,
+    #[serde(default)]
+    pub trials: Option<u32>,
+    #[serde(default)]
+    pub max_train: Option<u32>,
+    #[serde(default)]
+    pub resolution: Option<f64>,
+    #[serde(default)]
+    pub fac_train: Option<u32>,
+    #[serde(default)]
+    pub fac_epsilon: Option<f64>,
+    #[serde(default)]
+    pub fac_rounds: Option<u32>,
+    #[serde(default)]
+    pub init_timeout: Option<Dur>,
 }
 
 /// Long-lived flows (never run out of data).
@@ -889,6 +974,9 @@ tagged!(TrafficSpec, "traffic kind", {
     "poisson" => Poisson,
     "back_to_back" => BackToBack,
     "web" => Web,
+    "cbr" => Cbr,
+    "onoff" => OnOff,
+    "mbs_probe" => MbsProbe,
 });
 
 fn d_sample() -> Dur {
@@ -1134,6 +1222,9 @@ impl Scenario {
             TrafficSpec::BackToBack(_) | TrafficSpec::Web(_) => {
                 return riops::add_traffic(self, sim, k, t, seed, end);
             }
+            TrafficSpec::Cbr(_) | TrafficSpec::OnOff(_) | TrafficSpec::MbsProbe(_) => {
+                return add_raw(sim, k, t, seed, end);
+            }
         };
         let (params, cc_name) = tcp.over(&self.tcp).resolve(&format!("{path}.tcp"))?;
         sim.tcp_configs.push((
@@ -1185,10 +1276,110 @@ impl Scenario {
                     });
                 }
                 TrafficSpec::BackToBack(_) | TrafficSpec::Web(_) => unreachable!("routed to riops above"),
+                TrafficSpec::Cbr(_) | TrafficSpec::OnOff(_) | TrafficSpec::MbsProbe(_) => {
+                    unreachable!("routed to add_raw above")
+                }
             }
         }
         Ok(())
     }
+}
+
+/// Adds the non-TCP sources of traffic entry `k` (cbr, onoff, mbs_probe).
+fn add_raw(sim: &mut Sim, k: usize, t: &TrafficSpec, seed: u64, end: SimTime) -> Result<(), String> {
+    let path = format!("traffic[{k}]");
+    let check_bytes = |b: u32, field: &str| -> Result<u32, String> {
+        if !(28..=65_535).contains(&b) {
+            return Err(format!("{path}.{field}: must be 28..65535 wire bytes (got {b})"));
+        }
+        Ok(b)
+    };
+    let (from, to, count) = match t {
+        TrafficSpec::Cbr(c) => (&c.from, &c.to, c.count),
+        TrafficSpec::OnOff(c) => (&c.from, &c.to, c.count),
+        TrafficSpec::MbsProbe(c) => (&c.from, &c.to, 1),
+        _ => unreachable!("add_raw is for raw kinds"),
+    };
+    for i in 0..count {
+        let src = node_of(sim, &from.replace("{i}", &i.to_string()), &format!("{path}.from"))?;
+        let dst = node_of(sim, &to.replace("{i}", &i.to_string()), &format!("{path}.to"))?;
+        if src == dst {
+            return Err(format!("{path}: from and to are the same node"));
+        }
+        let fwd = sim.route_id(src, dst).map_err(|e| format!("{path}: {e}"))?;
+        let rev = sim.route_id(dst, src).map_err(|e| format!("{path}: {e}"))?;
+        let rng = Rng::stream(seed, STREAM_TRAFFIC + ((k as u64) << 12) + i as u64);
+        let stop_of = |s: &Option<Dur>| s.map_or(end, |d| d.0.min(end));
+        let kind = match t {
+            TrafficSpec::Cbr(c) => {
+                let b = check_bytes(c.packet_bytes, "packet_bytes")?;
+                RawKind::Stream(Stream::new(c.rate.0 .0 as f64, b, None, c.start.0, stop_of(&c.stop)))
+            }
+            TrafficSpec::OnOff(c) => {
+                let b = check_bytes(c.packet_bytes, "packet_bytes")?;
+                if c.on_time.0 == SimTime::ZERO {
+                    return Err(format!("{path}.on_time: must be > 0"));
+                }
+                let how = match c.distribution {
+                    PeriodsSpec::Exponential => Periods::Exponential,
+                    PeriodsSpec::Fixed => Periods::Fixed,
+                };
+                let p = Some((c.on_time.0, c.off_time.0, how));
+                RawKind::Stream(Stream::new(c.rate.0 .0 as f64, b, p, c.start.0, stop_of(&c.stop)))
+            }
+            TrafficSpec::MbsProbe(c) => {
+                let d = ProbeParams::default();
+                let p = ProbeParams {
+                    pkt_bytes: check_bytes(c.packet_bytes.unwrap_or(d.pkt_bytes), "packet_bytes")?,
+                    trials: c.trials.unwrap_or(d.trials),
+                    max_train: c.max_train.unwrap_or(d.max_train),
+                    resolution: c.resolution.unwrap_or(d.resolution),
+                    fac_train: c.fac_train.unwrap_or(d.fac_train),
+                    fac_epsilon: c.fac_epsilon.unwrap_or(d.fac_epsilon),
+                    fac_rounds: c.fac_rounds.unwrap_or(d.fac_rounds),
+                    init_timeout: c.init_timeout.map_or(d.init_timeout, |x| x.0),
+                    start: c.start.0,
+                };
+                if p.trials == 0 || p.trials > 100 {
+                    return Err(format!("{path}.trials: must be 1..100 (got {})", p.trials));
+                }
+                if !(2..=1_000_000).contains(&p.max_train) {
+                    return Err(format!("{path}.max_train: must be 2..1000000 packets (got {})", p.max_train));
+                }
+                if !(0.0..0.5).contains(&p.resolution) {
+                    return Err(format!("{path}.resolution: must be in [0, 0.5) (got {})", p.resolution));
+                }
+                if p.fac_train < 2 {
+                    return Err(format!("{path}.fac_train: must be >= 2 packets (got {})", p.fac_train));
+                }
+                if !(p.fac_epsilon > 0.0 && p.fac_epsilon < 1.0) {
+                    return Err(format!("{path}.fac_epsilon: must be in (0, 1) (got {})", p.fac_epsilon));
+                }
+                if p.fac_rounds == 0 || p.fac_rounds > 1000 {
+                    return Err(format!("{path}.fac_rounds: must be 1..1000 (got {})", p.fac_rounds));
+                }
+                if p.init_timeout == SimTime::ZERO {
+                    return Err(format!("{path}.init_timeout: must be > 0"));
+                }
+                let first = sim.route(fwd)[0];
+                let line = sim.net.links[first as usize].rate.0 as f64;
+                RawKind::Probe(Box::new(MbsProbe::new(p, line)))
+            }
+            _ => unreachable!(),
+        };
+        sim.add_source(RawSource {
+            traffic: path.clone(),
+            src,
+            dst,
+            fwd,
+            rev,
+            kind,
+            rng,
+            stats: Default::default(),
+            wake_at: None,
+        });
+    }
+    Ok(())
 }
 
 /// The first NaN or infinite number in a TOML document, as a one-line error naming it.

@@ -17,6 +17,7 @@ use crate::tcp::sack::{SackBlock, SackBlocks};
 use crate::tcp::{Flow, TcpOut, TcpParams};
 use crate::time::SimTime;
 use crate::topology::Network;
+use crate::traffic::raw::{RawKind, RawSource};
 use crate::traffic::Generator;
 
 #[derive(Clone, Copy, Debug)]
@@ -27,6 +28,8 @@ pub enum Ev {
     FlowStart(FlowId),
     Timer(FlowId),
     Gen(u32),
+    /// A non-TCP source's packet time or probe decision (traffic/raw.rs).
+    Source(u32),
     Sample,
     FlowSample,
 }
@@ -78,6 +81,8 @@ pub struct Sim {
     out: TcpOut,
     pub events_processed: u64,
     pub(crate) gens: Vec<Generator>,
+    /// Non-TCP sources (cross traffic, MBS probes); their packets carry `flags::RAW`.
+    pub sources: Vec<RawSource>,
     pub seed: u64,
     sample_links: Vec<LinkId>,
     sample_interval: SimTime,
@@ -106,6 +111,7 @@ impl Sim {
             out: TcpOut::default(),
             events_processed: 0,
             gens: Vec::new(),
+            sources: Vec::new(),
             seed,
             sample_links: Vec::new(),
             sample_interval: SimTime::ZERO,
@@ -161,7 +167,20 @@ impl Sim {
         }
     }
 
-    /// Samples the waiting-queue length of `links` every `interval`.
+    /// Adds a non-TCP source; its first event is its own (`Stream::first`, a probe's start).
+    pub fn add_source(&mut self, mut s: RawSource) {
+        let first = match &mut s.kind {
+            RawKind::Stream(st) => st.first(&mut s.rng),
+            RawKind::Probe(p) => p.next_wake(),
+        };
+        let id = self.sources.len() as u32;
+        s.wake_at = first;
+        self.sources.push(s);
+        if let Some(t) = first {
+            self.events.push(t.max(self.now).ns(), Ev::Source(id));
+        }
+    }
+
     /// Records every flow's received bytes every `interval` (throughput over time).
     pub fn sample_flows(&mut self, interval: SimTime) {
         if interval == SimTime::ZERO {
@@ -236,6 +255,7 @@ impl Sim {
                 self.emit(f, out);
             }
             Ev::Gen(g) => self.generator_fire(g),
+            Ev::Source(s) => self.source_fire(s),
             Ev::FlowSample => {
                 let now = self.now;
                 self.flow_samples.extend(self.flows.iter().map(|f| FlowSample {
@@ -279,6 +299,94 @@ impl Sim {
         }
         if let Some(t) = next {
             self.events.push(t.ns(), Ev::Gen(g));
+        }
+    }
+
+    /// A source's event: a packet time (stream, probe train) or a probe's decision.
+    fn source_fire(&mut self, s: u32) {
+        let now = self.now;
+        let src = &mut self.sources[s as usize];
+        if src.wake_at != Some(now) {
+            return; // superseded
+        }
+        src.wake_at = None;
+        let pkt = match &mut src.kind {
+            RawKind::Stream(st) => {
+                let (send, next) = st.fire(now, &mut src.rng);
+                src.wake_at = next;
+                send.then_some((0, src.stats.pkts_sent, st.pkt_bytes))
+            }
+            RawKind::Probe(p) => {
+                let k = p.fire(now);
+                src.wake_at = p.next_wake();
+                k.map(|(train, idx)| (train as u64, idx as u64, p.p.pkt_bytes))
+            }
+        };
+        if let Some(t) = src.wake_at {
+            self.events.push(t.ns(), Ev::Source(s));
+        }
+        if let Some((train, seq, size)) = pkt {
+            let src = &mut self.sources[s as usize];
+            src.stats.pkts_sent += 1;
+            src.stats.bytes_sent += size as u64;
+            let p = Packet {
+                seq,
+                ack: train,
+                ts: now,
+                flow: s,
+                route: src.fwd,
+                src: src.src,
+                dst: src.dst,
+                size,
+                payload: size.saturating_sub(28), // IPv4 + UDP headers
+                flags: flags::RAW,
+                ..Packet::default()
+            };
+            let id = self.slab.alloc(p);
+            let first = self.routes[p.route as usize][0];
+            self.link_arrive(first, id);
+        }
+    }
+
+    /// A non-TCP packet reached the end of its route: counted; a probe's packet is
+    /// reported back (40 B), a report goes to its probe.
+    #[inline(never)]
+    fn raw_deliver(&mut self, pkt: Packet) {
+        let now = self.now;
+        let s = pkt.flow;
+        let src = &mut self.sources[s as usize];
+        if pkt.has(flags::ACK) {
+            src.stats.replies_delivered += 1;
+            if let RawKind::Probe(p) = &mut src.kind {
+                p.on_report(pkt.ack as u32, pkt.ts, pkt.ts_echo, now);
+                if let Some(w) = p.next_wake().filter(|&w| Some(w) != src.wake_at) {
+                    src.wake_at = Some(w);
+                    self.events.push(w.max(now).ns(), Ev::Source(s));
+                }
+            }
+            return;
+        }
+        src.stats.pkts_delivered += 1;
+        src.stats.bytes_delivered += pkt.size as u64;
+        if let RawKind::Probe(_) = src.kind {
+            src.stats.replies_sent += 1;
+            let r = Packet {
+                seq: pkt.seq,
+                ack: pkt.ack,
+                ts: now,
+                ts_echo: pkt.ts,
+                flow: s,
+                route: src.rev,
+                src: src.dst,
+                dst: src.src,
+                size: 40,
+                payload: 12,
+                flags: flags::RAW | flags::ACK,
+                ..Packet::default()
+            };
+            let id = self.slab.alloc(r);
+            let first = self.routes[r.route as usize][0];
+            self.link_arrive(first, id);
         }
     }
 
@@ -341,7 +449,18 @@ impl Sim {
     fn drop_pkt(&mut self, l: LinkId, id: PktId, why: DropReason) {
         let link = &mut self.net.links[l as usize];
         link.stats.drops[why as usize] += 1;
-        let (flow, sack) = (self.slab.get(id).flow, self.slab.get(id).sack);
+        let p = self.slab.get(id);
+        let (flow, sack) = (p.flow, p.sack);
+        if p.has(flags::RAW) {
+            let st = &mut self.sources[flow as usize].stats;
+            if p.has(flags::ACK) {
+                st.replies_dropped += 1;
+            } else {
+                st.pkts_dropped += 1;
+            }
+            self.slab.free(id);
+            return;
+        }
         self.flows[flow as usize].stats.pkts_dropped += 1;
         if sack != 0 {
             self.free_sacks.push(sack - 1);
@@ -474,6 +593,10 @@ impl Sim {
         let now = self.now;
         let pkt = *self.slab.get(id);
         self.slab.free(id);
+        if pkt.has(flags::RAW) {
+            self.raw_deliver(pkt);
+            return;
+        }
         let f = pkt.flow;
         let mut out = std::mem::take(&mut self.out);
         let flow = &mut self.flows[f as usize];
@@ -509,6 +632,7 @@ impl Sim {
     pub fn check_conservation(&self) -> Result<(), String> {
         let now = self.now;
         let mut in_net: Vec<u64> = vec![0; self.flows.len()];
+        let mut raw_in_net: Vec<u64> = vec![0; self.sources.len()];
         let mut sack_held = 0;
         for (i, l) in self.net.links.iter().enumerate() {
             let s = &l.stats;
@@ -534,6 +658,10 @@ impl Sim {
                 return Err(format!("link {}: queue count {} != waiting slots {}", l.name, l.q.pkts, queued));
             }
             for p in l.held_packets() {
+                if self.slab.get(p).has(flags::RAW) {
+                    raw_in_net[self.slab.get(p).flow as usize] += 1;
+                    continue;
+                }
                 in_net[self.slab.get(p).flow as usize] += 1;
                 sack_held += (self.slab.get(p).sack != 0) as usize;
             }
@@ -555,7 +683,18 @@ impl Sim {
                 ));
             }
         }
-        let total: u64 = in_net.iter().sum();
+        for (i, src) in self.sources.iter().enumerate() {
+            let s = &src.stats;
+            let sent = s.pkts_sent + s.replies_sent;
+            let gone = s.pkts_delivered + s.pkts_dropped + s.replies_delivered + s.replies_dropped;
+            if sent != gone + raw_in_net[i] {
+                return Err(format!(
+                    "source {i} ({}): sent {sent} (reports included) != delivered + dropped {gone} + in network {}",
+                    src.traffic, raw_in_net[i]
+                ));
+            }
+        }
+        let total: u64 = in_net.iter().sum::<u64>() + raw_in_net.iter().sum::<u64>();
         if total as usize != self.slab.live() {
             return Err(format!("packets held by links {} != live packets {}", total, self.slab.live()));
         }

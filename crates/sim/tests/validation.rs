@@ -18,6 +18,8 @@ mod fct;
 mod incast;
 #[path = "validation/input.rs"]
 mod input;
+#[path = "validation/mbs.rs"]
+mod mbs;
 #[path = "validation/red.rs"]
 mod red;
 #[path = "validation/reorder.rs"]

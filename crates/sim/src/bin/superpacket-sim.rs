@@ -88,6 +88,10 @@ fn main() -> ExitCode {
     if !r.flow_series.columns.is_empty() && r.flow_series.get("t_s").is_some_and(|c| !c.is_empty()) {
         json["flow_series"] = r.flow_series.to_json();
     }
+    if r.sources.get("source_id").is_some_and(|c| !c.is_empty()) {
+        json["sources"] = r.sources.to_json();
+        json["probe_trains"] = r.probe_trains.to_json();
+    }
     if let (true, Some(dir)) = (traced, out.as_deref()) {
         match s.write_pcaps(dir) {
             Ok(files) => {

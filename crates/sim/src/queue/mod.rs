@@ -150,6 +150,14 @@ impl Disc {
         }
     }
 
+    /// The discipline as a plain DropTail, if it is one (the MBS fluid model's buffer).
+    pub fn as_droptail(&self) -> Option<droptail::DropTail> {
+        match self {
+            Disc::DropTail(d) => Some(*d),
+            Disc::Dyn { disc, .. } => disc.as_droptail(),
+        }
+    }
+
     pub fn counters(&self) -> Vec<(&'static str, f64)> {
         match self {
             Disc::DropTail(d) => d.counters(),

@@ -6,6 +6,8 @@
 //! (closed_loop.rs) and the web model (web.rs) are generators too.
 
 pub mod closed_loop;
+pub mod mbs_probe;
+pub mod raw;
 pub mod web;
 
 use crate::packet::NodeId;
