@@ -4,7 +4,7 @@
     superpacket list
     superpacket bench [--duration SECONDS] [--json]
     superpacket reproduce incast|short-long|jumbo|threshold|loss-sensitivity|riops-goodput|riops-web
-                          |dcr|dcr-multihop
+                          |dcr|dcr-multihop|mbs|lion
                           [--seeds N] [--jitter-us US] [--admit-syn] [--quick] [--json]
                           [--protocols ltcp,highspeed,bic,htcp] [--q 0.001,0.01]   (dcr, dcr-multihop)
                           [--scheduler ADDRESS | --workers N]

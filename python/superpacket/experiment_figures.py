@@ -627,3 +627,8 @@ def dcr_multihop(s: dict[str, Any]) -> list[ExpFigure]:
                              "seeds with 95 % CI) and the slides' 'More Complex Scenarios' table (red diamonds; no "
                              "NCR there)", fig, data))
     return out
+
+
+# the packet-drop-avoidance experiments (mbs, lion) register their figures from their own
+# module (this one is past 600 lines)
+from superpacket import experiment_figures_pda  # noqa: F401

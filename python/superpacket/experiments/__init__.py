@@ -5,7 +5,9 @@ from superpacket.experiments import (
     dcr_multihop,
     incast,
     jumbo,
+    lion,
     loss_sensitivity,
+    mbs,
     riops_goodput,
     riops_web,
     short_long,
@@ -14,4 +16,4 @@ from superpacket.experiments import (
 
 EXPERIMENTS = {"incast": incast, "short-long": short_long, "jumbo": jumbo, "threshold": threshold,
                "loss-sensitivity": loss_sensitivity, "riops-goodput": riops_goodput, "riops-web": riops_web,
-               "dcr": dcr, "dcr-multihop": dcr_multihop}
+               "dcr": dcr, "dcr-multihop": dcr_multihop, "mbs": mbs, "lion": lion}

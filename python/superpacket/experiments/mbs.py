@@ -1,0 +1,497 @@
+"""`superpacket reproduce mbs`: seeds/002 (G. Jin, "Packet Drop Avoidance for High-speed
+network transmission protocol", LBNL-53920, 2004), Fig. 1-4: the maximum burst size
+(MBS) and burst pacing; parameters from SCENARIOS.md "Packet drop avoidance, MBS pacing",
+`mbs`; the MBS fluid model, the probe and the FAC estimator: ALGORITHMS.md section 13.
+
+Graph S, X1, X2 -> R -> D: a 1 Gbps router R whose queue to D holds 1 MB (DropTail in
+bytes), shared by the sender S (1 Gbps line rate) and two on-off cross-traffic sources,
+X1 at 1 Gbps and X2 at 622 Mbps (the paper's "1Gb/s and OC-12" streams; on 2 ms / off
+8 ms, exponential: ours). Every link 1 ms (ours). The sender moves the same bytes
+(20,000 full packets: ours) as a TCP flow (SACK recovery, a fixed window: no reduction
+on loss, so every scheme sends the same packets) in one of two ways:
+
+- `window/b<N>`: window-limited, a fixed window of N packets, ACK-clocked: a window at
+  line rate per round trip once the pipe (333 packets at 1 Gbps x 4 ms) is not full;
+- `paced/b<N>`: the `bursts` send gate: bursts of N packets at line rate, a burst every
+  N x 1500 x 8 / 400 Mbps (the average rate 400 Mbps: ours).
+
+N sweeps 16..4096 (doubling). The headline variants are aliases of sweep points:
+`window` = `window/b2048`, `paced-large` = `paced/b2048`, `paced-small` = `paced/b32`
+(Fig. 4: window bursts vs large and small paced bursts moving the same data).
+
+MBS: `probe/onoff` runs the `mbs_probe` source alone from S with the on-off cross
+traffic (trains at line rate, doubling then binary search, 3 trials per size; then FAC),
+so every transfer variant carries the MBS measured on its path and seed
+(`mbs_measured_pkts`) beside the fluid model Q / (1 - A/R) with the mean cross load
+(`mbs_model_pkts`). The three-rate check `probe/cbr-<rate>` replaces the on-off sources
+by one constant-rate source from X1 at 200, 400, 600 Mbps: the measured MBS against the
+model, the FAC available-bandwidth estimate against capacity minus cross traffic.
+
+Metrics per transfer run: `drops` (packets of the sender's flow dropped), `drops_cross`
+(of the cross traffic), `drops_bottleneck` (all drops at R->D over the run),
+`throughput_bps` (the flow's goodput: bytes over its completion time), `transfer_s`,
+`retransmits`, `mbs_measured_pkts`, `mbs_model_pkts`.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+from superpacket import api
+from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.pda_common import (
+    HOST_QUEUE_PKTS,
+    PKT_BYTES,
+    PdaInputError,
+    bps,
+    check_count,
+    check_list,
+    check_positive,
+    check_seeds,
+    mbps,
+    mbs_fluid_pkts,
+    rel_err,
+)
+
+DEFAULT_SEEDS = 10  # SCENARIOS.md
+PARALLEL_BY_DEFAULT = True  # 23 runs per seed: a local Dask cluster unless --workers 0
+GENERIC_BARS = False  # 20+ variants: the report draws drops against the burst size instead
+
+# ---- the network (paper where marked, else ours) ----------------------------------------
+BOTTLENECK_BPS = 1e9  # paper: "a 1Gb/s router"
+QUEUE_BYTES = 1_000_000  # SCENARIOS.md: the router queue of 1 MB
+LINE_BPS = 1e9  # ours: the sender's line rate (GigE, as the hosts of the paper's Fig. 5)
+X1_BPS = 1e9  # paper: a 1 Gb/s cross-traffic stream
+X2_BPS = 622e6  # paper: OC-12 (SCENARIOS.md: 622 Mbps)
+LINK_DELAY_MS = 1.0  # ours
+ON_MS, OFF_MS = 2.0, 8.0  # ours: exponential on and off periods of the cross traffic
+DISTRIBUTION = "exponential"
+# ---- the transfer (ours) -----------------------------------------------------------------
+TRANSFER_PKTS = 20_000
+PACED_BPS = 400e6
+START_S = 0.1  # the sender starts after the cross traffic has run 100 ms
+BURSTS = (16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
+SMALL_BURST, LARGE_BURST = 32, 2048
+SCHEMES = ("window", "paced")
+HEADLINE = {"window": ("window", LARGE_BURST), "paced-large": ("paced", LARGE_BURST),
+            "paced-small": ("paced", SMALL_BURST)}
+# ---- the probe (ALGORITHMS.md section 13 defaults) --------------------------------------
+PROBE_TRIALS = 3
+PROBE_MAX_TRAIN = 4096
+FAC_TRAIN = 100
+PROBE_DURATION_S = 10.0  # ours: the probe's search and FAC rounds end well before
+CBR_RATES = (200e6, 400e6, 600e6)  # ours: three constant cross-traffic rates
+WITHIN = 0.10  # the issue: measured MBS and abw within 10 % of the model
+
+TRANSFER_KEYS = ("drops", "drops_cross", "drops_bottleneck", "throughput_bps", "transfer_s", "retransmits",
+                 "mbs_measured_pkts", "mbs_model_pkts")
+PROBE_KEYS = ("mbs_measured_pkts", "mbs_model_pkts", "mbs_error", "abw_bps", "abw_model_bps", "abw_error",
+              "cross_bps", "trains", "probe_bytes")
+KEYS = tuple(dict.fromkeys(TRANSFER_KEYS + PROBE_KEYS))
+
+REPORT_TABLES = {
+    "probe_table": (("The MBS probe against the fluid model Q / (1 - A/R) and the FAC available-bandwidth "
+                    "estimate against capacity minus cross traffic (means over seeds; the on-off model uses the "
+                    "mean cross load)."), ["variant", "cross", "mbs_measured_pkts", "mbs_model_pkts",
+                                          "mbs_error_pct", "abw_mbps", "abw_model_mbps", "abw_error_pct"]),
+    "sweep_table": (("Packets of the sender's flow dropped (mean over seeds) per burst size, window bursts vs "
+                    "paced bursts; beside them all drops at R->D."), ["burst_pkts", "window_drops", "paced_drops",
+                                                                    "window_drops_bottleneck",
+                                                                    "paced_drops_bottleneck"]),
+}
+PAPER_NOTE = ("The paper's Fig. 1-4 are drawings and emulation traces without numbers (Fig. 4b: window-based "
+              "transmission lost 20-25 % of its packets, 8 of the sender's packets from the 7th on overflowed; "
+              "Fig. 4c2: smaller paced bursts sent 18 packets without loss), so no variant has a paper value.")
+
+
+def variant_name(scheme: str, burst: int) -> str:
+    return f"{scheme}/b{burst}"
+
+
+def cbr_name(rate_bps: float) -> str:
+    return f"probe/cbr-{mbps(rate_bps)}"
+
+
+ONOFF = "probe/onoff"
+VARIANTS = (list(HEADLINE) + [variant_name(s, b) for s in SCHEMES for b in BURSTS] + [ONOFF]
+            + [cbr_name(r) for r in CBR_RATES])
+
+
+def mean_cross_bps(on_ms: float = ON_MS, off_ms: float = OFF_MS) -> float:
+    """The on-off sources' mean load: rate x on / (on + off), summed."""
+    duty = on_ms / (on_ms + off_ms)
+    return (X1_BPS + X2_BPS) * duty
+
+
+def model_mbs(cross_bps: float) -> float:
+    """The fluid model's MBS (packets) of our router with mean cross load `cross_bps`."""
+    return mbs_fluid_pkts(QUEUE_BYTES, BOTTLENECK_BPS, cross_bps, LINE_BPS)
+
+
+def rtt_s() -> float:
+    """Propagation round trip S -> R -> D -> R -> S."""
+    return 4 * LINK_DELAY_MS / 1e3
+
+
+# ---- scenarios ---------------------------------------------------------------------------
+
+def topology() -> dict[str, Any]:
+    host_q = {"kind": "droptail", "limit": HOST_QUEUE_PKTS}
+    d = f"{LINK_DELAY_MS:g}ms"
+    return {
+        "kind": "graph",
+        "nodes": ["S", "X1", "X2", "R", "D"],
+        "links": [
+            {"a": "S", "b": "R", "rate": bps(LINE_BPS), "delay": d, "queue": host_q},
+            {"a": "X1", "b": "R", "rate": bps(X1_BPS), "delay": d, "queue": host_q},
+            {"a": "X2", "b": "R", "rate": bps(X2_BPS), "delay": d, "queue": host_q},
+            {"a": "R", "b": "D", "rate": bps(BOTTLENECK_BPS), "delay": d,
+             "queue": {"kind": "droptail", "limit": QUEUE_BYTES, "unit": "bytes"}, "reverse_queue": host_q},
+        ],
+    }
+
+
+def onoff_cross() -> list[dict[str, Any]]:
+    return [{"kind": "onoff", "from": x, "to": "D", "rate": bps(rate), "on_time": f"{ON_MS:g}ms",
+             "off_time": f"{OFF_MS:g}ms", "distribution": DISTRIBUTION, "packet_bytes": PKT_BYTES}
+            for x, rate in (("X1", X1_BPS), ("X2", X2_BPS))]
+
+
+def cbr_cross(rate_bps: float) -> list[dict[str, Any]]:
+    return [{"kind": "cbr", "from": "X1", "to": "D", "rate": bps(rate_bps), "packet_bytes": PKT_BYTES}]
+
+
+def sender_tcp(scheme: str, burst: int, transfer_pkts: int) -> dict[str, Any]:
+    """A fixed window (never reduced on loss) so both schemes send the same packets:
+    `window` is limited by it (= the burst size); `paced` has it at the whole transfer
+    (never binding) and sends through the bursts gate."""
+    if scheme == "window":
+        return {"cc": {"kind": "fixed", "window": burst}, "init_cwnd": burst}
+    if scheme == "paced":
+        return {"cc": {"kind": "fixed", "window": transfer_pkts}, "init_cwnd": transfer_pkts,
+                "gate": {"kind": "bursts", "burst_pkts": burst, "rate": bps(PACED_BPS)}}
+    raise PdaInputError(f"scheme: unknown {scheme!r}; allowed: {', '.join(SCHEMES)}")
+
+
+def expected_rate_bps(scheme: str, burst: int) -> float:
+    if scheme == "paced":
+        return PACED_BPS
+    return min(LINE_BPS, burst * PKT_BYTES * 8 / rtt_s())
+
+
+def transfer_duration_s(scheme: str, burst: int, transfer_pkts: int) -> float:
+    """Run length: twice the transfer at its nominal rate, plus a second for recovery."""
+    return START_S + 2.0 * transfer_pkts * PKT_BYTES * 8 / expected_rate_bps(scheme, burst) + 1.0
+
+
+def transfer_scenario(scheme: str, burst: int, transfer_pkts: int = TRANSFER_PKTS,
+                      duration_s: float | None = None) -> dict[str, Any]:
+    dur = duration_s if duration_s is not None else transfer_duration_s(scheme, burst, transfer_pkts)
+    return {
+        "name": f"mbs-{scheme}-b{burst}",
+        "duration": f"{dur:g}s",
+        "topology": topology(),
+        "tcp": {"recovery": "sack"},
+        "traffic": [
+            {"kind": "flow", "from": "S", "to": "D", "size_pkts": transfer_pkts, "start": f"{START_S:g}s",
+             "tcp": sender_tcp(scheme, burst, transfer_pkts)},
+            *onoff_cross(),
+        ],
+    }
+
+
+def probe_scenario(cross: str | float, duration_s: float = PROBE_DURATION_S) -> dict[str, Any]:
+    """The probe alone from S; `cross` "onoff" or a constant rate (bit/s) from X1."""
+    traffic = onoff_cross() if cross == "onoff" else cbr_cross(float(cross))
+    label = "onoff" if cross == "onoff" else mbps(float(cross))
+    return {
+        "name": f"mbs-probe-{label}",
+        "duration": f"{duration_s:g}s",
+        "topology": topology(),
+        "traffic": [
+            {"kind": "mbs_probe", "from": "S", "to": "D", "start": f"{START_S:g}s", "packet_bytes": PKT_BYTES,
+             "trials": PROBE_TRIALS, "max_train": PROBE_MAX_TRAIN, "fac_train": FAC_TRAIN},
+            *traffic,
+        ],
+    }
+
+
+# ---- one run -----------------------------------------------------------------------------
+
+def _nan_row() -> dict[str, Any]:
+    return {k: math.nan for k in KEYS}
+
+
+def probe_metrics(res: Any, cross_bps: float) -> dict[str, Any]:
+    """The probe's summary entry (summary.probes[0]) as metrics, beside our own model."""
+    p = res.summary["probes"][0]
+    measured = math.inf if p.get("mbs_unbounded") else float(p["mbs_pkts"])
+    model = p.get("mbs_model_pkts")
+    model = math.inf if model is None else float(model)
+    abw = float(p["abw_bps"]) if p.get("abw_bps") is not None else math.nan
+    abw_model = BOTTLENECK_BPS - cross_bps
+    return {
+        "mbs_measured_pkts": measured,
+        "mbs_model_pkts": model,
+        "mbs_error": rel_err(measured, model),
+        "abw_bps": abw,
+        "abw_model_bps": abw_model,
+        "abw_error": rel_err(abw, abw_model),
+        "cross_bps": cross_bps,
+        "trains": float(p["trains"]),
+        "probe_bytes": float(p["probe_bytes"]),
+        # not a metric: the simulator's own figures, and ours, for the tests and the report
+        "sim_probe": p,
+        "our_mbs_model_pkts": model_mbs(cross_bps),
+    }
+
+
+def _trains(res: Any) -> dict[str, list[Any]]:
+    t = res.probe_trains
+    if not t.width:
+        return {}
+    t = t.sort("t_s")
+    return {c: t[c].to_list() for c in ("t_s", "phase", "n", "rate_in_bps", "received", "rate_out_bps", "lossless")
+            if c in t.columns}
+
+
+def run_point(variant: str, seed: int, transfer_pkts: int = TRANSFER_PKTS,
+              probe_duration_s: float = PROBE_DURATION_S) -> dict[str, Any]:
+    """One run of a variant: a transfer `<scheme>/b<N>` or a probe `probe/...`."""
+    out = _nan_row()
+    if variant.startswith("probe/"):
+        setting = variant.split("/", 1)[1]
+        if setting == "onoff":
+            cross, cross_bps = "onoff", mean_cross_bps()
+        else:
+            cross_bps = float(setting.removeprefix("cbr-").removesuffix("Mbps")) * 1e6
+            cross = cross_bps
+        res = api.run(probe_scenario(cross, probe_duration_s), seed=seed, progress=False)
+        out.update(probe_metrics(res, cross_bps))
+        if seed == 1:
+            out["train_series"] = _trains(res)
+    else:
+        scheme, b = variant.split("/")
+        burst = int(b[1:])
+        sc = transfer_scenario(scheme, burst, transfer_pkts)
+        res = api.run(sc, seed=seed, progress=False)
+        fl = res.flows.to_dicts()[0]
+        src = res.sources
+        rd = res.links.filter(res.links["name"] == "R->D").to_dicts()[0]
+        done = bool(fl["completed"])
+        fct = float(fl["fct_s"]) if done else math.nan
+        out.update({
+            "drops": float(fl["pkts_dropped"]),
+            "drops_cross": float(src["pkts_dropped"].sum()) if src.width else math.nan,
+            "drops_bottleneck": float(rd["drops"]),
+            # bytes received over start -> completion (or -> the end of the run)
+            "throughput_bps": float(fl["goodput_bps"]),
+            "transfer_s": fct,
+            "retransmits": float(fl["retransmits"]),
+            "completed": done,
+            "timeouts": int(fl["timeouts"]),
+        })
+    out["conservation"] = res.summary["conservation"]
+    return out
+
+
+# ---- the experiment ----------------------------------------------------------------------
+
+def check_options(bursts: Any = None, cbr_rates: Any = None, transfer_pkts: Any = TRANSFER_PKTS) -> None:
+    """Raises PdaInputError (one line naming the field) on bad input."""
+    _bursts(bursts)
+    _cbr(cbr_rates)
+    check_count(transfer_pkts, "transfer_pkts", 1, 10_000_000)
+
+
+def _bursts(bursts: Any) -> tuple[int, ...]:
+    return check_list(bursts, BURSTS, "bursts", lambda x, f: check_count(x, f, 1, 1_000_000))
+
+
+def _cbr(rates: Any) -> tuple[float, ...]:
+    def one(x: Any, f: str) -> float:
+        v = check_positive(x, f)
+        if v >= BOTTLENECK_BPS:
+            raise PdaInputError(f"{f}: a cross-traffic rate must be below the bottleneck's "
+                                f"{BOTTLENECK_BPS:.0f} bit/s (got {x!r})")
+        return v
+    return check_list(rates, CBR_RATES, "cbr_rates", one)
+
+
+def run(seeds: int = DEFAULT_SEEDS, bursts: Any = None, cbr_rates: Any = None, transfer_pkts: int = TRANSFER_PKTS,
+        small_burst: int = SMALL_BURST, large_burst: int = LARGE_BURST, probe_duration_s: float = PROBE_DURATION_S,
+        quick: bool = False, client: Any = None, progress: bool | None = None, **_: Any) -> dict[str, Any]:
+    """`bursts`: burst sizes of the sweep (packets; default 16..4096); `cbr_rates`: the
+    constant cross-traffic rates of the MBS check (bit/s); `transfer_pkts`: packets each
+    transfer moves; `small_burst`, `large_burst`: the paced-small / paced-large (and
+    window) points, added to the sweep if missing; `quick`: 5,000-packet transfers and
+    the sweep 32, 256, 2048. `client`: a `distributed.Client` (same results)."""
+    seeds = check_seeds(seeds)
+    transfer_pkts = check_count(transfer_pkts, "transfer_pkts", 1, 10_000_000)
+    small = check_count(small_burst, "small_burst", 1, 1_000_000)
+    large = check_count(large_burst, "large_burst", 1, 1_000_000)
+    if small >= large:
+        raise PdaInputError(f"small_burst: must be below large_burst ({small} >= {large})")
+    probe_duration_s = check_positive(probe_duration_s, "probe_duration_s")
+    sizes = _bursts(bursts)
+    rates = _cbr(cbr_rates)
+    if quick:
+        sizes = (32, 256, 2048) if bursts is None else sizes
+        transfer_pkts = min(transfer_pkts, 5000)
+    sizes = tuple(sorted({*sizes, small, large}))
+    headline = {"window": ("window", large), "paced-large": ("paced", large), "paced-small": ("paced", small)}
+    sweep = [variant_name(s, b) for s in SCHEMES for b in sizes]
+    probes = [ONOFF] + [cbr_name(r) for r in rates]
+    # the slow runs first (small windows move the bytes slowly), so workers stay busy
+    order = probes + sorted(sweep, key=lambda v: -transfer_duration_s(v.split("/")[0], int(v.split("/b")[1]),
+                                                                        transfer_pkts))
+    run_one = functools.partial(run_point, transfer_pkts=transfer_pkts, probe_duration_s=probe_duration_s)
+    per_seed_raw, detail = run_seeds(order, seeds, KEYS, run_one, client, progress)
+    # every transfer carries the MBS measured on its path with the same seed
+    onoff = per_seed_raw[ONOFF]
+    per_seed: dict[str, dict[str, list[float]]] = {}
+    for v in sweep:
+        m = {k: per_seed_raw[v][k] for k in TRANSFER_KEYS}
+        m["mbs_measured_pkts"] = list(onoff["mbs_measured_pkts"])
+        m["mbs_model_pkts"] = list(onoff["mbs_model_pkts"])
+        per_seed[v] = m
+    for v in probes:
+        per_seed[v] = {k: per_seed_raw[v][k] for k in PROBE_KEYS}
+    variants_sweep = summarize(per_seed)
+    variants = {h: variants_sweep[variant_name(*sb)] for h, sb in headline.items()}
+    variants.update({v: variants_sweep[v] for v in sweep + probes})
+    aliases = {h: variant_name(*sb) for h, sb in headline.items()}
+    return {
+        "experiment": "mbs",
+        "seeds": seeds,
+        "params": _params(sizes, rates, transfer_pkts, small, large, seeds, quick),
+        "variants": variants,
+        "paper": {},
+        "paper_note": PAPER_NOTE,
+        "claims": claims(variants, rates),
+        "aliases": aliases,
+        "probe_table": _probe_table(variants, probes),
+        "sweep_table": _sweep_table(variants, sizes),
+        "train_series": {v: detail[v][0]["train_series"] for v in probes if detail[v][0].get("train_series")},
+        "sim_probes": {v: [d["sim_probe"] for d in detail[v]] for v in probes},
+        "our_mbs_model_pkts": {v: detail[v][0]["our_mbs_model_pkts"] for v in probes},
+        "per_run": {v: [{k: d[k] for k in ("conservation", "completed", "timeouts") if k in d} for d in ds]
+                    for v, ds in detail.items()},
+    }
+
+
+def claims(variants: dict[str, dict[str, Any]], rates: tuple[float, ...]) -> list[dict[str, Any]]:
+    """The issue's and SCENARIOS.md's claims, judged on means over seeds."""
+    out: list[dict[str, Any]] = []
+    small, large, window = variants["paced-small"], variants["paced-large"], variants["window"]
+    for other, name in ((large, "paced-large"), (window, "window")):
+        out.append({
+            "claim": f"smaller paced bursts drop no more of the sender's packets than {name} bursts "
+                     f"(paper Fig. 2-4: the larger the burst, the higher the chance of loss; means over seeds)",
+            "must_hold": True,
+            "variant": f"paced-small vs {name}",
+            "drops_paced_small": small["drops"],
+            f"drops_{name.replace('-', '_')}": other["drops"],
+            "drops_bottleneck_paced_small": small["drops_bottleneck"],
+            f"drops_bottleneck_{name.replace('-', '_')}": other["drops_bottleneck"],
+            "holds": bool(small["drops"] <= other["drops"]),
+        })
+    for r in rates:
+        v = variants[cbr_name(r)]
+        out.append({
+            "claim": f"{cbr_name(r)}: the measured MBS within {WITHIN:.0%} of the fluid model Q / (1 - A/R) "
+                     f"(constant-rate cross traffic {mbps(r)}; means over seeds)",
+            "must_hold": True,
+            "variant": cbr_name(r),
+            "mbs_measured_pkts": v["mbs_measured_pkts"],
+            "mbs_model_pkts": v["mbs_model_pkts"],
+            "error": v["mbs_error"],
+            "holds": bool(v["mbs_error"] <= WITHIN),
+        })
+    for r in rates:
+        v = variants[cbr_name(r)]
+        out.append({
+            "claim": f"{cbr_name(r)}: the FAC available-bandwidth estimate within {WITHIN:.0%} of capacity minus "
+                     f"cross traffic ({mbps(BOTTLENECK_BPS - r)}; means over seeds)",
+            "must_hold": True,
+            "variant": cbr_name(r),
+            "abw_bps": v["abw_bps"],
+            "abw_model_bps": v["abw_model_bps"],
+            "error": v["abw_error"],
+            "holds": bool(v["abw_error"] <= WITHIN),
+        })
+    return out
+
+
+def _probe_table(variants: dict[str, dict[str, Any]], probes: list[str]) -> list[dict[str, Any]]:
+    rows = []
+    for p in probes:
+        v = variants[p]
+        rows.append({
+            "variant": p,
+            "cross": (f"on-off X1 {mbps(X1_BPS)} + X2 {mbps(X2_BPS)}, mean {mbps(v['cross_bps'])}" if p == ONOFF
+                      else f"constant {mbps(v['cross_bps'])}"),
+            "mbs_measured_pkts": v["mbs_measured_pkts"],
+            "mbs_model_pkts": v["mbs_model_pkts"],
+            "mbs_error_pct": 100.0 * v["mbs_error"],
+            "abw_mbps": v["abw_bps"] / 1e6,
+            "abw_model_mbps": v["abw_model_bps"] / 1e6,
+            "abw_error_pct": 100.0 * v["abw_error"],
+        })
+    return rows
+
+
+def _sweep_table(variants: dict[str, dict[str, Any]], sizes: tuple[int, ...]) -> list[dict[str, Any]]:
+    rows = []
+    for b in sizes:
+        row: dict[str, Any] = {"burst_pkts": b}
+        for s in SCHEMES:
+            v = variants[variant_name(s, b)]
+            row[f"{s}_drops"] = v["drops"]
+            row[f"{s}_drops_bottleneck"] = v["drops_bottleneck"]
+        rows.append(row)
+    return rows
+
+
+def _params(sizes: tuple[int, ...], rates: tuple[float, ...], transfer_pkts: int, small: int, large: int,
+            seeds: int, quick: bool) -> dict[str, dict[str, Any]]:
+    p: dict[str, tuple[Any, str]] = {
+        "topology": ("graph: S, X1, X2 -> R -> D", ("paper (Fig. 3: a sender and two cross-traffic streams into one "
+                                                   "router); node names ours")),
+        "bottleneck": ((f"R->D {mbps(BOTTLENECK_BPS)}, DropTail {QUEUE_BYTES:,} bytes "
+                       f"({QUEUE_BYTES / PKT_BYTES:.1f} full packets)"), "paper (1 Gb/s router); SCENARIOS.md (1 MB)"),
+        "sender_line_rate": (mbps(LINE_BPS), "ours (GigE, as the paper's hosts in Fig. 5)"),
+        "cross_traffic": (f"X1 on-off {mbps(X1_BPS)}, X2 on-off {mbps(X2_BPS)}, to D",
+                          "paper (Fig. 3: 1 Gb/s and OC-12); SCENARIOS.md (622 Mbps)"),
+        "cross_on_off": ((f"on {ON_MS:g} ms / off {OFF_MS:g} ms mean, {DISTRIBUTION}; mean load "
+                         f"{mbps(mean_cross_bps())}"), "ours"),
+        "link_delay_ms": (LINK_DELAY_MS, "ours (every link; RTT S-D 4 ms)"),
+        "access_links": ((f"S-R {mbps(LINE_BPS)}, X1-R {mbps(X1_BPS)}, X2-R {mbps(X2_BPS)}; host queues DropTail "
+                         f"{HOST_QUEUE_PKTS} packets"), "ours (no loss before R)"),
+        "transfer_pkts": (transfer_pkts, "ours (the same bytes for every scheme; full 1500 B packets)"
+                          if not quick else "ours (--quick)"),
+        "sender_start_s": (START_S, "ours (after the cross traffic has run)"),
+        "schemes": (("window/b<N>: fixed window N, ACK-clocked; paced/b<N>: bursts of N at line rate, average "
+                    f"{mbps(PACED_BPS)}"), "SCENARIOS.md (window bursts, large and small paced bursts); rates ours"),
+        "burst_sizes": (list(sizes), "ours"),
+        "headline": (f"window = window/b{large}, paced-large = paced/b{large}, paced-small = paced/b{small}", "ours"),
+        "transfer_tcp": (("SACK recovery (RFC 6675), fixed window (no reduction on loss), MSS 1460 B, "
+                         "delayed ACK off"), ("SCENARIOS.md common defaults (high-speed experiments); fixed window "
+                         "ours (the schemes differ only in when they send)")),
+        "run_length": ("start + 2 x the transfer at its nominal rate + 1 s; cross traffic until the end",
+                       "ours"),
+        "probe": ((f"mbs_probe from S: trains at line rate from 2 packets doubling to the first loss, then binary "
+                  f"search, {PROBE_TRIALS} trials per size, max train {PROBE_MAX_TRAIN}; FAC trains of "
+                  f"{FAC_TRAIN} (capped at the MBS)"), "ALGORITHMS.md section 13"),
+        "probe_run_s": (PROBE_DURATION_S, "ours"),
+        "mbs_model": ("floor(Q / (1 - A/R)), Q = free buffer (packets), A = capacity - mean cross load, R = line rate",
+                      "ALGORITHMS.md section 13 (fluid model)"),
+        "cbr_rates": ([mbps(r) for r in rates], "ours (three constant cross-traffic rates, the issue)"),
+        "within": (WITHIN, "the issue (10 %)"),
+        "packet_bytes": (PKT_BYTES, "SCENARIOS.md common defaults"),
+    }
+    out = {k: {"value": v, "source": s} for k, (v, s) in p.items()}
+    out["seeds"] = {"value": seeds, "source": "SCENARIOS.md (10)" if seeds == 10 and not quick else "ours"}
+    return out
