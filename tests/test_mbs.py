@@ -209,7 +209,8 @@ def test_registered():
     assert EXPERIMENTS["mbs"] is mbs and EXPERIMENTS["lion"] is lion
     r = subprocess.run([EXE, "list"], capture_output=True, text=True, check=False)
     assert r.returncode == 0 and "  mbs  " in r.stdout and "  lion  " in r.stdout
-    assert mbs.VARIANTS[:3] == ["window", "paced-large", "paced-small"]
+    assert mbs.VARIANTS[:5] == ["window", "paced-large", "paced-small", "window/newreno-recovery",
+                               "paced-large/newreno-recovery"]
     assert lion.VARIANTS[:4] == ["paced", "newreno", "paced-vs-cubic", "cubic"]
     assert lion.PAPER == {"paced": {"throughput_bps": 327e6}, "newreno": {"throughput_bps": 175e6}}
 

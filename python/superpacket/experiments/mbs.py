@@ -75,23 +75,28 @@ START_S = 0.1  # the sender starts after the cross traffic has run 100 ms
 BURSTS = (16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
 SMALL_BURST, LARGE_BURST = 32, 2048
 SCHEMES = ("window", "paced")
+NR_SUFFIX = "/newreno-recovery"  # SCENARIOS.md common defaults: one point with NewReno recovery
+NR_POINTS = ("window", "paced-large")
 HEADLINE = {"window": ("window", LARGE_BURST), "paced-large": ("paced", LARGE_BURST),
             "paced-small": ("paced", SMALL_BURST)}
 # ---- the probe (ALGORITHMS.md section 13 defaults) --------------------------------------
 PROBE_TRIALS = 3
 PROBE_MAX_TRAIN = 4096
 FAC_TRAIN = 100
-PROBE_DURATION_S = 10.0  # ours: the probe's search and FAC rounds end well before
+PROBE_DURATION_S = 3.0  # ours: the search and the FAC rounds end within 1.5 s here
 CBR_RATES = (200e6, 400e6, 600e6)  # ours: three constant cross-traffic rates
 WITHIN = 0.10  # the issue: measured MBS and abw within 10 % of the model
 
 TRANSFER_KEYS = ("drops", "drops_cross", "drops_bottleneck", "throughput_bps", "transfer_s", "retransmits",
-                 "mbs_measured_pkts", "mbs_model_pkts")
+                 "timeouts", "mbs_measured_pkts", "mbs_model_pkts")
 PROBE_KEYS = ("mbs_measured_pkts", "mbs_model_pkts", "mbs_error", "abw_bps", "abw_model_bps", "abw_error",
               "cross_bps", "trains", "probe_bytes")
 KEYS = tuple(dict.fromkeys(TRANSFER_KEYS + PROBE_KEYS))
 
 REPORT_TABLES = {
+    "newreno_recovery": (("SCENARIOS.md's NewReno-recovery figure for one point: the window and paced-large "
+                          "transfers with SACK (RFC 6675) beside NewReno (RFC 6582) loss recovery, means over seeds."),
+                         None),
     "probe_table": (("The MBS probe against the fluid model Q / (1 - A/R) and the FAC available-bandwidth "
                     "estimate against capacity minus cross traffic (means over seeds; the on-off model uses the "
                     "mean cross load)."), ["variant", "cross", "mbs_measured_pkts", "mbs_model_pkts",
@@ -115,8 +120,8 @@ def cbr_name(rate_bps: float) -> str:
 
 
 ONOFF = "probe/onoff"
-VARIANTS = (list(HEADLINE) + [variant_name(s, b) for s in SCHEMES for b in BURSTS] + [ONOFF]
-            + [cbr_name(r) for r in CBR_RATES])
+VARIANTS = (list(HEADLINE) + [f"{h}{NR_SUFFIX}" for h in NR_POINTS]
+            + [variant_name(s, b) for s in SCHEMES for b in BURSTS] + [ONOFF] + [cbr_name(r) for r in CBR_RATES])
 
 
 def mean_cross_bps(on_ms: float = ON_MS, off_ms: float = OFF_MS) -> float:
@@ -187,13 +192,13 @@ def transfer_duration_s(scheme: str, burst: int, transfer_pkts: int) -> float:
 
 
 def transfer_scenario(scheme: str, burst: int, transfer_pkts: int = TRANSFER_PKTS,
-                      duration_s: float | None = None) -> dict[str, Any]:
+                      duration_s: float | None = None, recovery: str = "sack") -> dict[str, Any]:
     dur = duration_s if duration_s is not None else transfer_duration_s(scheme, burst, transfer_pkts)
     return {
-        "name": f"mbs-{scheme}-b{burst}",
+        "name": f"mbs-{scheme}-b{burst}-{recovery}",
         "duration": f"{dur:g}s",
         "topology": topology(),
-        "tcp": {"recovery": "sack"},
+        "tcp": {"recovery": recovery},
         "traffic": [
             {"kind": "flow", "from": "S", "to": "D", "size_pkts": transfer_pkts, "start": f"{START_S:g}s",
              "tcp": sender_tcp(scheme, burst, transfer_pkts)},
@@ -259,7 +264,8 @@ def _trains(res: Any) -> dict[str, list[Any]]:
 
 def run_point(variant: str, seed: int, transfer_pkts: int = TRANSFER_PKTS,
               probe_duration_s: float = PROBE_DURATION_S) -> dict[str, Any]:
-    """One run of a variant: a transfer `<scheme>/b<N>` or a probe `probe/...`."""
+    """One run of a variant: a transfer `<scheme>/b<N>[/newreno-recovery]` or a probe
+    `probe/...`."""
     out = _nan_row()
     if variant.startswith("probe/"):
         setting = variant.split("/", 1)[1]
@@ -273,9 +279,9 @@ def run_point(variant: str, seed: int, transfer_pkts: int = TRANSFER_PKTS,
         if seed == 1:
             out["train_series"] = _trains(res)
     else:
-        scheme, b = variant.split("/")
+        scheme, b, *nr = variant.split("/")
         burst = int(b[1:])
-        sc = transfer_scenario(scheme, burst, transfer_pkts)
+        sc = transfer_scenario(scheme, burst, transfer_pkts, recovery="newreno" if nr else "sack")
         res = api.run(sc, seed=seed, progress=False)
         fl = res.flows.to_dicts()[0]
         src = res.sources
@@ -290,8 +296,8 @@ def run_point(variant: str, seed: int, transfer_pkts: int = TRANSFER_PKTS,
             "throughput_bps": float(fl["goodput_bps"]),
             "transfer_s": fct,
             "retransmits": float(fl["retransmits"]),
+            "timeouts": float(fl["timeouts"]),
             "completed": done,
-            "timeouts": int(fl["timeouts"]),
         })
     out["conservation"] = res.summary["conservation"]
     return out
@@ -344,15 +350,16 @@ def run(seeds: int = DEFAULT_SEEDS, bursts: Any = None, cbr_rates: Any = None, t
     headline = {"window": ("window", large), "paced-large": ("paced", large), "paced-small": ("paced", small)}
     sweep = [variant_name(s, b) for s in SCHEMES for b in sizes]
     probes = [ONOFF] + [cbr_name(r) for r in rates]
+    newreno = {f"{h}{NR_SUFFIX}": variant_name(*headline[h]) + NR_SUFFIX for h in NR_POINTS}
     # the slow runs first (small windows move the bytes slowly), so workers stay busy
     order = probes + sorted(sweep, key=lambda v: -transfer_duration_s(v.split("/")[0], int(v.split("/b")[1]),
-                                                                        transfer_pkts))
+                                                                        transfer_pkts)) + list(newreno.values())
     run_one = functools.partial(run_point, transfer_pkts=transfer_pkts, probe_duration_s=probe_duration_s)
     per_seed_raw, detail = run_seeds(order, seeds, KEYS, run_one, client, progress)
     # every transfer carries the MBS measured on its path with the same seed
     onoff = per_seed_raw[ONOFF]
     per_seed: dict[str, dict[str, list[float]]] = {}
-    for v in sweep:
+    for v in sweep + list(newreno.values()):
         m = {k: per_seed_raw[v][k] for k in TRANSFER_KEYS}
         m["mbs_measured_pkts"] = list(onoff["mbs_measured_pkts"])
         m["mbs_model_pkts"] = list(onoff["mbs_model_pkts"])
@@ -362,6 +369,7 @@ def run(seeds: int = DEFAULT_SEEDS, bursts: Any = None, cbr_rates: Any = None, t
     variants_sweep = summarize(per_seed)
     variants = {h: variants_sweep[variant_name(*sb)] for h, sb in headline.items()}
     variants.update({v: variants_sweep[v] for v in sweep + probes})
+    variants.update({v: variants_sweep[run] for v, run in newreno.items()})
     aliases = {h: variant_name(*sb) for h, sb in headline.items()}
     return {
         "experiment": "mbs",
@@ -371,7 +379,8 @@ def run(seeds: int = DEFAULT_SEEDS, bursts: Any = None, cbr_rates: Any = None, t
         "paper": {},
         "paper_note": PAPER_NOTE,
         "claims": claims(variants, rates),
-        "aliases": aliases,
+        "aliases": {**aliases, **newreno},
+        "newreno_recovery": _newreno_table(variants),
         "probe_table": _probe_table(variants, probes),
         "sweep_table": _sweep_table(variants, sizes),
         "train_series": {v: detail[v][0]["train_series"] for v in probes if detail[v][0].get("train_series")},
@@ -423,6 +432,16 @@ def claims(variants: dict[str, dict[str, Any]], rates: tuple[float, ...]) -> lis
             "holds": bool(v["abw_error"] <= WITHIN),
         })
     return out
+
+
+def _newreno_table(variants: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """SCENARIOS.md common defaults: the NewReno-recovery figure for one point beside SACK's."""
+    rows = []
+    for h in NR_POINTS:
+        sack, nr = variants[h], variants[f"{h}{NR_SUFFIX}"]
+        ms = ("drops", "retransmits", "timeouts", "transfer_s", "throughput_bps")
+        rows.append({"variant": h, **{f"{m}_sack": sack[m] for m in ms}, **{f"{m}_newreno": nr[m] for m in ms}})
+    return rows
 
 
 def _probe_table(variants: dict[str, dict[str, Any]], probes: list[str]) -> list[dict[str, Any]]:
@@ -480,6 +499,8 @@ def _params(sizes: tuple[int, ...], rates: tuple[float, ...], transfer_pkts: int
         "transfer_tcp": (("SACK recovery (RFC 6675), fixed window (no reduction on loss), MSS 1460 B, "
                          "delayed ACK off"), ("SCENARIOS.md common defaults (high-speed experiments); fixed window "
                          "ours (the schemes differ only in when they send)")),
+        "newreno_point": ((f"{', '.join(NR_POINTS)} with NewReno recovery (RFC 6582), variants "
+                          f"<name>{NR_SUFFIX}"), "SCENARIOS.md (one point); the point ours"),
         "run_length": ("start + 2 x the transfer at its nominal rate + 1 s; cross traffic until the end",
                        "ours"),
         "probe": ((f"mbs_probe from S: trains at line rate from 2 packets doubling to the first loss, then binary "
