@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from matplotlib.ticker import FuncFormatter
+
 from superpacket.experiment_figures import ExpFigure, _ebar, _err, _grid, _legend_below, _nan, register
 from superpacket.figures import OURS, PAPER, _f
 
@@ -67,6 +69,8 @@ def mbs(s: dict[str, Any]) -> list[ExpFigure]:
         _vline_mbs(ax, measured, model, d)
         data.update(d)
         ax.set_xscale("log", base=2)
+        ticks = sorted({b for sizes in sweep.values() for b in sizes})
+        ax.set_xticks(ticks, [str(b) for b in ticks], fontsize=8)
         if metric != "throughput_bps":
             ax.set_yscale("symlog", linthresh=1.0)
             ax.set_ylim(bottom=0.0)
@@ -130,6 +134,7 @@ def mbs(s: dict[str, Any]) -> list[ExpFigure]:
             if math.isfinite(m):
                 ax.axhline(m, color=PAPER, ls="--", lw=1.0, label="fluid model")
             ax.set_yscale("log", base=2)
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
             ax.set_xlabel("time (s)")
             ax.set_ylabel("train (packets, log)")
             ax.set_title(v, fontsize=10)

@@ -176,8 +176,14 @@ def report(folder: str | Path) -> Path:
 
 
 def _metrics(variants: dict[str, dict[str, Any]]) -> list[str]:
-    first = next(iter(variants.values()), {})
-    return [k for k in first if f"{k}_ci95" in first]
+    """Every metric of any variant, in first-seen order (variants of one experiment may
+    measure different things: mbs's transfers and its probe runs)."""
+    out: dict[str, None] = {}
+    for ms in variants.values():
+        for k in ms:
+            if f"{k}_ci95" in ms:
+                out.setdefault(k)
+    return list(out)
 
 
 def _variant_order(experiment: str, names: list[str]) -> list[str]:
@@ -207,7 +213,7 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
     metrics = _metrics(variants)
     rows = []
     for v, ms in variants.items():
-        for m in metrics:
+        for m in [m for m in metrics if f"{m}_ci95" in ms]:
             lo, hi = ms[f"{m}_ci95"]
             p = paper.get(v, {}).get(m)
             rows.append([v, m, ci_text(ms[m], lo, hi), num(p) if p is not None else ""])
