@@ -19,6 +19,8 @@ use crate::reorder::{Negative, ReorderParams, ReorderStage};
 use crate::rng::Rng;
 use crate::sim::Sim;
 use crate::tcp::cc;
+use crate::tcp::gate::pda::PdaParams;
+use crate::tcp::gate::GateConfig;
 use crate::tcp::recovery::dcr::{DcrBase, DcrConfig};
 use crate::tcp::recovery::ncr::{NcrConfig, NcrVariant};
 use crate::tcp::recovery::{RecoveryKind, Reordering};
@@ -562,6 +564,83 @@ pub struct TcpSpec {
     /// The send scheduler: "off" (window-limited, default), "cc" (the congestion
     /// control's pacing rate) or a rate ("10Mbps"): one packet per size x 8 / rate.
     pub pacing: Option<String>,
+    /// A per-packet send rule (tcp/gate/): a table with `kind` = "bursts" (`burst_pkts`,
+    /// `rate`) or "pda" (the options of tcp/gate/pda.rs, all optional).
+    pub gate: Option<GateSpec>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum GateSpec {
+    Bursts {
+        burst_pkts: u32,
+        rate: Rate,
+    },
+    Pda {
+        #[serde(default)]
+        init_burst: Option<u32>,
+        #[serde(default)]
+        max_burst: Option<u32>,
+        #[serde(default)]
+        mbs_fraction: Option<f64>,
+        #[serde(default)]
+        gain: Option<f64>,
+        #[serde(default)]
+        detect: Option<f64>,
+        #[serde(default)]
+        hold_rtts: Option<u32>,
+        #[serde(default)]
+        balance_step: Option<f64>,
+        #[serde(default)]
+        min_share: Option<f64>,
+    },
+}
+
+impl GateSpec {
+    fn resolve(&self, path: &str) -> Result<GateConfig, String> {
+        match self {
+            GateSpec::Bursts { burst_pkts, rate } => {
+                if *burst_pkts == 0 || *burst_pkts > 1_000_000 {
+                    return Err(format!("{path}.burst_pkts: must be 1..1000000 (got {burst_pkts})"));
+                }
+                Ok(GateConfig::Bursts { burst_pkts: *burst_pkts, rate_bps: rate.0 .0 as f64 })
+            }
+            GateSpec::Pda { init_burst, max_burst, mbs_fraction, gain, detect, hold_rtts, balance_step, min_share } => {
+                let d = PdaParams::default();
+                let p = PdaParams {
+                    init_burst: init_burst.unwrap_or(d.init_burst),
+                    max_burst: max_burst.unwrap_or(d.max_burst),
+                    mbs_fraction: mbs_fraction.unwrap_or(d.mbs_fraction),
+                    gain: gain.unwrap_or(d.gain),
+                    detect: detect.unwrap_or(d.detect),
+                    hold_rtts: hold_rtts.unwrap_or(d.hold_rtts),
+                    balance_step: balance_step.unwrap_or(d.balance_step),
+                    min_share: min_share.unwrap_or(d.min_share),
+                };
+                if p.init_burst < 2 || p.init_burst > p.max_burst {
+                    return Err(format!("{path}.init_burst: must be 2..max_burst (got {})", p.init_burst));
+                }
+                if p.max_burst > 1_000_000 {
+                    return Err(format!("{path}.max_burst: must be at most 1000000 (got {})", p.max_burst));
+                }
+                for (name, v) in [
+                    ("mbs_fraction", p.mbs_fraction),
+                    ("gain", p.gain),
+                    ("detect", p.detect),
+                    ("balance_step", p.balance_step),
+                    ("min_share", p.min_share),
+                ] {
+                    if !(v > 0.0 && v <= 1.0) {
+                        return Err(format!("{path}.{name}: must be in (0, 1] (got {v})"));
+                    }
+                }
+                if p.hold_rtts > 1000 {
+                    return Err(format!("{path}.hold_rtts: must be at most 1000 (got {})", p.hold_rtts));
+                }
+                Ok(GateConfig::Pda(p))
+            }
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
@@ -731,6 +810,7 @@ impl TcpSpec {
             recovery: pick!(recovery),
             reordering: pick!(reordering),
             pacing: pick!(pacing),
+            gate: pick!(gate),
         }
     }
 
@@ -782,6 +862,10 @@ impl TcpSpec {
                         return Err(format!("{path}.pacing: \"off\", \"cc\" or a rate such as \"10Mbps\" (got {r:?})"))
                     }
                 },
+            },
+            gate: match &self.gate {
+                None => GateConfig::None,
+                Some(g) => g.resolve(&format!("{path}.gate"))?,
             },
         };
         if self.sp_len == Some(0) {
@@ -1229,7 +1313,10 @@ impl Scenario {
         let (params, cc_name) = tcp.over(&self.tcp).resolve(&format!("{path}.tcp"))?;
         sim.tcp_configs.push((
             path.clone(),
-            format!("cc: {cc_name:?}; recovery: {:?}; reordering: {:?}", params.recovery, params.reordering),
+            format!(
+                "cc: {cc_name:?}; recovery: {:?}; reordering: {:?}; gate: {:?}",
+                params.recovery, params.reordering, params.gate
+            ),
         ));
         let size_of = |bytes: Option<u64>, pkts: Option<u64>| -> Result<u64, String> {
             match (bytes, pkts) {

@@ -153,7 +153,12 @@ impl Sim {
         let fwd = self.route_id(src, dst)?;
         let rev = self.route_id(dst, src)?;
         let id = self.flows.len() as FlowId;
-        self.flows.push(Flow::new(id, src, dst, fwd, rev, p, cc, size, start));
+        let mut flow = Flow::new(id, src, dst, fwd, rev, p, cc, size, start);
+        let line_rate = self.net.links[self.routes[fwd as usize][0] as usize].rate.0 as f64;
+        if let Some(g) = p.gate.build(line_rate) {
+            flow.set_send_gate(g);
+        }
+        self.flows.push(flow);
         self.events.push(start.max(self.now).ns(), Ev::FlowStart(id));
         Ok(id)
     }

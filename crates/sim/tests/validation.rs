@@ -20,6 +20,8 @@ mod incast;
 mod input;
 #[path = "validation/mbs.rs"]
 mod mbs;
+#[path = "validation/pda.rs"]
+mod pda;
 #[path = "validation/red.rs"]
 mod red;
 #[path = "validation/reorder.rs"]

@@ -19,6 +19,7 @@
 //! timer scan avoids O(n) cancels). A scripted flow (script.rs) drives all of it in tests.
 
 pub mod cc;
+pub mod gate;
 pub mod receiver;
 pub mod recovery;
 pub mod sack;
@@ -74,6 +75,8 @@ pub struct TcpParams {
     /// The send scheduler's pacing: off (window-limited, default), a fixed rate, or the
     /// congestion control's rate.
     pub pacing: Pacing,
+    /// A per-packet send rule (gate/): paced bursts or the PDA sender.
+    pub gate: gate::GateConfig,
 }
 
 /// When the RTO doubled by timeouts (RFC 6298 5.5) is recomputed from SRTT and RTTVAR.
@@ -132,6 +135,7 @@ impl Default for TcpParams {
             recovery: RecoveryKind::NewReno,
             reordering: Reordering::None,
             pacing: Pacing::Off,
+            gate: gate::GateConfig::None,
         }
     }
 }

@@ -31,6 +31,9 @@ pub struct GateView {
     pub srtt: Option<SimTime>,
     /// Wire bytes of the packet about to leave.
     pub bytes: u32,
+    /// Its first sequence number and payload bytes (0 when the view is of an ACK).
+    pub seq: u64,
+    pub len: u64,
 }
 
 /// A per-packet sending rule (burstiness control, MBS pacing).
@@ -40,6 +43,8 @@ pub trait SendGate: Send {
     fn release_at(&mut self, v: &GateView, now: SimTime) -> Option<SimTime>;
     /// The packet left.
     fn on_sent(&mut self, _v: &GateView, _now: SimTime) {}
+    /// An ACK arrived (after the sender processed it: `snd_una` is the new one).
+    fn on_ack(&mut self, _v: &GateView, _now: SimTime) {}
 }
 
 pub struct Scheduler {
@@ -69,6 +74,14 @@ impl Scheduler {
         match self.gate.as_mut() {
             Some(g) => g.release_at(v, now),
             None => None,
+        }
+    }
+
+    /// An ACK arrived; the gate, if any, sees it.
+    #[inline]
+    pub fn on_ack(&mut self, v: &GateView, now: SimTime) {
+        if let Some(g) = self.gate.as_mut() {
+            g.on_ack(v, now);
         }
     }
 

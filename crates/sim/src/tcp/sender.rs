@@ -79,7 +79,7 @@ impl Flow {
                 break;
             }
             if !self.sched.is_window_limited() {
-                let v = self.gate_view(len);
+                let v = self.gate_view(seq, len);
                 let rate = self.pacing_rate();
                 if let Some(t) = self.sched.release_at(&v, rate, now) {
                     self.timers.set(TimerKind::Send, t.max(now));
@@ -103,7 +103,7 @@ impl Flow {
         }
     }
 
-    fn gate_view(&self, len: u64) -> GateView {
+    fn gate_view(&self, seq: u64, len: u64) -> GateView {
         GateView {
             snd_una: self.snd_una,
             snd_nxt: self.snd_nxt,
@@ -111,6 +111,8 @@ impl Flow {
             cwnd: self.cc_state.cwnd,
             srtt: self.srtt(),
             bytes: len as u32 + self.p.header,
+            seq,
+            len,
         }
     }
 
@@ -318,6 +320,10 @@ impl Flow {
             let mut rec = self.rec.take().expect("recovery");
             rec.on_ack(self, &AckInfo { ack, newly: 0, dup, sack }, now, out);
             self.rec = Some(rec);
+        }
+        if self.sched.gate.is_some() {
+            let v = self.gate_view(self.snd_nxt, 0);
+            self.sched.on_ack(&v, now);
         }
         self.try_send(now, out);
     }
