@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from superpacket import _core, experiment_figures, reports
+from superpacket import experiment_figures, reports
 from superpacket.experiments import EXPERIMENTS, lion, mbs
 from superpacket.experiments.pda_common import PdaInputError, mbs_fluid_pkts, rel_err
 
@@ -223,25 +223,14 @@ def test_registered():
 # mbs: the quick sweep (32, 256, 2048 packets) over 3 seeds, full-size transfers (~2 s);
 # lion: the 5 s contests over 2 seeds (~1 s).
 
-def _require_gates() -> None:
-    """Skips while the extension predates the send gates (issue 12 lands in two steps);
-    to be removed once it has landed."""
-    try:
-        _core.validate(json.dumps(lion.scenario("newreno")), "json")
-    except _core.ScenarioError as e:
-        pytest.skip(f"this build has no [tcp] gate yet: {e}")
-
-
 @pytest.fixture(scope="module")
 def small_mbs() -> dict:
-    _require_gates()
     s = mbs.run(seeds=3, quick=True, progress=False)
     return json.loads(json.dumps(s))  # as summary.json holds it
 
 
 @pytest.fixture(scope="module")
 def small_lion() -> dict:
-    _require_gates()
     s = lion.run(seeds=2, progress=False)
     return json.loads(json.dumps(s))
 
@@ -373,7 +362,6 @@ def test_lion_summary_shape(small_lion):
 
 
 def test_same_seed_same_numbers():
-    _require_gates()
     a = mbs.run_point("paced/b256", 3)
     b = mbs.run_point("paced/b256", 3)
     c = mbs.run_point("paced/b256", 4)
@@ -426,7 +414,6 @@ def test_figures_plot_the_summary(small_mbs, small_lion):
 
 
 def test_command_line_json():
-    _require_gates()
     r = subprocess.run([EXE, "reproduce", "lion", "--seeds", "1", "--json"], capture_output=True, text=True,
                        check=False)
     assert r.returncode == 0, r.stderr
