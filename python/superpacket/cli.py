@@ -110,7 +110,8 @@ def cmd_list(a: argparse.Namespace) -> int:
     print("loss recovery ([tcp] recovery):\n  newreno (RFC 6582), sack (RFC 2018 + RFC 6675)")
     print("send scheduler ([tcp] pacing):\n  off, cc, a rate such as \"10Mbps\"")
     print("queue disciplines:\n  droptail, red, rio, riops, superpacket")
-    print("traffic kinds:\n  bulk, flow, poisson, back_to_back, web")
+    print("send gates ([tcp] gate = { kind = NAME, ... }):\n  bursts (burst_pkts, rate), pda (packet drop avoidance)")
+    print("traffic kinds:\n  bulk, flow, poisson, back_to_back, web; without transport: cbr, onoff, mbs_probe")
     return 0
 
 
