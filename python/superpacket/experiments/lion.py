@@ -47,7 +47,9 @@ REPORT_TABLES = {"contest_table": (("The two contests flow by flow: ours (mean o
                                     "timeouts", "loss_rate"]),
                  "newreno_recovery": (("SCENARIOS.md's NewReno-recovery figure for one point: the NewReno contest "
                                        "with SACK (RFC 6675) beside NewReno (RFC 6582) loss recovery, means over "
-                                       "seeds."), None)}
+                                       "seeds."), ["flow", "point", "throughput_bps_sack", "throughput_bps_newreno",
+                                                   "losses_sack", "losses_newreno", "timeouts_sack",
+                                                   "timeouts_newreno"])}
 
 RATE_BPS = 1e9  # paper: GigE WAN path
 ACCESS_BPS = 1e9  # paper: GigE hosts

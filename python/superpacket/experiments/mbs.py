@@ -97,7 +97,8 @@ KEYS = tuple(dict.fromkeys(TRANSFER_KEYS + PROBE_KEYS))
 REPORT_TABLES = {
     "newreno_recovery": (("SCENARIOS.md's NewReno-recovery figure for one point: the window and paced-large "
                           "transfers with SACK (RFC 6675) beside NewReno (RFC 6582) loss recovery, means over seeds."),
-                         None),
+                         ["variant"] + [f"{m}_{r}" for m in ("drops", "retransmits", "timeouts", "transfer_s",
+                                                             "throughput_bps") for r in ("sack", "newreno")]),
     "probe_table": (("The MBS probe against the fluid model Q / (1 - A/R) and the FAC available-bandwidth "
                     "estimate against capacity minus cross traffic (means over seeds; the on-off model uses the "
                     "mean cross load)."), ["variant", "cross", "mbs_measured_pkts", "mbs_model_pkts",
