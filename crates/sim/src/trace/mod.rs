@@ -20,6 +20,9 @@
 //!   receiver sends no data, so its SYN-ACK has seq 0 and its ACKs seq 1 with the
 //!   simulator's ack; the sender's segments after the SYN acknowledge 1. Flags SYN, ACK,
 //!   FIN, ECE, CWR as the simulator set them; window 65535 (no options).
+//! - Non-TCP packets (cross traffic, MBS probes: traffic/raw.rs): UDP (RFC 768) from
+//!   port 20000 + source % 40000 to port 9, a probe's reports the other way; the IPv4
+//!   total length is the packet's size; checksums over the zero payload.
 //! - Lengths: the TCP payload is the packet's `payload` bytes, all zero, so stream
 //!   reassembly lines up with the sequence numbers. The IPv4 total length is then
 //!   20 + 20 + payload = `pkt.size` for the default 40-byte `header_bytes`, plus the
@@ -41,7 +44,7 @@ use crate::packet::{flags, ipv4_of, FlowId, LinkId, Packet};
 use crate::sim::Sim;
 use crate::time::SimTime;
 use pcap_writer::PcapWriter;
-use wire::{tcp_flags, EthernetRepr, Ipv4Repr, TcpRepr};
+use wire::{tcp_flags, EthernetRepr, Ipv4Repr, TcpRepr, UdpRepr};
 
 /// The receiver's TCP port.
 pub const DST_PORT: u16 = 80;
@@ -93,6 +96,9 @@ pub fn file_stem(link_name: &str) -> String {
 /// Ethernet + IPv4 + TCP headers of `p` on a link from node `from` to node `to`;
 /// returns (header bytes, frame length).
 pub fn headers(from: u32, to: u32, p: &Packet, ident: u16, buf: &mut [u8; MAX_HEADERS]) -> (usize, u32) {
+    if p.has(flags::RAW) {
+        return udp_headers(from, to, p, ident, buf);
+    }
     // sender -> receiver: the SYN and data; receiver -> sender: SYN-ACK and ACKs
     let forward = p.has(flags::DATA) || (p.has(flags::SYN) && !p.has(flags::ACK));
     let mut f = 0;
@@ -130,6 +136,7 @@ pub fn headers(from: u32, to: u32, p: &Packet, ident: u16, buf: &mut [u8; MAX_HE
         ttl: TTL.saturating_sub(p.hop.min(63) as u8),
         payload_len: tcp.buffer_len() as u32 + p.payload,
         sp: p.sp.map(|h| admission::SpHeaderRepr { sid: h.sid, len: h.len, first: h.first }),
+        protocol: wire::IPPROTO_TCP,
     };
     let eth = EthernetRepr { src: wire::mac_of(from), dst: wire::mac_of(to), ethertype: wire::ETHERTYPE_IPV4 };
     let (e, i) = (eth.buffer_len(), ip.buffer_len());
@@ -138,6 +145,40 @@ pub fn headers(from: u32, to: u32, p: &Packet, ident: u16, buf: &mut [u8; MAX_HE
     tcp.emit(&mut buf[e + i..], ip.src, ip.dst);
     let hl = e + i + tcp.buffer_len();
     (hl, e as u32 + ip.total_len() as u32)
+}
+
+/// The UDP port of non-TCP source `s` (its packets leave from it; a probe's reports
+/// come back to it).
+pub fn udp_port(s: u32) -> u16 {
+    20_000 + (s % 40_000) as u16
+}
+
+/// The receiving UDP port of non-TCP packets (discard, RFC 863).
+pub const UDP_SINK_PORT: u16 = 9;
+
+/// Ethernet + IPv4 + UDP headers of a non-TCP packet (traffic/raw.rs): the IPv4 total
+/// length is its size (20 + 8 + payload); a probe's report runs from port 9 back to the
+/// source's port.
+fn udp_headers(from: u32, to: u32, p: &Packet, ident: u16, buf: &mut [u8; MAX_HEADERS]) -> (usize, u32) {
+    let (sport, dport) =
+        if p.has(flags::ACK) { (UDP_SINK_PORT, udp_port(p.flow)) } else { (udp_port(p.flow), UDP_SINK_PORT) };
+    let udp = UdpRepr { src_port: sport, dst_port: dport, payload_len: p.size.saturating_sub(28) };
+    let ip = Ipv4Repr {
+        src: ipv4_of(p.src),
+        dst: ipv4_of(p.dst),
+        tos: 0,
+        ident,
+        ttl: TTL.saturating_sub(p.hop.min(63) as u8),
+        payload_len: UdpRepr::HEADER_LEN as u32 + udp.payload_len,
+        sp: None,
+        protocol: wire::IPPROTO_UDP,
+    };
+    let eth = EthernetRepr { src: wire::mac_of(from), dst: wire::mac_of(to), ethertype: wire::ETHERTYPE_IPV4 };
+    let (e, i) = (eth.buffer_len(), ip.buffer_len());
+    eth.emit(&mut buf[..]);
+    ip.emit(&mut buf[e..]);
+    udp.emit(&mut buf[e + i..], ip.src, ip.dst);
+    (e + i + UdpRepr::HEADER_LEN, e as u32 + ip.total_len() as u32)
 }
 
 /// Writes a link's trace as pcap to `w`; the IPv4 identification counts per (src, dst).
@@ -302,6 +343,67 @@ mod tests {
     /// The incast with super-packets, every link traced: every frame parses with valid
     /// checksums, times never decrease, and each sender's 10 super-packet packets carry
     /// len 10 with exactly one `first` per sid on the bottleneck.
+    /// Non-TCP packets are UDP on the wire: a CBR stream and an MBS probe (trains one
+    /// way, reports the other) through R; every frame parses back with valid checksums,
+    /// the IPv4 length equals the packet's size (1500 B data, 40 B reports), and the
+    /// ports say which source sent it.
+    #[test]
+    fn raw_packets_are_udp() {
+        let toml = r#"
+            name = "udp"
+            duration = "200ms"
+            [topology]
+            kind = "graph"
+            nodes = ["S", "X", "R", "D"]
+            links = [
+              { a = "S", b = "R", rate = "2Gbps", delay = "1ms" },
+              { a = "X", b = "R", rate = "10Gbps", delay = "1ms" },
+              { a = "R", b = "D", rate = "1Gbps", delay = "1ms", queue = { kind = "droptail", limit = 100 } },
+            ]
+            [[traffic]]
+            kind = "cbr"
+            from = "X"
+            to = "D"
+            rate = "300Mbps"
+            [[traffic]]
+            kind = "mbs_probe"
+            from = "S"
+            to = "D"
+        "#;
+        let sc = crate::Scenario::from_toml_str(toml).unwrap();
+        let mut sim = sc.build(Some(1)).unwrap();
+        sim.trace_by_name(&["R->D".to_string(), "R->S".to_string()], "pcap", 0).unwrap();
+        sim.run_until(sc.duration.0);
+        for (name, from_port, size) in [("R->D", None, 1500u32), ("R->S", Some(UDP_SINK_PORT), 40)] {
+            let l = sim.net.link_by_name(name).unwrap();
+            let tr = sim.trace(l).unwrap();
+            assert!(tr.len() > 10, "{name}: {} packets", tr.len());
+            let bytes = write_pcap(Vec::new(), 0, 1, tr).unwrap();
+            let mut off = pcap_writer::FILE_HEADER_LEN;
+            let mut ports = std::collections::BTreeSet::new();
+            while off < bytes.len() {
+                let r = &bytes[off..];
+                let caplen = u32::from_le_bytes(r[8..12].try_into().unwrap()) as usize;
+                let f = &r[16..16 + caplen];
+                let ip = Ipv4Repr::parse(&f[14..]).unwrap();
+                assert_eq!(ip.protocol, wire::IPPROTO_UDP);
+                assert_eq!(ip.total_len() as u32, size);
+                let u = UdpRepr::parse(&f[34..], ip.src, ip.dst).unwrap();
+                if let Some(p) = from_port {
+                    assert_eq!(u.src_port, p);
+                    assert_eq!(u.dst_port, udp_port(1), "reports go back to the probe, source 1");
+                } else {
+                    assert_eq!(u.dst_port, UDP_SINK_PORT);
+                    ports.insert(u.src_port);
+                }
+                off += 16 + caplen;
+            }
+            if from_port.is_none() {
+                assert_eq!(ports.into_iter().collect::<Vec<_>>(), vec![udp_port(0), udp_port(1)], "CBR and probe");
+            }
+        }
+    }
+
     #[test]
     fn incast_superpacket_trace_is_consistent() {
         let sc = crate::Scenario::from_toml_str(include_str!("../../../../examples/incast-superpacket.toml")).unwrap();

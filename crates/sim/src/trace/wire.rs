@@ -115,6 +115,7 @@ pub mod ip_field {
 }
 
 pub const IPPROTO_TCP: u8 = 6;
+pub const IPPROTO_UDP: u8 = 17;
 /// "Don't fragment" (RFC 791 section 3.1); super-packet senders set it (header.rs).
 pub const IP_DF: u16 = 0x4000;
 /// ECN field codepoints (RFC 3168 section 5).
@@ -132,9 +133,11 @@ pub struct Ipv4Repr {
     pub tos: u8,
     pub ident: u16,
     pub ttl: u8,
-    /// Bytes after the IPv4 header (TCP header + payload).
+    /// Bytes after the IPv4 header (TCP or UDP header + payload).
     pub payload_len: u32,
     pub sp: Option<SpHeaderRepr>,
+    /// IPPROTO_TCP or IPPROTO_UDP.
+    pub protocol: u8,
 }
 
 impl Ipv4Repr {
@@ -157,7 +160,7 @@ impl Ipv4Repr {
         b[ip_field::IDENT].copy_from_slice(&self.ident.to_be_bytes());
         b[ip_field::FLG_OFF].copy_from_slice(&IP_DF.to_be_bytes());
         b[ip_field::TTL] = self.ttl;
-        b[ip_field::PROTOCOL] = IPPROTO_TCP;
+        b[ip_field::PROTOCOL] = self.protocol;
         b[ip_field::CHECKSUM].copy_from_slice(&[0, 0]);
         b[ip_field::SRC].copy_from_slice(&self.src.to_be_bytes());
         b[ip_field::DST].copy_from_slice(&self.dst.to_be_bytes());
@@ -183,7 +186,8 @@ impl Ipv4Repr {
         let be32 = |r: core::ops::Range<usize>| {
             u32::from_be_bytes([b[r.start], b[r.start + 1], b[r.start + 2], b[r.start + 3]])
         };
-        if b[ip_field::PROTOCOL] != IPPROTO_TCP {
+        let protocol = b[ip_field::PROTOCOL];
+        if protocol != IPPROTO_TCP && protocol != IPPROTO_UDP {
             return Err(WireError::Malformed);
         }
         let sp = admission::find_in_options(&b[ip_field::OPTIONS..], u16::MAX).map_err(|_| WireError::Malformed)?;
@@ -196,6 +200,7 @@ impl Ipv4Repr {
             ttl: b[ip_field::TTL],
             payload_len: total.checked_sub(hl).ok_or(WireError::Malformed)? as u32,
             sp,
+            protocol,
         })
     }
 }
@@ -240,11 +245,62 @@ pub struct TcpRepr {
 /// The pseudo-header's sum (RFC 793 section 3.1): source, destination, zero, protocol,
 /// TCP length.
 fn pseudo_sum(src: u32, dst: u32, tcp_len: u32) -> u32 {
+    pseudo_sum_of(IPPROTO_TCP, src, dst, tcp_len)
+}
+
+/// The pseudo-header's sum for `protocol` (TCP: RFC 793 3.1; UDP: RFC 768, the same).
+fn pseudo_sum_of(protocol: u8, src: u32, dst: u32, len: u32) -> u32 {
     let mut acc = sum16(&src.to_be_bytes(), 0);
     acc = sum16(&dst.to_be_bytes(), acc);
-    acc += IPPROTO_TCP as u32;
-    // the TCP length is a 16-bit field of the pseudo-header
-    acc + (tcp_len & 0xFFFF)
+    acc += protocol as u32;
+    // the length is a 16-bit field of the pseudo-header
+    acc + (len & 0xFFFF)
+}
+
+/// A UDP header (RFC 768) over a zero payload: the simulator's non-TCP packets (cross
+/// traffic, MBS probe trains and reports).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UdpRepr {
+    pub src_port: u16,
+    pub dst_port: u16,
+    pub payload_len: u32,
+}
+
+impl UdpRepr {
+    pub const HEADER_LEN: usize = 8;
+
+    /// Writes the header with its checksum (pseudo-header, header, zero payload; 0
+    /// computed is sent as 0xFFFF, RFC 768) into `buf[..8]`.
+    pub fn emit(&self, buf: &mut [u8], src: u32, dst: u32) {
+        let len = (Self::HEADER_LEN as u32 + self.payload_len).min(0xFFFF);
+        let b = &mut buf[..Self::HEADER_LEN];
+        b[0..2].copy_from_slice(&self.src_port.to_be_bytes());
+        b[2..4].copy_from_slice(&self.dst_port.to_be_bytes());
+        b[4..6].copy_from_slice(&(len as u16).to_be_bytes());
+        b[6..8].copy_from_slice(&[0, 0]);
+        let c = match fold(sum16(b, pseudo_sum_of(IPPROTO_UDP, src, dst, len))) {
+            0 => 0xFFFF,
+            c => c,
+        };
+        b[6..8].copy_from_slice(&c.to_be_bytes());
+    }
+
+    /// Parses a header, verifying the checksum over the zero payload.
+    pub fn parse(buf: &[u8], src: u32, dst: u32) -> Result<UdpRepr, WireError> {
+        let b = buf.get(..Self::HEADER_LEN).ok_or(WireError::Truncated)?;
+        let len = u16::from_be_bytes([b[4], b[5]]) as u32;
+        if (len as usize) < Self::HEADER_LEN {
+            return Err(WireError::Malformed);
+        }
+        if fold(sum16(b, pseudo_sum_of(IPPROTO_UDP, src, dst, len))) != 0 {
+            return Err(WireError::Checksum);
+        }
+        Ok(UdpRepr {
+            src_port: u16::from_be_bytes([b[0], b[1]]),
+            dst_port: u16::from_be_bytes([b[2], b[3]]),
+            payload_len: len - Self::HEADER_LEN as u32,
+        })
+    }
 }
 
 impl TcpRepr {
@@ -313,7 +369,16 @@ mod tests {
     #[test]
     fn ipv4_and_tcp_checksums_match_hand_computation() {
         // A SYN from 10.0.0.2:10000 to 10.0.0.1:80, seq 0, window 65535, no payload.
-        let ip = Ipv4Repr { src: 0x0A00_0002, dst: 0x0A00_0001, tos: 0, ident: 1, ttl: 64, payload_len: 20, sp: None };
+        let ip = Ipv4Repr {
+            src: 0x0A00_0002,
+            dst: 0x0A00_0001,
+            tos: 0,
+            ident: 1,
+            ttl: 64,
+            payload_len: 20,
+            sp: None,
+            protocol: IPPROTO_TCP,
+        };
         let mut b = [0u8; 40];
         ip.emit(&mut b);
         // 4500 + 0028 + 0001 + 4000 + 4006 + 0a00 + 0002 + 0a00 + 0001 = 0xd932; !0xd932 = 0x26cd
@@ -358,6 +423,21 @@ mod tests {
         assert_eq!(TcpRepr::parse(&seg, 0x0A00_0003, 0x0A00_0001, 1480), Err(WireError::Checksum));
     }
 
+    /// A 1500 B UDP packet from 10.0.0.3:20000 to 10.0.0.1:9 (1472 zero bytes):
+    /// UDP length 8 + 1472 = 1480 = 0x05c8; pseudo 0a00 + 0003 + 0a00 + 0001 + 0011 +
+    /// 05c8 = 0x19dd; header 4e20 + 0009 + 05c8 = 0x53f1; sum 0x6dce, checksum !0x6dce =
+    /// 0x9231.
+    #[test]
+    fn udp_checksum_by_hand() {
+        let u = UdpRepr { src_port: 20_000, dst_port: 9, payload_len: 1472 };
+        let mut b = [0u8; 8];
+        u.emit(&mut b, 0x0A00_0003, 0x0A00_0001);
+        assert_eq!(&b[6..8], &[0x92, 0x31]);
+        assert_eq!(UdpRepr::parse(&b, 0x0A00_0003, 0x0A00_0001), Ok(u));
+        b[0] ^= 1;
+        assert_eq!(UdpRepr::parse(&b, 0x0A00_0003, 0x0A00_0001), Err(WireError::Checksum));
+    }
+
     #[test]
     fn superpacket_option_grows_ihl_by_three_words() {
         let sp = SpHeaderRepr { sid: 0x0001_0000, len: 10, first: true };
@@ -369,6 +449,7 @@ mod tests {
             ttl: 63,
             payload_len: 1480,
             sp: Some(sp),
+            protocol: IPPROTO_TCP,
         };
         let mut b = [0u8; 32];
         ip.emit(&mut b);
