@@ -154,8 +154,12 @@ impl Sim {
         let rev = self.route_id(dst, src)?;
         let id = self.flows.len() as FlowId;
         let mut flow = Flow::new(id, src, dst, fwd, rev, p, cc, size, start);
-        let line_rate = self.net.links[self.routes[fwd as usize][0] as usize].rate.0 as f64;
-        if let Some(g) = p.gate.build(line_rate) {
+        let nic = &self.net.links[self.routes[fwd as usize][0] as usize];
+        let nic_pkts = nic.disc.as_droptail().map(|d| match d.unit {
+            crate::queue::Unit::Packets => d.limit,
+            crate::queue::Unit::Bytes => d.limit / (p.mss + p.header) as u64,
+        });
+        if let Some(g) = p.gate.build(nic.rate.0 as f64, nic_pkts) {
             flow.set_send_gate(g);
         }
         self.flows.push(flow);

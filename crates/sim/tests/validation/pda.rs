@@ -141,3 +141,16 @@ fn bad_gate_names_the_field() {
         assert!(!e.contains('\n'), "one line: {e:?}");
     }
 }
+
+/// The start phase hands each doubling burst to the host's NIC at once: with a NIC queue
+/// of 100 packets its bursts stop at 101 (100 waiting + 1 in service), so the NIC drops
+/// nothing (without the bound, the 128-packet burst would lose 27 there).
+#[test]
+fn pda_bursts_fit_the_nic_queue() {
+    let toml = path("1Gbps", "", "{ kind = \"pda\" }").replacen("limit = 100000", "limit = 100", 1);
+    let sim = run(&toml, 1);
+    let nic = sim.net.link_by_name("S->R").unwrap() as usize;
+    assert_eq!(sim.net.links[nic].stats.total_drops(), 0);
+    assert_eq!(sim.flows[0].stats.timeouts, 0);
+    assert!(goodput_after(&sim, 0, 1.0) > 0.97 * 973.33e6);
+}

@@ -21,12 +21,19 @@ pub enum GateConfig {
 }
 
 impl GateConfig {
-    /// The gate for a flow whose host sends at `line_rate` bits/s (its first link).
-    pub fn build(&self, line_rate: f64) -> Option<Box<dyn SendGate>> {
+    /// The gate for a flow whose host sends at `line_rate` bits/s (its first link), whose
+    /// NIC queue holds `nic_pkts` full packets (None: not a packet-counted DropTail).
+    pub fn build(&self, line_rate: f64, nic_pkts: Option<u64>) -> Option<Box<dyn SendGate>> {
         match *self {
             GateConfig::None => None,
             GateConfig::Bursts { burst_pkts, rate_bps } => Some(Box::new(bursts::Bursts::new(burst_pkts, rate_bps))),
-            GateConfig::Pda(p) => Some(Box::new(pda::Pda::new(p, line_rate))),
+            GateConfig::Pda(mut p) => {
+                // a burst handed to the NIC at once must fit its queue (+1 in service)
+                if let Some(n) = nic_pkts {
+                    p.max_burst = p.max_burst.min((n + 1).min(u32::MAX as u64) as u32).max(p.init_burst);
+                }
+                Some(Box::new(pda::Pda::new(p, line_rate)))
+            }
         }
     }
 }

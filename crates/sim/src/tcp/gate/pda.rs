@@ -19,7 +19,8 @@
 //!
 //! - Start phase: bursts at line rate R, one per round trip (the next after the previous
 //!   one's ACKs are in), doubling from `init_burst` until a burst loses a packet or reaches
-//!   `max_burst`: the MBS estimate is the last loss-free size. Each loss-free burst of 4 or
+//!   `max_burst` (at most what the host's NIC queue holds, + 1 in service: the whole
+//!   burst is handed to it at once): the MBS estimate is the last loss-free size. Each loss-free burst of 4 or
 //!   more packets gives a FAC point (R, r_out); then one burst paced at the last r_out
 //!   gives a second point, and the FAC fit (mbs.rs) gives capacity C and cross traffic X:
 //!   A = C - X. Without a usable second point, A = the last r_out.
