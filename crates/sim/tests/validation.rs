@@ -12,6 +12,8 @@ mod common;
 mod dcr;
 #[path = "validation/determinism.rs"]
 mod determinism;
+#[path = "validation/fast.rs"]
+mod fast;
 #[path = "validation/fct.rs"]
 mod fct;
 #[path = "validation/incast.rs"]

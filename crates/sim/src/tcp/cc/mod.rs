@@ -14,6 +14,7 @@
 
 pub mod bic;
 pub mod cubic;
+pub mod fast;
 pub mod fixed;
 pub mod highspeed;
 pub mod htcp;
@@ -110,6 +111,8 @@ pub enum CcConfig {
     Htcp(htcp::Params),
     /// TCP Vegas (vegas.rs).
     Vegas(vegas::Params),
+    /// FAST TCP (fast.rs).
+    Fast(fast::Params),
 }
 
 impl Default for CcConfig {
@@ -130,6 +133,7 @@ impl CcConfig {
             "cubic" => Some(CcConfig::Cubic(Default::default())),
             "htcp" => Some(CcConfig::Htcp(Default::default())),
             "vegas" => Some(CcConfig::Vegas(Default::default())),
+            "fast" => Some(CcConfig::Fast(Default::default())),
             _ => None,
         }
     }
@@ -145,6 +149,7 @@ impl CcConfig {
             CcConfig::Cubic(_) => "cubic",
             CcConfig::Htcp(_) => "htcp",
             CcConfig::Vegas(_) => "vegas",
+            CcConfig::Fast(_) => "fast",
         }
     }
 
@@ -163,6 +168,7 @@ impl CcConfig {
             CcConfig::Cubic(p) => p.validate(path),
             CcConfig::Htcp(p) => p.validate(path),
             CcConfig::Vegas(p) => p.validate(path),
+            CcConfig::Fast(p) => p.validate(path),
         }
     }
 
@@ -178,6 +184,7 @@ impl CcConfig {
             CcConfig::Cubic(p) => Box::new(p.build()),
             CcConfig::Htcp(p) => Box::new(p.build()),
             CcConfig::Vegas(p) => Box::new(p.build()),
+            CcConfig::Fast(p) => Box::new(p.build()),
         }
     }
 }
@@ -187,7 +194,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn CongestionControl>> {
     CcConfig::by_name(name).map(|c| c.build())
 }
 
-pub const NAMES: &[&str] = &["newreno", "highspeed", "scalable", "ltcp", "bic", "cubic", "htcp", "vegas"];
+pub const NAMES: &[&str] = &["newreno", "highspeed", "scalable", "ltcp", "bic", "cubic", "htcp", "vegas", "fast"];
 
 /// `cc` in a scenario: a name (`cc = "newreno"`, default parameters) or a table
 /// (`[tcp.cc] kind = "newreno"` plus parameters).
