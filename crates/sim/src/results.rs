@@ -114,6 +114,7 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
     flows.push("pkts_sent", u(&|f| f.stats.pkts_sent));
     flows.push("pkts_delivered", u(&|f| f.stats.pkts_delivered));
     flows.push("pkts_dropped", u(&|f| f.stats.pkts_dropped));
+    flows.push("sender_drops", u(&|f| f.stats.sender_drops));
     flows.push("data_pkts_sent", u(&|f| f.stats.data_pkts_sent));
     flows.push("retransmits", u(&|f| f.stats.retransmits));
     flows.push("timeouts", u(&|f| f.stats.timeouts));
@@ -217,6 +218,9 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
     summary.insert("mean_fct_s".into(), mean.into());
     summary.insert("flows_with_timeout".into(), fl.iter().filter(|f| f.stats.timeouts > 0).count().into());
     summary.insert("drops".into(), ls.iter().map(|l| l.stats.total_drops()).sum::<u64>().into());
+    // TCP data dropped by the senders' own NIC queues, apart from everything else
+    let sender_drops: u64 = fl.iter().map(|f| f.stats.sender_drops).sum();
+    summary.insert("sender_drops".into(), sender_drops.into());
     summary.insert("live_packets".into(), sim.live_packets().into());
     summary.insert("peak_live_packets".into(), sim.peak_live_packets().into());
     let cons = match sim.check_conservation() {

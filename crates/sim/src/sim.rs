@@ -470,7 +470,12 @@ impl Sim {
             self.slab.free(id);
             return;
         }
-        self.flows[flow as usize].stats.pkts_dropped += 1;
+        let (hop, route) = (p.hop, p.route);
+        let f = &mut self.flows[flow as usize];
+        f.stats.pkts_dropped += 1;
+        if hop == 0 && route == f.fwd {
+            f.stats.sender_drops += 1; // the host's NIC queue (txqueuelen)
+        }
         if sack != 0 {
             self.free_sacks.push(sack - 1);
         }

@@ -159,6 +159,9 @@ pub struct FlowStats {
     pub pkts_delivered: u64,
     /// Packets of this flow dropped anywhere.
     pub pkts_dropped: u64,
+    /// Of those, data packets dropped by the sending host's own NIC queue (the first link
+    /// of the route: txqueuelen), not by a router.
+    pub sender_drops: u64,
     pub data_pkts_sent: u64,
     pub retransmits: u64,
     pub timeouts: u64,

@@ -162,3 +162,35 @@ fn fct_exact_four_hop_chain() {
     let (fct, _) = single_flow_fct(toml, 10);
     assert_eq!(fct, 22_580_800, "expected 22,580,800 ns, got {fct}");
 }
+
+/// Drops at the sender's own NIC queue (txqueuelen) are counted apart from router drops:
+/// a 10 Mb/s host link with a 5-packet queue gets the 20-segment initial window at once
+/// after the handshake: 1 goes into service, 5 wait, 14 are dropped there; the 100 Mb/s
+/// path after it drops nothing.
+#[test]
+fn sender_nic_drops_counted_apart() {
+    let toml = r#"
+        name = "nic"
+        duration = "100ms"
+        [topology]
+        kind = "graph"
+        nodes = ["A", "R", "B"]
+        links = [
+            { a = "A", b = "R", rate = "10Mbps", delay = "1ms", queue = { kind = "droptail", limit = 5 } },
+            { a = "R", b = "B", rate = "100Mbps", delay = "1ms" },
+        ]
+        [tcp]
+        init_cwnd = 20
+        [[traffic]]
+        kind = "flow"
+        from = "A"
+        to = "B"
+        size_pkts = 20
+    "#;
+    let sim = super::common::run(toml, 1);
+    let f = &sim.flows[0].stats;
+    assert_eq!(f.sender_drops, 14);
+    assert_eq!(f.pkts_dropped, 14);
+    let r = sim::results::collect(&sim, "nic");
+    assert_eq!(r.summary["sender_drops"], 14);
+}
