@@ -115,6 +115,7 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
     flows.push("pkts_delivered", u(&|f| f.stats.pkts_delivered));
     flows.push("pkts_dropped", u(&|f| f.stats.pkts_dropped));
     flows.push("sender_drops", u(&|f| f.stats.sender_drops));
+    flows.push("local_cwr", u(&|f| f.stats.local_cwr));
     flows.push("data_pkts_sent", u(&|f| f.stats.data_pkts_sent));
     flows.push("retransmits", u(&|f| f.stats.retransmits));
     flows.push("timeouts", u(&|f| f.stats.timeouts));

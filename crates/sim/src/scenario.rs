@@ -567,6 +567,16 @@ pub struct TcpSpec {
     /// A per-packet send rule (tcp/gate/): a table with `kind` = "bursts" (`burst_pkts`,
     /// `rate`) or "pda" (the options of tcp/gate/pda.rs, all optional).
     pub gate: Option<GateSpec>,
+    /// The reaction to a data packet dropped by the host's own NIC queue: "ignore"
+    /// (default; found as any loss) or "cwr" (Linux: enter CWR, tcp/mod.rs `LocalDrop`).
+    pub local_drop: Option<LocalDropSpec>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum LocalDropSpec {
+    Ignore,
+    Cwr,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -811,6 +821,7 @@ impl TcpSpec {
             reordering: pick!(reordering),
             pacing: pick!(pacing),
             gate: pick!(gate),
+            local_drop: pick!(local_drop),
         }
     }
 
@@ -866,6 +877,10 @@ impl TcpSpec {
             gate: match &self.gate {
                 None => GateConfig::None,
                 Some(g) => g.resolve(&format!("{path}.gate"))?,
+            },
+            local_drop: match self.local_drop {
+                None | Some(LocalDropSpec::Ignore) => crate::tcp::LocalDrop::Ignore,
+                Some(LocalDropSpec::Cwr) => crate::tcp::LocalDrop::Cwr,
             },
         };
         if self.sp_len == Some(0) {

@@ -475,6 +475,8 @@ impl Sim {
         f.stats.pkts_dropped += 1;
         if hop == 0 && route == f.fwd {
             f.stats.sender_drops += 1; // the host's NIC queue (txqueuelen)
+            let now = self.now;
+            f.on_local_drop(now);
         }
         if sack != 0 {
             self.free_sacks.push(sack - 1);

@@ -77,6 +77,23 @@ pub struct TcpParams {
     pub pacing: Pacing,
     /// A per-packet send rule (gate/): paced bursts or the PDA sender.
     pub gate: gate::GateConfig,
+    /// How the stack reacts when its own NIC queue drops one of its data packets.
+    pub local_drop: LocalDrop,
+}
+
+/// The reaction to a data packet dropped by the sending host's own NIC queue
+/// (txqueuelen), before any router saw it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LocalDrop {
+    /// None: the loss is found like any other, by duplicate ACKs, SACK or the RTO
+    /// (ns-2's agents, whose hosts have no transmit queue; the default).
+    Ignore,
+    /// Linux 2.6's tcp_transmit_skb: a local congestion return makes the sender enter CWR
+    /// (tcp_enter_cwr): ssthresh from the congestion control, the window down to it, at
+    /// most once per window of data, outside loss recovery. The dropped packet itself is
+    /// left to loss recovery. Linux lowers cwnd gradually during CWR (tcp_cwnd_down);
+    /// here at once, as the ECN response.
+    Cwr,
 }
 
 /// When the RTO doubled by timeouts (RFC 6298 5.5) is recomputed from SRTT and RTTVAR.
@@ -136,6 +153,7 @@ impl Default for TcpParams {
             reordering: Reordering::None,
             pacing: Pacing::Off,
             gate: gate::GateConfig::None,
+            local_drop: LocalDrop::Ignore,
         }
     }
 }
@@ -167,6 +185,8 @@ pub struct FlowStats {
     pub timeouts: u64,
     pub fast_retransmits: u64,
     pub ecn_reductions: u64,
+    /// Window reductions for drops at the host's own NIC queue (`LocalDrop::Cwr`).
+    pub local_cwr: u64,
     /// Super-packets this flow sent (first packets of new super-packets).
     pub sp_sent: u64,
     /// Super-packets judged denied (RTO with nothing of them acknowledged).
@@ -241,6 +261,8 @@ pub struct Flow {
     pub(crate) syn_retx: bool,
     pub(crate) ecn_ok: bool,
     pub(crate) ecn_recover: u64,
+    /// snd_max at the last local-drop reduction (once per window).
+    pub(crate) local_recover: u64,
     pub(crate) cwr_pending: bool,
     /// snd_una when the retransmission timer last fired (0: never): a second timeout of
     /// the same segment keeps ssthresh (RFC 5681 3.1, after eq. 4).
@@ -301,6 +323,7 @@ impl Flow {
             syn_retx: false,
             ecn_ok: false,
             ecn_recover: 0,
+            local_recover: 0,
             cwr_pending: false,
             rto_una: 0,
             response_flight: None,

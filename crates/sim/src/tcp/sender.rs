@@ -339,6 +339,24 @@ impl Flow {
         }
     }
 
+    /// One of this flow's data packets was dropped by its host's own NIC queue
+    /// (`LocalDrop`).
+    pub fn on_local_drop(&mut self, now: SimTime) {
+        if self.p.local_drop != super::LocalDrop::Cwr || self.state != SenderState::Established {
+            return;
+        }
+        let in_recovery = self.rec.as_ref().is_some_and(|r| r.in_recovery());
+        if in_recovery || self.snd_una <= self.local_recover {
+            return;
+        }
+        self.stats.local_cwr += 1;
+        let flight = self.flight();
+        let ss = self.cc.ssthresh(&self.cc_state, flight, CongestionEvent::Ecn, now);
+        self.cc_state.ssthresh = ss;
+        self.cc_state.cwnd = ss.max(1.0).min(self.cc_state.cwnd);
+        self.local_recover = self.snd_max;
+    }
+
     /// RFC 3168 section 6.1.2: react to ECE at most once per window of data, like a
     /// loss but without retransmitting; set CWR on the next new data packet.
     fn on_ece(&mut self, in_recovery: bool, now: SimTime) {

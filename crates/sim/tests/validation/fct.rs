@@ -194,3 +194,45 @@ fn sender_nic_drops_counted_apart() {
     let r = sim::results::collect(&sim, "nic");
     assert_eq!(r.summary["sender_drops"], 14);
 }
+
+/// `local_drop = "cwr"` (Linux's tcp_enter_cwr on a local congestion return): the same
+/// 20-segment window into the 5-packet NIC queue. The window is emitted at once (snd_max
+/// 20 segments ahead of snd_una, nothing acknowledged), so at the first NIC drop FlightSize
+/// is 20: ssthresh = 20 / 2 = 10 and cwnd drops to 10, once for the window (14 drops, one
+/// reduction). Checked at 4.5 ms, after the handshake (about 4.1 ms) and before any data
+/// is acknowledged; with the default ("ignore") the window stays 20.
+#[test]
+fn local_drop_enters_cwr() {
+    let base = r#"
+        name = "nic"
+        duration = "100ms"
+        [topology]
+        kind = "graph"
+        nodes = ["A", "R", "B"]
+        links = [
+            { a = "A", b = "R", rate = "10Mbps", delay = "1ms", queue = { kind = "droptail", limit = 5 } },
+            { a = "R", b = "B", rate = "100Mbps", delay = "1ms" },
+        ]
+        [tcp]
+        init_cwnd = 20
+        LOCAL
+        [[traffic]]
+        kind = "flow"
+        from = "A"
+        to = "B"
+        size_pkts = 20
+    "#;
+    for (local, cwnd, ssthresh, cwr) in [("local_drop = \"cwr\"", 10.0, 10.0, 1), ("", 20.0, f64::INFINITY, 0)] {
+        let (_, mut sim) = super::common::build(&base.replace("LOCAL", local), 1);
+        sim.run_until(sim::SimTime::from_us(4_500));
+        let f = &sim.flows[0];
+        assert_eq!(f.stats.sender_drops, 14, "{local}");
+        assert_eq!(f.stats.local_cwr, cwr, "{local}");
+        assert_eq!(f.cc_state.cwnd, cwnd, "{local}");
+        assert_eq!(f.cc_state.ssthresh, ssthresh, "{local}");
+        super::common::finish(&sim);
+    }
+    let bad = base.replace("LOCAL", "local_drop = \"panic\"");
+    let e = sim::Scenario::from_toml_str(&bad).err().unwrap();
+    assert!(e.contains("local_drop") && !e.contains('\n'), "{e}");
+}
