@@ -258,10 +258,7 @@ pub fn path_hops(sim: &Sim, s: usize, pkt_bytes: u32) -> Option<Vec<mbs::Hop>> {
     for &l in sim.route(src.fwd) {
         let link = &sim.net.links[l as usize];
         let dt = link.disc.as_droptail()?;
-        let q = match dt.unit {
-            crate::queue::Unit::Packets => dt.limit as f64,
-            crate::queue::Unit::Bytes => (dt.limit / pkt_bytes as u64) as f64,
-        };
+        let q = dt.capacity_pkts(pkt_bytes) as f64;
         let cross: f64 = sim
             .sources
             .iter()

@@ -155,10 +155,7 @@ impl Sim {
         let id = self.flows.len() as FlowId;
         let mut flow = Flow::new(id, src, dst, fwd, rev, p, cc, size, start);
         let nic = &self.net.links[self.routes[fwd as usize][0] as usize];
-        let nic_pkts = nic.disc.as_droptail().map(|d| match d.unit {
-            crate::queue::Unit::Packets => d.limit,
-            crate::queue::Unit::Bytes => d.limit / (p.mss + p.header) as u64,
-        });
+        let nic_pkts = nic.disc.as_droptail().map(|d| d.capacity_pkts(p.mss + p.header));
         if let Some(g) = p.gate.build(nic.rate.0 as f64, nic_pkts) {
             flow.set_send_gate(g);
         }
@@ -351,10 +348,16 @@ impl Sim {
                 flags: flags::RAW,
                 ..Packet::default()
             };
-            let id = self.slab.alloc(p);
-            let first = self.routes[p.route as usize][0];
-            self.link_arrive(first, id);
+            self.inject(p);
         }
+    }
+
+    /// Puts a new packet into the first link of its route (at its sender).
+    #[inline(always)]
+    fn inject(&mut self, p: Packet) {
+        let id = self.slab.alloc(p);
+        let first = self.routes[p.route as usize][0];
+        self.link_arrive(first, id);
     }
 
     /// A non-TCP packet reached the end of its route: counted; a probe's packet is
@@ -393,9 +396,7 @@ impl Sim {
                 flags: flags::RAW | flags::ACK,
                 ..Packet::default()
             };
-            let id = self.slab.alloc(r);
-            let first = self.routes[r.route as usize][0];
-            self.link_arrive(first, id);
+            self.inject(r);
         }
     }
 
@@ -418,9 +419,7 @@ impl Sim {
             let flow = &mut self.flows[f as usize];
             flow.stats.pkts_sent += 1;
             (p.src, p.dst) = if p.route == flow.fwd { (flow.src, flow.dst) } else { (flow.dst, flow.src) };
-            let id = self.slab.alloc(p);
-            let first = self.routes[p.route as usize][0];
-            self.link_arrive(first, id);
+            self.inject(p);
         }
         // put the buffers back; the placeholder left by `take` holds no allocation
         std::mem::forget(std::mem::replace(&mut self.out, out));

@@ -10,6 +10,17 @@ pub struct DropTail {
     pub unit: Unit,
 }
 
+impl DropTail {
+    /// How many waiting packets of `pkt_bytes` wire bytes the buffer holds (the MBS fluid
+    /// model's Q, the PDA sender's NIC bound).
+    pub fn capacity_pkts(&self, pkt_bytes: u32) -> u64 {
+        match self.unit {
+            Unit::Packets => self.limit,
+            Unit::Bytes => self.limit / pkt_bytes.max(1) as u64,
+        }
+    }
+}
+
 impl QueueDisc for DropTail {
     fn name(&self) -> &'static str {
         "droptail"

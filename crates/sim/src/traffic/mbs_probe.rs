@@ -161,7 +161,7 @@ impl MbsProbe {
         [self.next_send, self.decide_at, self.next_train_at].into_iter().flatten().min()
     }
 
-    /// Packets sent in all (probe bytes = this x packet size).
+    /// Nanoseconds between the packets of a train sent at `rate` bits/s.
     pub fn interval(&self, rate: f64) -> f64 {
         self.p.pkt_bytes as f64 * 8e9 / rate
     }

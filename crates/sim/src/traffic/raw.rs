@@ -176,13 +176,9 @@ impl RawSource {
 mod tests {
     use super::*;
 
-    /// CBR: 1500 B at 622 Mbps is one packet per 12,000 / 622e6 s = 19,292.6 ns; over
-    /// 1 s exactly floor(622e6 / 12,000) + 1 = 51,834 packets (times 0 .. 51,833 x 19,292.6
-    /// ns < 1 s).
-    #[test]
-    fn cbr_sends_the_exact_rate() {
-        let mut rng = Rng::new(1);
-        let mut s = Stream::new(622e6, 1500, None, SimTime::ZERO, SimTime::from_secs(1));
+    /// Packets the stream sends over its whole life.
+    fn count(mut s: Stream, seed: u64) -> u64 {
+        let mut rng = Rng::new(seed);
         let mut t = s.first(&mut rng);
         let mut n = 0;
         while let Some(now) = t {
@@ -190,7 +186,16 @@ mod tests {
             n += send as u64;
             t = next;
         }
-        assert_eq!(n, 51_834);
+        n
+    }
+
+    /// CBR: 1500 B at 622 Mbps is one packet per 12,000 / 622e6 s = 19,292.6 ns; over
+    /// 1 s exactly floor(622e6 / 12,000) + 1 = 51,834 packets (times 0 .. 51,833 x 19,292.6
+    /// ns < 1 s).
+    #[test]
+    fn cbr_sends_the_exact_rate() {
+        let s = Stream::new(622e6, 1500, None, SimTime::ZERO, SimTime::from_secs(1));
+        assert_eq!(count(s, 1), 51_834);
     }
 
     /// On-off, fixed 2 ms on / 8 ms off at 1 Gbps (12 us per 1500 B packet): each on
@@ -198,17 +203,9 @@ mod tests {
     /// period per 10 ms: 100 periods in 1 s, 16,700 packets.
     #[test]
     fn fixed_on_off_periods() {
-        let mut rng = Rng::new(1);
         let p = Some((SimTime::from_ms(2), SimTime::from_ms(8), Periods::Fixed));
-        let mut s = Stream::new(1e9, 1500, p, SimTime::ZERO, SimTime::from_secs(1));
-        let mut t = s.first(&mut rng);
-        let mut n = 0;
-        while let Some(now) = t {
-            let (send, next) = s.fire(now, &mut rng);
-            n += send as u64;
-            t = next;
-        }
-        assert_eq!(n, 16_700);
+        let s = Stream::new(1e9, 1500, p, SimTime::ZERO, SimTime::from_secs(1));
+        assert_eq!(count(s, 1), 16_700);
     }
 
     /// Exponential on/off means 2 ms / 8 ms at 1 Gbps: the mean rate is 1e9 x 2 / 10 =
@@ -217,18 +214,10 @@ mod tests {
     /// sqrt(1e4) = 0.2 s of 20 s, 1 %; the off periods add as much).
     #[test]
     fn exponential_on_off_mean_rate() {
-        let mut rng = Rng::new(7);
         let p = Some((SimTime::from_ms(2), SimTime::from_ms(8), Periods::Exponential));
-        let mut s = Stream::new(1e9, 1500, p, SimTime::ZERO, SimTime::from_secs(100));
+        let s = Stream::new(1e9, 1500, p, SimTime::ZERO, SimTime::from_secs(100));
         assert!((s.mean_rate_bps() - 200e6).abs() < 1.0);
-        let mut t = s.first(&mut rng);
-        let mut n = 0u64;
-        while let Some(now) = t {
-            let (send, next) = s.fire(now, &mut rng);
-            n += send as u64;
-            t = next;
-        }
-        let rate = n as f64 * 12_000.0 / 100.0;
+        let rate = count(s, 7) as f64 * 12_000.0 / 100.0;
         assert!((rate / 200e6 - 1.0).abs() < 0.03, "rate {rate}");
     }
 }

@@ -163,30 +163,35 @@ fn fct_exact_four_hop_chain() {
     assert_eq!(fct, 22_580_800, "expected 22,580,800 ns, got {fct}");
 }
 
+/// A 10 Mb/s host link with a 5-packet NIC queue, a 20-segment initial window, a
+/// 20-segment flow; `LOCAL` stands for the `[tcp]` line under test.
+const NIC_SCENARIO: &str = r#"
+    name = "nic"
+    duration = "100ms"
+    [topology]
+    kind = "graph"
+    nodes = ["A", "R", "B"]
+    links = [
+        { a = "A", b = "R", rate = "10Mbps", delay = "1ms", queue = { kind = "droptail", limit = 5 } },
+        { a = "R", b = "B", rate = "100Mbps", delay = "1ms" },
+    ]
+    [tcp]
+    init_cwnd = 20
+    LOCAL
+    [[traffic]]
+    kind = "flow"
+    from = "A"
+    to = "B"
+    size_pkts = 20
+"#;
+
 /// Drops at the sender's own NIC queue (txqueuelen) are counted apart from router drops:
 /// a 10 Mb/s host link with a 5-packet queue gets the 20-segment initial window at once
 /// after the handshake: 1 goes into service, 5 wait, 14 are dropped there; the 100 Mb/s
 /// path after it drops nothing.
 #[test]
 fn sender_nic_drops_counted_apart() {
-    let toml = r#"
-        name = "nic"
-        duration = "100ms"
-        [topology]
-        kind = "graph"
-        nodes = ["A", "R", "B"]
-        links = [
-            { a = "A", b = "R", rate = "10Mbps", delay = "1ms", queue = { kind = "droptail", limit = 5 } },
-            { a = "R", b = "B", rate = "100Mbps", delay = "1ms" },
-        ]
-        [tcp]
-        init_cwnd = 20
-        [[traffic]]
-        kind = "flow"
-        from = "A"
-        to = "B"
-        size_pkts = 20
-    "#;
+    let toml = &NIC_SCENARIO.replace("LOCAL", "");
     let sim = super::common::run(toml, 1);
     let f = &sim.flows[0].stats;
     assert_eq!(f.sender_drops, 14);
@@ -203,25 +208,7 @@ fn sender_nic_drops_counted_apart() {
 /// is acknowledged; with the default ("ignore") the window stays 20.
 #[test]
 fn local_drop_enters_cwr() {
-    let base = r#"
-        name = "nic"
-        duration = "100ms"
-        [topology]
-        kind = "graph"
-        nodes = ["A", "R", "B"]
-        links = [
-            { a = "A", b = "R", rate = "10Mbps", delay = "1ms", queue = { kind = "droptail", limit = 5 } },
-            { a = "R", b = "B", rate = "100Mbps", delay = "1ms" },
-        ]
-        [tcp]
-        init_cwnd = 20
-        LOCAL
-        [[traffic]]
-        kind = "flow"
-        from = "A"
-        to = "B"
-        size_pkts = 20
-    "#;
+    let base = NIC_SCENARIO;
     for (local, cwnd, ssthresh, cwr) in [("local_drop = \"cwr\"", 10.0, 10.0, 1), ("", 20.0, f64::INFINITY, 0)] {
         let (_, mut sim) = super::common::build(&base.replace("LOCAL", local), 1);
         sim.run_until(sim::SimTime::from_us(4_500));

@@ -113,7 +113,6 @@ struct Current {
     start: SimTime,
     n: u32,
     sent: u32,
-    r_in: f64,
     b: Burst,
 }
 
@@ -296,10 +295,10 @@ impl SendGate for Pda {
         }
         if let Some(c) = &self.cur {
             if c.sent < c.n {
-                if c.r_in >= self.line_rate {
+                if c.b.r_in >= self.line_rate {
                     return None;
                 }
-                let t = c.start + SimTime::from_secs_f64(c.sent as f64 * v.bytes as f64 * 8.0 / c.r_in);
+                let t = c.start + SimTime::from_secs_f64(c.sent as f64 * v.bytes as f64 * 8.0 / c.b.r_in);
                 return (now < t).then_some(t);
             }
         }
@@ -319,7 +318,7 @@ impl SendGate for Pda {
             Phase::Steady => (self.burst_size(), self.line_rate),
         };
         let b = Burst { start_seq: u64::MAX, end_seq: 0, n: 0, bytes: 0, r_in, acks: 0, t_first: None };
-        self.cur = Some(Current { start: now, n, sent: 0, r_in, b });
+        self.cur = Some(Current { start: now, n, sent: 0, b });
         None
     }
 
