@@ -175,3 +175,22 @@ fn bad_raw_traffic_names_the_field() {
     let e = Scenario::from_toml_str(&f).unwrap().build(Some(1)).err().unwrap();
     assert!(e.contains("on_time"), "{e}");
 }
+
+/// The README's finding: with the line rate equal to the bottleneck's (R = C = 1 Gb/s),
+/// a full queue frees one place per probe packet served and the next probe packet takes
+/// it, so tail drop falls on the cross traffic and the probe, seeing only its own losses,
+/// reports an MBS above the fluid model (X = 300 Mb/s: 100 / (1 - 0.7) = 333; measured
+/// more than 10 % above it) while the cross traffic loses packets.
+#[test]
+fn probe_overshoots_when_line_rate_equals_the_bottleneck() {
+    let sc = Scenario::from_toml_str(&probe_path(1, 300)).unwrap();
+    let mut sim = sc.build(Some(1)).unwrap();
+    sim.run_until(sc.duration.0);
+    finish(&sim);
+    let r = sim::results::collect(&sim, "probe");
+    let p = &r.summary["probes"][0];
+    let (m, model) = (p["mbs_pkts"].as_f64().unwrap(), p["mbs_model_pkts"].as_f64().unwrap());
+    assert_eq!(model, 333.0);
+    assert!(m > 1.1 * model, "measured {m} vs model {model}");
+    assert!(sim.sources[0].stats.pkts_dropped > 0, "the cross traffic took the losses");
+}
