@@ -6,6 +6,7 @@
     superpacket reproduce incast|short-long|jumbo|threshold|loss-sensitivity|riops-goodput|riops-web
                           |dcr|dcr-multihop|mbs|lion
                           [--seeds N] [--jitter-us US] [--admit-syn] [--quick] [--json]
+                          [--regime paper|datacenter]   (incast)
                           [--protocols ltcp,highspeed,bic,htcp] [--q 0.001,0.01]   (dcr, dcr-multihop)
                           [--scheduler ADDRESS | --workers N]
     superpacket sweep FILE.toml --param PATH=V1,V2 [--seeds 1..N] [--out DIR] [--scheduler ADDRESS]
@@ -162,7 +163,7 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
         return _fail(f"unknown experiment {a.name!r}; available: {', '.join(sorted(EXPERIMENTS))}")
     if a.seeds is not None and a.seeds < 1:
         return _fail("--seeds must be >= 1")
-    if a.jitter_us < 0:
+    if a.jitter_us is not None and not a.jitter_us >= 0:  # NaN too
         return _fail("--jitter-us must be >= 0")
     if a.workers is not None and a.workers < 0:
         return _fail("--workers must be >= 0")
@@ -170,7 +171,7 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
     # the experiment's own default number of seeds (10, SCENARIOS.md, unless it says otherwise)
     kw: dict[str, Any] = {} if a.seeds is None else {"seeds": a.seeds}
     options = getattr(mod, "OPTIONS", ())
-    for opt, value in (("protocols", a.protocols), ("qs", a.q)):
+    for opt, value in (("protocols", a.protocols), ("qs", a.q), ("regime", a.regime)):
         if value is None:
             continue
         if opt not in options:
@@ -185,17 +186,19 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
             return _fail(str(e))
     # some experiments (dcr: 122 runs of 100 s per seed) run on a local cluster by default;
     # --workers 0 runs them one after another in this process
+    if a.jitter_us is not None:  # else the experiment's own default (incast: SCENARIOS.md's 100 us)
+        kw["jitter_us"] = a.jitter_us
     parallel = a.scheduler or a.workers or (a.workers is None and getattr(mod, "PARALLEL_BY_DEFAULT", False))
     if parallel:
         from superpacket.cluster import dask_client
 
         try:
             with dask_client(a.scheduler, a.workers or None) as client:
-                r = mod.run(jitter_us=a.jitter_us, admit_syn=a.admit_syn, client=client, **kw, **quick)
+                r = mod.run(admit_syn=a.admit_syn, client=client, **kw, **quick)
         except OSError as e:  # e.g. no scheduler at --scheduler
             return _fail(f"--scheduler {a.scheduler}: {e}")
     else:
-        r = mod.run(jitter_us=a.jitter_us, admit_syn=a.admit_syn, **kw, **quick)
+        r = mod.run(admit_syn=a.admit_syn, **kw, **quick)
     if a.out:
         out = Path(a.out)
         out.mkdir(parents=True, exist_ok=True)
@@ -213,7 +216,7 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
             print(f"{v:<{w}}{m:<22}{_num(ms[m]):<10} [{_num(lo)}, {_num(hi)}]{'':<9}"
                   f"{'' if paper is None else _num(paper):>10}")
     if "regimes" in r:
-        _print_regimes(r["regimes"])
+        _print_regimes(r)
     for c in r["claims"]:
         if "improvement_pct" in c:
             how = f" ({c['improvement_pct']:.1f} %)"
@@ -227,26 +230,26 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
             how = f" (largest change {100 * c['max_change']:.1f} %)"
         elif "ratio" in c:
             how = f" (ratio {c['ratio']:.2f})"
+        elif any(k.endswith("_round1_admitted") for k in c):  # incast
+            how = " (" + ", ".join(f"{k.removesuffix('_round1_admitted')} {v:.1f}" for k, v in c.items()
+                                   if k.endswith("_round1_admitted")) + " admitted in round 1)"
         else:
             how = ""
         print(f"claim: {c['claim']}: {'HOLDS' if c['holds'] else 'DOES NOT HOLD'}{how}")
     return 0
 
 
-def _print_regimes(g: dict[str, Any]) -> None:
-    """incast: `ideal` in SCENARIOS.md's two regimes (retry batch within t or larger)."""
-    js = ", ".join(f"{j:g}" for j in g["jitters_us"])
-    print(f"regimes of ideal (t = {g['threshold_t']}; runs at start offsets up to {js} us):")
-    for name in ("retry_batch_within_t", "retry_batch_larger_than_t"):
-        b = g[name]
-        if not b["runs"]:
-            print(f"  {name:<27} no run")
-            continue
-        rounds = sorted({"/".join(str(int(x)) for x in d["ideal_sp_admitted_per_round"] if x)
-                         for d in b["detail"]})
-        lo, hi = b["ideal_mean_fct_s_ci95"]
-        print(f"  {name:<27} {b['runs']:>3} runs  ideal {_num(b['ideal_mean_fct_s'])} [{_num(lo)}, {_num(hi)}]"
-              f"  superpacket {_num(b['superpacket_mean_fct_s'])}  admitted per round: {', '.join(rounds)}")
+def _print_regimes(r: dict[str, Any]) -> None:
+    """incast: why the main regime came out as it did, then the other regime beside it."""
+    print(f"regime {r['regime']} (sender links {r['access_link']}; R->D {r['bottleneck_link']}): {r['explanation']}")
+    for name, b in r["regimes"].items():
+        print(f"regime {name} (sender links {b['access_link']}; R->D {b['bottleneck_link']}):")
+        for v, ms in b["variants"].items():
+            lo, hi = ms["mean_fct_s_ci95"]
+            r1 = f"  admitted in round 1 {ms['sp_round1_admitted']:.1f}" if "sp_round1_admitted" in ms else ""
+            print(f"  {v:<12} mean FCT {_num(ms['mean_fct_s'])} [{_num(lo)}, {_num(hi)}]  flows with a timeout "
+                  f"{ms['flows_with_timeout']:.1f}{r1}")
+        print(f"  {b['explanation']}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -278,7 +281,11 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("name")
     rp.add_argument("--seeds", type=int, default=None,
                     help="seeds 1..N (default 10, SCENARIOS.md; dcr 2 and dcr-multihop 3, see their params)")
-    rp.add_argument("--jitter-us", type=float, default=20.0, help="uniform start offsets per flow (incast)")
+    rp.add_argument("--jitter-us", type=float, default=None,
+                    help="uniform start offsets per flow (incast; default 100, SCENARIOS.md)")
+    rp.add_argument("--regime", default=None, metavar="NAME",
+                    help="incast: the regime reported under `variants` (paper, the default, or datacenter; "
+                         "both are run)")
     rp.add_argument("--admit-syn", action="store_true", help="the super-packet router always admits SYNs")
     rp.add_argument("--json", action="store_true")
     rp.add_argument("--out", default=None, help="write summary.json here")
