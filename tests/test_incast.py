@@ -185,3 +185,130 @@ def test_bad_input_in_python():
         incast.run(seeds=1, regime="wan")
     with pytest.raises(incast.IncastInputError, match=r"^jitter_us: must be >= 0"):
         incast.run(seeds=1, jitter_us=float("nan"))
+
+
+# ---- the regime map (`superpacket reproduce incast-map`) ---------------------------------
+
+@pytest.fixture(scope="module")
+def regime_map():
+    from superpacket.experiments import incast_map
+
+    return incast_map.run(seeds=SEEDS)
+
+
+def map_rows(m):
+    return {(r["access_rate"], r["delay"], r["t"], r["variant"]): r for r in m["map"]}
+
+
+def test_map_points_are_the_single_point_runs(result, regime_map):
+    # the map's (100 Mbps, 1 ms, t = 5) and (1 Gbps, 25 us, t = 5) are `reproduce incast`'s
+    # paper and datacenter regimes: the same scenarios and seeds, so the same numbers
+    from superpacket.experiments import incast_map
+
+    rows = map_rows(regime_map)
+    for regime, block in (("paper", result), ("datacenter", result["regimes"]["datacenter"])):
+        rate, delay = incast.REGIMES[regime]["access_rate"], incast.REGIMES[regime]["delay"]
+        dt = regime_map["variants"][incast_map.point(rate, delay, "droptail")]
+        assert dt["mean_fct_s_per_seed"] == block["variants"]["droptail"]["mean_fct_s_per_seed"]
+        for v in ("superpacket", "ideal"):
+            ms = regime_map["variants"][incast_map.point(rate, delay, v, 5)]
+            for m in ("mean_fct_s", "flows_with_timeout", "sp_round1_admitted"):
+                assert ms[f"{m}_per_seed"] == block["variants"][v][f"{m}_per_seed"], (regime, v, m)
+            row = rows[(rate, delay, 5, v)]
+            # the map's relative FCT is the single point's cut below DropTail, read back
+            assert row["rel_fct"] == pytest.approx(1 - block["improvement_pct"][v] / 100)
+            assert regime_map["incast_points"][regime][v] == row["rel_fct"]
+    # and so the corner reproduces the paper's claims: superpacket >= 25 %, ideal >= 40 % below
+    assert rows[("100Mbps", "1ms", 5, "superpacket")]["rel_fct"] <= 0.75
+    assert rows[("100Mbps", "1ms", 5, "ideal")]["rel_fct"] <= 0.60
+
+
+def test_map_admitted_at_once_by_hand(regime_map):
+    from superpacket.experiments import incast_map
+
+    v = regime_map["variants"]
+    for t in incast_map.TS:
+        for sp in ("superpacket", "ideal"):
+            # access rate = bottleneck rate: min(10, t + 1) in every seed (the ten first
+            # packets arrive within one packet time; t wait, one is in transmission)
+            for delay in incast_map.DELAYS:
+                assert v[incast_map.point("100Mbps", delay, sp, t)]["sp_round1_admitted_per_seed"] == \
+                    [min(10, t + 1)] * SEEDS
+            # the delay is the same on every path, so it shifts every flow's first packet
+            # by the same time: the admission race, seed by seed, does not depend on it
+            for rate in incast_map.RATES:
+                seen = {tuple(v[incast_map.point(rate, d, sp, t)]["sp_round1_admitted_per_seed"])
+                        for d in incast_map.DELAYS}
+                assert len(seen) == 1, (rate, t, sp, seen)
+    # faster senders: an admitted super-packet's later packets fill the queue to t
+    # sooner, so fewer first packets get in before it holds t: never more at a faster
+    # access rate; at 10 Gbps (a packet every 1.2 us) the first one or two admitted
+    # super-packets fill the queue to t within about 25 us, well inside the 100 us over
+    # which the first packets arrive, so fewer than at 100 Mbps at every t
+    rows = map_rows(regime_map)
+    for d in incast_map.DELAYS:
+        for t in incast_map.TS:
+            a = [rows[(rate, d, t, "superpacket")]["admitted_at_once"] for rate in incast_map.RATES]
+            assert a[0] >= a[1] >= a[2] and a[2] < a[0], (d, t, a)
+    assert all(c["holds"] for c in regime_map["claims"])
+
+
+def test_map_relative_fct_and_effects(regime_map):
+    from superpacket.experiments import incast_map
+
+    v = regime_map["variants"]
+    for r in regime_map["map"]:
+        sp = v[incast_map.point(r["access_rate"], r["delay"], r["variant"], r["t"])]
+        dt = v[incast_map.point(r["access_rate"], r["delay"], "droptail")]
+        # the ratio of the two means over the seeds
+        assert r["rel_fct"] == pytest.approx(sum(sp["mean_fct_s_per_seed"]) / sum(dt["mean_fct_s_per_seed"]))
+        assert r["effect"] == ("helps" if r["rel_fct"] < 0.99 else "hurts" if r["rel_fct"] > 1.01 else "same")
+    assert len(regime_map["map"]) == 3 * 3 * 4 * 2
+    # every flow of all 810 (here 243) runs finished, and packets were conserved
+    assert regime_map["flows_not_completed"] == 0 and regime_map["conservation_ok"]
+    # the map shows both: super-packets help somewhere and hurt somewhere
+    effects = {r["effect"] for r in regime_map["map"]}
+    assert {"helps", "hurts"} <= effects
+
+
+def test_map_heatmaps_plot_the_summary(regime_map, tmp_path):
+    from superpacket import experiment_figures, reports
+
+    d = tmp_path / "map"
+    d.mkdir()
+    (d / "summary.json").write_text(json.dumps(regime_map, sort_keys=True))
+    s = json.loads((d / "summary.json").read_text())
+    (f,) = experiment_figures.build(s)
+    assert f.name == "incast_map_heatmaps"
+    rows = map_rows(s)
+    assert sorted(f.data) == sorted(f"{v}/t={t}" for v in ("superpacket", "ideal") for t in (2, 5, 10, 20))
+    for key, grid in f.data.items():
+        v, t = key.split("/t=")
+        for y, rate in enumerate(grid["access_rates"]):
+            for x, delay in enumerate(grid["delays"]):
+                r = rows[(rate, delay, int(t), v)]
+                assert grid["rel_fct"][y][x] == r["rel_fct"] and grid["admitted_at_once"][y][x] == r["admitted_at_once"]
+    reports.report(d)
+    md = (d / "report.md").read_text()
+    assert "](figures/incast_map_heatmaps.png)" in md and (d / "figures" / "incast_map_heatmaps.svg").exists()
+    assert "metric_mean_fct_s" not in md  # 81 points: no generic bars
+
+
+def test_map_on_dask_same_results(regime_map):
+    from superpacket.cluster import dask_client
+    from superpacket.experiments import incast_map
+
+    with dask_client(workers=2) as client:
+        on_dask = incast_map.run(seeds=1, client=client)
+    assert on_dask == incast_map.run(seeds=1)
+
+
+def test_map_command_line():
+    r = subprocess.run([EXE, "reproduce", "incast-map", "--quick", "--json"], capture_output=True, text=True,
+                       check=False)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["experiment"] == "incast-map" and d["seeds"] == 3 and len(d["map"]) == 72
+    r = subprocess.run([EXE, "reproduce", "incast-map", "--regime", "paper"], capture_output=True, text=True,
+                       check=False)
+    assert r.returncode == 2 and r.stderr.strip() == "superpacket: --regime applies to incast only"

@@ -3,8 +3,8 @@
     superpacket run FILE.toml [--seed N] [--out DIR] [--json] [--timing] [--pcap LINK|all ...]
     superpacket list
     superpacket bench [--duration SECONDS] [--json]
-    superpacket reproduce incast|short-long|jumbo|threshold|loss-sensitivity|riops-goodput|riops-web
-                          |dcr|dcr-multihop|mbs|lion
+    superpacket reproduce incast|incast-map|short-long|jumbo|threshold|loss-sensitivity|riops-goodput
+                          |riops-web|dcr|dcr-multihop|mbs|lion
                           [--seeds N] [--jitter-us US] [--admit-syn] [--quick] [--json]
                           [--regime paper|datacenter]   (incast)
                           [--protocols ltcp,highspeed,bic,htcp] [--q 0.001,0.01]   (dcr, dcr-multihop)
@@ -282,14 +282,15 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("--seeds", type=int, default=None,
                     help="seeds 1..N (default 10, SCENARIOS.md; dcr 2 and dcr-multihop 3, see their params)")
     rp.add_argument("--jitter-us", type=float, default=None,
-                    help="uniform start offsets per flow (incast; default 100, SCENARIOS.md)")
+                    help="uniform start offsets per flow (incast, incast-map; default 100, SCENARIOS.md)")
     rp.add_argument("--regime", default=None, metavar="NAME",
                     help="incast: the regime reported under `variants` (paper, the default, or datacenter; "
                          "both are run)")
     rp.add_argument("--admit-syn", action="store_true", help="the super-packet router always admits SYNs")
     rp.add_argument("--json", action="store_true")
     rp.add_argument("--out", default=None, help="write summary.json here")
-    rp.add_argument("--quick", action="store_true", help="the experiment's small scale (riops-web: 600 s runs)")
+    rp.add_argument("--quick", action="store_true",
+                    help="the experiment's small scale (riops-web: 600 s runs; incast-map: 3 seeds)")
     rp.add_argument("--scheduler", default=None, help="run the seeds on this Dask scheduler")
     rp.add_argument("--workers", type=int, default=None,
                     help="run the seeds on a local Dask cluster of N workers (0: one after another here; "

@@ -4,6 +4,7 @@ from superpacket.experiments import (
     dcr,
     dcr_multihop,
     incast,
+    incast_map,
     jumbo,
     lion,
     loss_sensitivity,
@@ -14,6 +15,7 @@ from superpacket.experiments import (
     threshold,
 )
 
-EXPERIMENTS = {"incast": incast, "short-long": short_long, "jumbo": jumbo, "threshold": threshold,
+EXPERIMENTS = {"incast": incast, "incast-map": incast_map, "short-long": short_long, "jumbo": jumbo,
+               "threshold": threshold,
                "loss-sensitivity": loss_sensitivity, "riops-goodput": riops_goodput, "riops-web": riops_web,
                "dcr": dcr, "dcr-multihop": dcr_multihop, "mbs": mbs, "lion": lion}

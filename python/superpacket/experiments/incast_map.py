@@ -1,0 +1,168 @@
+"""`superpacket reproduce incast-map`: where super-packets help incast and where they hurt
+(SCENARIOS.md "Super-packets / incast", regime map; no paper shows it).
+
+The incast of `superpacket reproduce incast` (10 senders, one 10-packet flow each, R->D
+100 Mbps with a buffer of 50, start offsets in [0, 100 us)) over the sender links' rate
+{100 Mbps, 1 Gbps, 10 Gbps} x every link's one-way delay {25 us, 250 us, 1 ms} x the
+router's threshold t {2, 5, 10, 20} x variant {superpacket, ideal}, each beside DropTail
+at the same rate and delay. Per point: mean FCT over the seeds relative to DropTail's
+(`rel_fct`, below 1: super-packets help) and the super-packets admitted at once (round 1).
+The paper regime is the point (100 Mbps, 1 ms, t = 5), the datacenter regime
+(1 Gbps, 25 us, t = 5).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from superpacket.experiments import incast
+from superpacket.experiments.common import run_seeds, summarize
+
+DEFAULT_SEEDS = 10  # SCENARIOS.md
+QUICK_SEEDS = 3
+PARALLEL_BY_DEFAULT = False  # 810 runs of a few ms each: a local cluster costs more than it saves
+GENERIC_BARS = False  # 81 points: the report draws the heatmaps instead
+RATES = ("100Mbps", "1Gbps", "10Gbps")
+DELAYS = ("25us", "250us", "1ms")
+TS = (2, 5, 10, 20)
+SP_VARIANTS = incast.SP_VARIANTS
+KEYS = ("mean_fct_s", "flows_with_timeout", "sp_round1_admitted")
+# ours: within 1 % of DropTail's mean FCT a point counts as neither helping nor hurting
+SAME_BAND = 0.01
+
+REPORT_TABLES = {
+    "map": (("The regime map: mean FCT relative to DropTail's at the same rate and delay (below 1: super-packets "
+             "help), super-packets admitted at once (round 1: mean, min, max over seeds)."),
+            ["access_rate", "delay", "t", "variant", "rel_fct", "effect", "admitted_at_once", "admitted_at_once_min",
+             "admitted_at_once_max", "mean_fct_s", "droptail_mean_fct_s", "flows_with_timeout"]),
+    "droptail": (("DropTail alone at each rate and delay (the denominators): mean FCT and flows with a timeout, "
+                  "means over seeds."), ["access_rate", "delay", "mean_fct_s", "flows_with_timeout"]),
+}
+
+
+def point(rate: str, delay: str, variant: str, t: int | None = None) -> str:
+    """`100Mbps/1ms/droptail`, `1Gbps/25us/t=5/ideal`."""
+    return f"{rate}/{delay}/droptail" if variant == "droptail" else f"{rate}/{delay}/t={t}/{variant}"
+
+
+def points() -> list[str]:
+    out = []
+    for rate in RATES:
+        for delay in DELAYS:
+            out.append(point(rate, delay, "droptail"))
+            out += [point(rate, delay, v, t) for t in TS for v in SP_VARIANTS]
+    return out
+
+
+def run_point(name: str, seed: int, jitter_us: float = incast.JITTER_US, admit_syn: bool = False) -> dict[str, Any]:
+    rate, delay, *rest = name.split("/")
+    variant = rest[-1]
+    t = int(rest[0].removeprefix("t=")) if variant != "droptail" else incast.THRESHOLD_T
+    return incast.run_one(variant, seed, jitter_us, admit_syn, access_rate=rate, delay=delay, threshold=t)
+
+
+def _effect(rel: float) -> str:
+    if rel < 1.0 - SAME_BAND:
+        return "helps"
+    return "hurts" if rel > 1.0 + SAME_BAND else "same"
+
+
+def claims(table: list[dict[str, Any]], detail: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Two rules of the admission at once, from the link rates (ours, not must-holds)."""
+    # Access rate = bottleneck rate: the ten first packets reach R within about one
+    # packet time, before any second packet; the first goes into transmission and each
+    # later one is admitted while fewer than t wait: min(10, t + 1) at once, every seed.
+    at_line = {}
+    for delay in DELAYS:
+        for t in TS:
+            got = sorted({run["sp_round1_admitted"] for v in SP_VARIANTS
+                          for run in detail[point(RATES[0], delay, v, t)]})
+            at_line[f"{delay}/t={t}"] = {"expected": min(incast.FLOWS, t + 1), "seen": got}
+    # A faster access link brings an admitted super-packet's later packets sooner, so the
+    # queue reaches t sooner and fewer first packets get in: admitted at once does not
+    # rise with the access rate (means over seeds, at every delay and t).
+    mean_at = {(r["access_rate"], r["delay"], r["t"]): r["admitted_at_once"] for r in table
+               if r["variant"] == "superpacket"}
+    falls = {f"{d}/t={t}": [mean_at[(rate, d, t)] for rate in RATES] for d in DELAYS for t in TS}
+    return [{
+        "claim": "at access rate = bottleneck rate (100 Mbps) min(10, t + 1) super-packets are admitted at once, "
+                 "in every seed (ours, by hand: the first packets arrive within one packet time)",
+        "must_hold": False,
+        "cells": at_line,
+        "holds": all(c["seen"] == [c["expected"]] for c in at_line.values()),
+    }, {
+        "claim": "the super-packets admitted at once do not rise with the access rate, at every delay and t "
+                 "(ours: later packets of admitted super-packets fill the queue to t sooner)",
+        "must_hold": False,
+        "cells": falls,
+        "holds": all(a >= b >= c for a, b, c in falls.values()),
+    }]
+
+
+def run(seeds: int | None = None, jitter_us: float | None = None, admit_syn: bool = False, quick: bool = False,
+        client: Any = None, progress: bool | None = None, **_: Any) -> dict[str, Any]:
+    """`quick`: 3 seeds. `client`: a `distributed.Client` (same results)."""
+    seeds = seeds or DEFAULT_SEEDS
+    if quick:
+        seeds = min(seeds, QUICK_SEEDS)
+    jitter_us = incast.check_jitter(jitter_us)
+    names = points()
+    per_seed, detail = run_seeds(names, seeds, KEYS, functools.partial(run_point, jitter_us=jitter_us,
+                                                                       admit_syn=admit_syn), client, progress)
+    for n in names:
+        if n.endswith("/droptail"):
+            del per_seed[n]["sp_round1_admitted"]
+    variants = summarize(per_seed)
+    table: list[dict[str, Any]] = []
+    dt_table: list[dict[str, Any]] = []
+    for rate in RATES:
+        for delay in DELAYS:
+            dt = variants[point(rate, delay, "droptail")]
+            dt_table.append({"access_rate": rate, "delay": delay, "mean_fct_s": dt["mean_fct_s"],
+                             "flows_with_timeout": dt["flows_with_timeout"]})
+            for t in TS:
+                for v in SP_VARIANTS:
+                    ms = variants[point(rate, delay, v, t)]
+                    r1 = ms["sp_round1_admitted_per_seed"]
+                    rel = ms["mean_fct_s"] / dt["mean_fct_s"]
+                    table.append({"access_rate": rate, "delay": delay, "t": t, "variant": v, "rel_fct": rel,
+                                  "effect": _effect(rel), "admitted_at_once": ms["sp_round1_admitted"],
+                                  "admitted_at_once_min": min(r1), "admitted_at_once_max": max(r1),
+                                  "mean_fct_s": ms["mean_fct_s"], "droptail_mean_fct_s": dt["mean_fct_s"],
+                                  "flows_with_timeout": ms["flows_with_timeout"]})
+    where = {r: {"point": f"{incast.REGIMES[r]['access_rate']}/{incast.REGIMES[r]['delay']}/t={incast.THRESHOLD_T}",
+                 **{v: next(x["rel_fct"] for x in table
+                            if (x["access_rate"], x["delay"], x["t"], x["variant"])
+                            == (incast.REGIMES[r]["access_rate"], incast.REGIMES[r]["delay"], incast.THRESHOLD_T, v))
+                    for v in SP_VARIANTS}} for r in incast.REGIMES}
+    not_completed = sum(d["flows_not_completed"] for ds in detail.values() for d in ds)
+    params = {
+        "access_rates": {"value": list(RATES), "source": "SCENARIOS.md"},
+        "delays": {"value": list(DELAYS), "source": "SCENARIOS.md (every link's one-way delay)"},
+        "thresholds": {"value": list(TS), "source": "SCENARIOS.md"},
+        "variants": {"value": list(SP_VARIANTS), "source": "SCENARIOS.md (each beside droptail)"},
+        "bottleneck": {"value": f"R->D {incast.BOTTLENECK_RATE}, buffer {incast.BUFFER_PKTS}, EPOCH 80 ms",
+                       "source": "paper (buffer, EPOCH); SCENARIOS.md (rate)"},
+        "incast": {"value": f"{incast.FLOWS} senders x one {incast.FLOW_PKTS}-packet flow, initial cwnd 10",
+                   "source": "paper"},
+        "jitter_us": {"value": jitter_us, "source": "SCENARIOS.md (uniform offsets in [0, 100 us); --jitter-us)"},
+        "admit_syn": {"value": admit_syn, "source": "SCENARIOS.md (SYNs admitted only where a scenario says so)"},
+        "duration_s": {"value": incast.DURATION_S, "source": "ours (every flow finishes)"},
+        "same_band": {"value": SAME_BAND, "source": "ours (|rel_fct - 1| within it: effect 'same')"},
+        "seeds": {"value": seeds, "source": "SCENARIOS.md (10)" if seeds == 10 else "ours"},
+    }
+    return {
+        "experiment": "incast-map",
+        "seeds": seeds,
+        "params": params,
+        "variants": variants,
+        "paper": {},
+        "paper_note": "No paper shows this map; its point (100 Mbps, 1 ms, t = 5) is the paper's incast regime.",
+        "claims": claims(table, detail),
+        "map": table,
+        "droptail": dt_table,
+        "incast_points": where,
+        "flows_not_completed": not_completed,
+        "conservation_ok": all(d["conservation"] == "ok" for ds in detail.values() for d in ds),
+    }
