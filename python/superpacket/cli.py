@@ -4,9 +4,10 @@
     superpacket list
     superpacket bench [--duration SECONDS] [--json]
     superpacket reproduce incast|incast-map|short-long|jumbo|threshold|loss-sensitivity|riops-goodput
-                          |riops-web|dcr|dcr-multihop|mbs|lion
+                          |riops-web|dcr|dcr-multihop|mbs|lion|fast-burstiness|datatag
                           [--seeds N] [--jitter-us US] [--admit-syn] [--quick] [--json]
                           [--regime paper|datacenter]   (incast)
+                          [--duration SECONDS]   (fast-burstiness, datatag)
                           [--protocols ltcp,highspeed,bic,htcp] [--q 0.001,0.01]   (dcr, dcr-multihop)
                           [--scheduler ADDRESS | --workers N]
     superpacket sweep FILE.toml --param PATH=V1,V2 [--seeds 1..N] [--out DIR] [--scheduler ADDRESS]
@@ -167,15 +168,17 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
         return _fail("--jitter-us must be >= 0")
     if a.workers is not None and a.workers < 0:
         return _fail("--workers must be >= 0")
+    if a.duration is not None and not (math.isfinite(a.duration) and a.duration > 0):
+        return _fail(f"--duration must be a finite number of seconds > 0 (got {a.duration:g})")
     quick = {"quick": True} if a.quick else {}  # only the experiments that have a quick scale
     # the experiment's own default number of seeds (10, SCENARIOS.md, unless it says otherwise)
     kw: dict[str, Any] = {} if a.seeds is None else {"seeds": a.seeds}
     options = getattr(mod, "OPTIONS", ())
-    for opt, value in (("protocols", a.protocols), ("qs", a.q), ("regime", a.regime)):
+    for opt, value in (("protocols", a.protocols), ("qs", a.q), ("regime", a.regime), ("duration_s", a.duration)):
         if value is None:
             continue
         if opt not in options:
-            flag = "--q" if opt == "qs" else f"--{opt}"
+            flag = {"qs": "--q", "duration_s": "--duration"}.get(opt, f"--{opt}")
             users = sorted(n for n, m in EXPERIMENTS.items() if opt in getattr(m, "OPTIONS", ()))
             return _fail(f"{flag} applies to {' and '.join(users)} only")
         kw[opt] = value
@@ -286,6 +289,8 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("--regime", default=None, metavar="NAME",
                     help="incast: the regime reported under `variants` (paper, the default, or datacenter; "
                          "both are run)")
+    rp.add_argument("--duration", type=float, default=None, metavar="SECONDS",
+                    help="fast-burstiness, datatag: simulated seconds per run (default 300 and 60)")
     rp.add_argument("--admit-syn", action="store_true", help="the super-packet router always admits SYNs")
     rp.add_argument("--json", action="store_true")
     rp.add_argument("--out", default=None, help="write summary.json here")

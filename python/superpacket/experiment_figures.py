@@ -629,6 +629,7 @@ def dcr_multihop(s: dict[str, Any]) -> list[ExpFigure]:
     return out
 
 
-# the packet-drop-avoidance experiments (mbs, lion) and incast-map register their figures
-# from their own modules (this one is past 600 lines)
-from superpacket import experiment_figures_incast, experiment_figures_pda  # noqa: F401
+# the packet-drop-avoidance experiments (mbs, lion), incast-map and the burstiness-control
+# experiments (fast-burstiness, datatag) register their figures from their own modules
+# (this one is past 600 lines)
+from superpacket import experiment_figures_bc, experiment_figures_incast, experiment_figures_pda  # noqa: F401

@@ -1,8 +1,10 @@
 """Built-in experiments of SCENARIOS.md, one module each (`superpacket reproduce NAME`)."""
 
 from superpacket.experiments import (
+    datatag,
     dcr,
     dcr_multihop,
+    fast_burstiness,
     incast,
     incast_map,
     jumbo,
@@ -18,4 +20,5 @@ from superpacket.experiments import (
 EXPERIMENTS = {"incast": incast, "incast-map": incast_map, "short-long": short_long, "jumbo": jumbo,
                "threshold": threshold,
                "loss-sensitivity": loss_sensitivity, "riops-goodput": riops_goodput, "riops-web": riops_web,
-               "dcr": dcr, "dcr-multihop": dcr_multihop, "mbs": mbs, "lion": lion}
+               "dcr": dcr, "dcr-multihop": dcr_multihop, "mbs": mbs, "lion": lion,
+               "fast-burstiness": fast_burstiness, "datatag": datatag}
