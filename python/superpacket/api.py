@@ -37,6 +37,9 @@ class Results:
     sources: pl.DataFrame = field(default_factory=pl.DataFrame)
     #: One row per train an `mbs_probe` sent (MBS search and FAC rounds).
     probe_trains: pl.DataFrame = field(default_factory=pl.DataFrame)
+    #: The high-frequency monitor (`[output] monitor`): one link's queue, its largest
+    #: value since the previous row, and the queue the windows alone predict.
+    monitor: pl.DataFrame = field(default_factory=pl.DataFrame)
     scenario_text: str = ""
     wall_s: float | None = field(default=None, compare=False)
     #: Links traced to pcap ("R->d"); their files are written by `write`.
@@ -62,7 +65,7 @@ class Results:
         self.queue_series.write_parquet(d / "queue_series.parquet")
         self.queue_counters.write_parquet(d / "queue_counters.parquet")
         self.flow_series.write_parquet(d / "flow_series.parquet")
-        for name in ("sources", "probe_trains"):
+        for name in ("sources", "probe_trains", "monitor"):
             table = getattr(self, name)
             if table.width:
                 table.write_parquet(d / f"{name}.parquet")
@@ -154,6 +157,7 @@ def run(
         # tables of builds with non-TCP traffic (issue 12); empty frames otherwise
         sources=_frame(raw["sources"]) if "sources" in raw else pl.DataFrame(),
         probe_trains=_frame(raw["probe_trains"]) if "probe_trains" in raw else pl.DataFrame(),
+        monitor=_frame(raw["monitor"]) if "monitor" in raw else pl.DataFrame(),
         summary=summary,
         scenario_text=text if fmt == "toml" else "",
         wall_s=wall,

@@ -179,6 +179,7 @@ impl Simulation {
         d.set_item("flow_series", table(py, &r.flow_series, buffers_from)?)?;
         d.set_item("sources", table(py, &r.sources, buffers_from)?)?;
         d.set_item("probe_trains", table(py, &r.probe_trains, buffers_from)?)?;
+        d.set_item("monitor", table(py, &r.monitor, buffers_from)?)?;
         d.set_item("summary_json", serde_json::to_string(&r.summary).unwrap_or_default())?;
         Ok(d)
     }

@@ -126,3 +126,102 @@ to = "d"
         "retransmits": f.stats.retransmits,
     }))
 }
+
+/// The fast-burstiness setting of SCENARIOS.md (seeds/003, slide 3): one FAST TCP flow
+/// (alpha = 500) from a 1 Gb/s host with a `txqueuelen`-packet NIC queue through a
+/// 622 Mb/s bottleneck of 2000 packets, 360 ms round trip (2 x 179.99 ms + 4 x 5 us), so
+/// about 18,700 + 500 packets in flight; reverse-path on-off traffic of 20 % of the
+/// bottleneck (622 Mb/s bursts, exponential 10 ms on / 40 ms off) from a host behind R2
+/// to one behind R1 for ACK compression. No monitor or series: the memory measured is the
+/// simulator's state, not its output. `gate`: burstiness control (default options) on
+/// or off.
+pub fn fast_burstiness_toml(duration_s: f64, txqueuelen: u32, gate: bool) -> String {
+    let gate = if gate { r#"gate = { kind = "burstiness" }"# } else { "" };
+    format!(
+        r#"
+name = "fast-burstiness"
+duration = "{duration_s}s"
+[topology]
+kind = "graph"
+nodes = ["s", "d", "x", "y", "R1", "R2"]
+links = [
+  {{ a = "s", b = "R1", rate = "1Gbps", delay = "5us", queue = {{ kind = "droptail", limit = {txqueuelen} }} }},
+  {{ a = "R1", b = "R2", rate = "622Mbps", delay = "179990us", queue = {{ kind = "droptail", limit = 2000 }} }},
+  {{ a = "R2", b = "d", rate = "1Gbps", delay = "5us", queue = {{ kind = "droptail", limit = 10000 }} }},
+  {{ a = "y", b = "R2", rate = "1Gbps", delay = "5us", queue = {{ kind = "droptail", limit = 10000 }} }},
+  {{ a = "R1", b = "x", rate = "1Gbps", delay = "5us", queue = {{ kind = "droptail", limit = 10000 }} }},
+]
+[tcp]
+cc = {{ kind = "fast", alpha = 500 }}
+recovery = "sack"
+local_drop = "cwr"
+{gate}
+[[traffic]]
+kind = "bulk"
+from = "s"
+to = "d"
+[[traffic]]
+kind = "onoff"
+from = "y"
+to = "x"
+rate = "622Mbps"
+on_time = "10ms"
+off_time = "40ms"
+"#
+    )
+}
+
+/// Current resident set size (VmRSS), bytes.
+pub fn rss_bytes() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Runs `fast_burstiness_toml` for `duration_s` simulated seconds in ten steps, the
+/// resident set size and the packets alive after each (memory must stay flat in simulated
+/// time with ~20,000 packets in flight: issue 11); wall time of the whole run.
+pub fn run_fast_burstiness(duration_s: f64, txqueuelen: u32, gate: bool) -> Result<serde_json::Value, String> {
+    if !(duration_s.is_finite() && duration_s > 0.0) {
+        return Err("duration must be a finite number > 0".into());
+    }
+    let sc = Scenario::from_toml_str(&fast_burstiness_toml(duration_s, txqueuelen, gate))?;
+    let mut sim = sc.build(Some(1))?;
+    let mut steps = Vec::new();
+    let t0 = Instant::now();
+    for k in 1..=10 {
+        sim.run_until(SimTime::from_secs_f64(duration_s * k as f64 / 10.0));
+        let f = &sim.flows[0];
+        steps.push(serde_json::json!({
+            "sim_s": sim.now.as_secs_f64(),
+            "wall_s": t0.elapsed().as_secs_f64(),
+            "rss_bytes": rss_bytes(),
+            "live_packets": sim.live_packets(),
+            "in_flight_pkts": (f.snd_max - f.snd_una) as f64 / f.p.mss as f64,
+        }));
+    }
+    let wall = t0.elapsed().as_secs_f64();
+    let r = results::collect(&sim, "fast-burstiness");
+    let f = &sim.flows[0];
+    let bl = sim.net.link_by_name("R1->R2").ok_or("no bottleneck")?;
+    let link = &sim.net.links[bl as usize];
+    Ok(serde_json::json!({
+        "scenario": "fast-burstiness",
+        "build": BUILD,
+        "txqueuelen": txqueuelen,
+        "burstiness_control": gate,
+        "sim_s": duration_s,
+        "wall_s": wall,
+        "events": sim.events_processed,
+        "events_per_s": sim.events_processed as f64 / wall,
+        "goodput_bps": f.stats.bytes_received as f64 * 8.0 / duration_s,
+        "router_drops": link.stats.total_drops(),
+        "sender_drops": f.stats.sender_drops,
+        "max_queue_pkts": link.stats.max_pkts,
+        "peak_live_packets": sim.peak_live_packets(),
+        "peak_rss_bytes": peak_rss_bytes(),
+        "steps": steps,
+        "conservation": r.summary.get("conservation").cloned(),
+    }))
+}

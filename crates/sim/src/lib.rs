@@ -6,6 +6,7 @@ pub mod classifier;
 pub mod event;
 pub mod link;
 pub mod mbs;
+pub mod monitor;
 pub mod packet;
 pub mod queue;
 pub mod reorder;

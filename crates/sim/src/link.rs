@@ -27,6 +27,8 @@ pub struct LinkStats {
     pub marks: u64,
     pub max_pkts: u32,
     pub max_bytes: u64,
+    /// The largest waiting-packet count since the monitor last read it (monitor.rs).
+    pub recent_max_pkts: u32,
     /// Integral of the waiting-packet count over time (packet x ns).
     pub occ_integral: u128,
     pub occ_bytes_integral: u128,

@@ -74,6 +74,8 @@ pub struct RunResults {
     pub sources: Table,
     /// Every train of every MBS probe as judged.
     pub probe_trains: Table,
+    /// The high-frequency monitor's rows (`output.monitor`, monitor.rs).
+    pub monitor: Table,
     pub summary: serde_json::Map<String, serde_json::Value>,
 }
 
@@ -246,7 +248,27 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
     if !probes.is_empty() {
         summary.insert("probes".into(), probes.into());
     }
-    RunResults { flows, links, queue_counters, queue_series: series, flow_series, sources, probe_trains, summary }
+    let mut monitor = Table::default();
+    if let Some(m) = sim.monitor.as_ref() {
+        let r = &m.rows;
+        monitor.push("t_s", Column::F64(r.iter().map(|x| x.t.as_secs_f64()).collect()));
+        monitor.push("queue_pkts", Column::U64(r.iter().map(|x| x.queue_pkts as u64).collect()));
+        monitor.push("max_queue_pkts", Column::U64(r.iter().map(|x| x.max_queue_pkts as u64).collect()));
+        monitor.push("window_pkts", Column::F64(r.iter().map(|x| x.window_pkts).collect()));
+        monitor.push("predicted_pkts", Column::F64(r.iter().map(|x| x.predicted_pkts).collect()));
+        monitor.push("drops", Column::U64(r.iter().map(|x| x.drops).collect()));
+    }
+    RunResults {
+        flows,
+        links,
+        queue_counters,
+        queue_series: series,
+        flow_series,
+        sources,
+        probe_trains,
+        monitor,
+        summary,
+    }
 }
 
 /// The fluid-model hops of a source's path: capacity, cross traffic (the long-run mean

@@ -19,6 +19,7 @@ use crate::reorder::{Negative, ReorderParams, ReorderStage};
 use crate::rng::Rng;
 use crate::sim::Sim;
 use crate::tcp::cc;
+use crate::tcp::gate::burstiness::{BcParams, Estimator};
 use crate::tcp::gate::pda::PdaParams;
 use crate::tcp::gate::GateConfig;
 use crate::tcp::recovery::dcr::{DcrBase, DcrConfig};
@@ -565,11 +566,23 @@ pub struct TcpSpec {
     /// control's pacing rate) or a rate ("10Mbps"): one packet per size x 8 / rate.
     pub pacing: Option<String>,
     /// A per-packet send rule (tcp/gate/): a table with `kind` = "bursts" (`burst_pkts`,
-    /// `rate`) or "pda" (the options of tcp/gate/pda.rs, all optional).
+    /// `rate`), "pda" (the options of tcp/gate/pda.rs, all optional) or "burstiness"
+    /// (`threshold`, `strict`, `estimator`, `gain`, `filter_rtts`, `headroom`,
+    /// `ss_headroom`: tcp/gate/burstiness.rs).
     pub gate: Option<GateSpec>,
     /// The reaction to a data packet dropped by the host's own NIC queue: "ignore"
     /// (default; found as any loss) or "cwr" (Linux: enter CWR, tcp/mod.rs `LocalDrop`).
     pub local_drop: Option<LocalDropSpec>,
+    /// Receiver ACK batching (interrupt coalescing, tcp/mod.rs `AckBatch`):
+    /// `{ pkts = 8, timeout = "1ms" }`; off by default.
+    pub ack_batch: Option<AckBatchSpec>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AckBatchSpec {
+    pub pkts: u32,
+    pub timeout: Dur,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
@@ -603,6 +616,22 @@ pub enum GateSpec {
         balance_step: Option<f64>,
         #[serde(default)]
         min_share: Option<f64>,
+    },
+    Burstiness {
+        #[serde(default)]
+        threshold: Option<f64>,
+        #[serde(default)]
+        strict: Option<bool>,
+        #[serde(default)]
+        estimator: Option<String>,
+        #[serde(default)]
+        gain: Option<f64>,
+        #[serde(default)]
+        filter_rtts: Option<u32>,
+        #[serde(default)]
+        headroom: Option<f64>,
+        #[serde(default)]
+        ss_headroom: Option<f64>,
     },
 }
 
@@ -648,6 +677,47 @@ impl GateSpec {
                     return Err(format!("{path}.hold_rtts: must be at most 1000 (got {})", p.hold_rtts));
                 }
                 Ok(GateConfig::Pda(p))
+            }
+            GateSpec::Burstiness { threshold, strict, estimator, gain, filter_rtts, headroom, ss_headroom } => {
+                let d = BcParams::default();
+                let estimator = match estimator.as_deref() {
+                    None => d.estimator,
+                    Some("delivery") => Estimator::Delivery,
+                    Some("delivery_ewma") => Estimator::DeliveryEwma,
+                    Some("window") => Estimator::Window,
+                    Some(e) => {
+                        return Err(format!(
+                            "{path}.estimator: unknown {e:?}; allowed: \"delivery\", \"delivery_ewma\", \"window\""
+                        ));
+                    }
+                };
+                let p = BcParams {
+                    threshold: threshold.unwrap_or(d.threshold),
+                    strict: strict.unwrap_or(d.strict),
+                    estimator,
+                    gain: gain.unwrap_or(d.gain),
+                    filter_rtts: filter_rtts.unwrap_or(d.filter_rtts),
+                    headroom: headroom.unwrap_or(d.headroom),
+                    ss_headroom: ss_headroom.unwrap_or(d.ss_headroom),
+                };
+                if p.filter_rtts == 0 || p.filter_rtts > 10_000 {
+                    return Err(format!("{path}.filter_rtts: must be 1..10000 (got {})", p.filter_rtts));
+                }
+                for (name, v) in [("headroom", p.headroom), ("ss_headroom", p.ss_headroom)] {
+                    if !(v.is_finite() && (1.0..=100.0).contains(&v)) {
+                        return Err(format!("{path}.{name}: must be a finite number in 1..100 (got {v})"));
+                    }
+                }
+                if !(p.threshold.is_finite() && (0.0..=1e6).contains(&p.threshold)) {
+                    return Err(format!(
+                        "{path}.threshold: must be a finite number in 0..1000000 packets (got {})",
+                        p.threshold
+                    ));
+                }
+                if !(p.gain > 0.0 && p.gain <= 1.0) {
+                    return Err(format!("{path}.gain: must be in (0, 1] (got {})", p.gain));
+                }
+                Ok(GateConfig::Burstiness(p))
             }
         }
     }
@@ -822,6 +892,7 @@ impl TcpSpec {
             pacing: pick!(pacing),
             gate: pick!(gate),
             local_drop: pick!(local_drop),
+            ack_batch: pick!(ack_batch),
         }
     }
 
@@ -881,6 +952,21 @@ impl TcpSpec {
             local_drop: match self.local_drop {
                 None | Some(LocalDropSpec::Ignore) => crate::tcp::LocalDrop::Ignore,
                 Some(LocalDropSpec::Cwr) => crate::tcp::LocalDrop::Cwr,
+            },
+            ack_batch: match self.ack_batch {
+                None => None,
+                Some(b) => {
+                    if b.pkts == 0 || b.pkts > 100_000 {
+                        return Err(format!("{path}.ack_batch.pkts: must be 1..100000 (got {})", b.pkts));
+                    }
+                    if b.timeout.0 == SimTime::ZERO || b.timeout.0 > SimTime::from_secs(10) {
+                        return Err(format!(
+                            "{path}.ack_batch.timeout: must be above 0 and at most 10s (got {}s)",
+                            b.timeout.0.as_secs_f64()
+                        ));
+                    }
+                    Some(crate::tcp::AckBatch { pkts: b.pkts, timeout: b.timeout.0 })
+                }
             },
         };
         if self.sp_len == Some(0) {
@@ -1100,7 +1186,20 @@ pub struct OutputSpec {
     /// Bytes kept of each traced frame; 0 = whole frames (zero-filled payload).
     #[serde(default)]
     pub pcap_snaplen: u32,
+    /// The high-frequency monitor (monitor.rs): `{ link = "R1->R2", interval = "1ms" }`.
+    #[serde(default)]
+    pub monitor: Option<MonitorSpec>,
 }
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MonitorSpec {
+    pub link: String,
+    pub interval: Dur,
+}
+
+/// Rows the monitor may write in one run (output.monitor: duration / interval).
+pub const MONITOR_MAX_ROWS: u64 = 20_000_000;
 
 impl Default for OutputSpec {
     fn default() -> Self {
@@ -1110,6 +1209,7 @@ impl Default for OutputSpec {
             sample_flows: None,
             pcap: Vec::new(),
             pcap_snaplen: 0,
+            monitor: None,
         }
     }
 }
@@ -1307,6 +1407,24 @@ impl Scenario {
         }
         if let Some(iv) = self.output.sample_flows {
             sim.sample_flows(iv.0);
+        }
+        if let Some(m) = &self.output.monitor {
+            let l = sim.net.link_by_name(&m.link).ok_or_else(|| {
+                format!(
+                    "output.monitor.link: unknown link {:?} (links are named \"a->b\", e.g. {:?})",
+                    m.link,
+                    sim.net.links.first().map(|l| l.name.as_str()).unwrap_or("")
+                )
+            })?;
+            let iv = m.interval.0;
+            if iv == SimTime::ZERO || self.duration.0.ns() / iv.ns() > MONITOR_MAX_ROWS {
+                return Err(format!(
+                    "output.monitor.interval: must be above 0 and at least duration / {MONITOR_MAX_ROWS} = {}s (got {}s)",
+                    self.duration.0.as_secs_f64() / MONITOR_MAX_ROWS as f64,
+                    iv.as_secs_f64()
+                ));
+            }
+            sim.monitor(l, iv);
         }
         sim.trace_by_name(&self.output.pcap, "output.pcap", self.output.pcap_snaplen)?;
         Ok(sim)

@@ -9,12 +9,13 @@ use std::collections::HashMap;
 
 use crate::event::EventList;
 use crate::link::Slot;
+use crate::monitor::{window_queue_bits, FluidFlow, Monitor, MonitorRow};
 use crate::packet::{flags, FlowId, LinkId, NodeId, Packet, PacketSlab, PktId, RouteId};
 use crate::queue::{DropReason, Verdict};
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::recovery::LossRecovery;
 use crate::tcp::sack::{SackBlock, SackBlocks};
-use crate::tcp::{Flow, TcpOut, TcpParams};
+use crate::tcp::{Flow, SenderState, TcpOut, TcpParams};
 use crate::time::SimTime;
 use crate::topology::Network;
 use crate::traffic::raw::{RawKind, RawSource};
@@ -32,6 +33,7 @@ pub enum Ev {
     Source(u32),
     Sample,
     FlowSample,
+    Monitor,
 }
 
 /// One flow at one sampling time: what the receiver holds in order and the sender's
@@ -94,6 +96,8 @@ pub struct Sim {
     /// Per traffic entry, the congestion control and the reordering response it resolved
     /// to, every parameter spelled out (`traffic[k]` -> text), for the results.
     pub tcp_configs: Vec<(String, String)>,
+    /// The high-frequency monitor of one link (output.monitor, monitor.rs).
+    pub monitor: Option<Monitor>,
 }
 
 impl Sim {
@@ -119,6 +123,7 @@ impl Sim {
             flow_samples: Vec::new(),
             samples: Vec::new(),
             tcp_configs: Vec::new(),
+            monitor: None,
         }
     }
 
@@ -156,7 +161,7 @@ impl Sim {
         let mut flow = Flow::new(id, src, dst, fwd, rev, p, cc, size, start);
         let nic = &self.net.links[self.routes[fwd as usize][0] as usize];
         let nic_pkts = nic.disc.as_droptail().map(|d| d.capacity_pkts(p.mss + p.header));
-        if let Some(g) = p.gate.build(nic.rate.0 as f64, nic_pkts) {
+        if let Some(g) = p.gate.build(nic.rate.0 as f64, nic_pkts, p.mss, p.mss + p.header) {
             flow.set_send_gate(g);
         }
         self.flows.push(flow);
@@ -194,6 +199,71 @@ impl Sim {
         }
         self.flow_sample_interval = interval;
         self.events.push(self.now.ns(), Ev::FlowSample);
+    }
+
+    /// Monitors link `l` every `interval` (monitor.rs): its queue, the largest queue
+    /// since the previous row, and the queue the windows of the flows crossing it predict.
+    pub fn monitor(&mut self, l: LinkId, interval: SimTime) {
+        if interval == SimTime::ZERO {
+            return;
+        }
+        self.monitor = Some(Monitor { link: l, interval, rows: Vec::new() });
+        self.events.push(self.now.ns(), Ev::Monitor);
+    }
+
+    /// One monitor row (`Ev::Monitor`).
+    #[inline(never)]
+    fn monitor_fire(&mut self) {
+        let Some(m) = self.monitor.as_ref() else { return };
+        let (l, interval) = (m.link, m.interval);
+        self.net.links[l as usize].advance(self.now, &self.slab);
+        let mut fluid = Vec::new();
+        let (mut window_pkts, mut wire) = (0.0, None);
+        for f in &self.flows {
+            if f.state != SenderState::Established || !self.routes[f.fwd as usize].contains(&l) {
+                continue;
+            }
+            let w = f.cc_state.cwnd.min(f.cc_state.max_cwnd).max(0.0);
+            let full = (f.p.mss + f.p.header) as f64;
+            wire.get_or_insert(full);
+            window_pkts += w;
+            fluid.push(FluidFlow {
+                w_bits: w * full * 8.0,
+                d_s: self.base_rtt(f.fwd, f.rev, f.p.mss + f.p.header, f.p.header),
+            });
+        }
+        let link = &mut self.net.links[l as usize];
+        let c = link.rate.0 as f64;
+        let q_bits = window_queue_bits(&fluid, c);
+        let row = MonitorRow {
+            t: self.now,
+            queue_pkts: link.q.pkts,
+            max_queue_pkts: link.stats.recent_max_pkts.max(link.q.pkts),
+            window_pkts,
+            predicted_pkts: q_bits / (8.0 * wire.unwrap_or(1500.0)),
+            drops: link.stats.total_drops(),
+        };
+        link.stats.recent_max_pkts = link.q.pkts;
+        if let Some(m) = self.monitor.as_mut() {
+            m.rows.push(row);
+        }
+        self.events.push((self.now + interval).ns(), Ev::Monitor);
+    }
+
+    /// The propagation round trip of a flow in seconds: every link's delay both ways,
+    /// one `data`-byte packet's serialisation on each forward link, one `ack`-byte
+    /// packet's on each reverse link.
+    pub fn base_rtt(&self, fwd: RouteId, rev: RouteId, data: u32, ack: u32) -> f64 {
+        let leg = |r: RouteId, bytes: u32| -> f64 {
+            self.routes[r as usize]
+                .iter()
+                .map(|&l| {
+                    let link = &self.net.links[l as usize];
+                    link.delay.as_secs_f64() + bytes as f64 * 8.0 / link.rate.0 as f64
+                })
+                .sum()
+        };
+        leg(fwd, data) + leg(rev, ack)
     }
 
     pub fn sample_queues(&mut self, links: Vec<LinkId>, interval: SimTime) {
@@ -262,6 +332,7 @@ impl Sim {
             }
             Ev::Gen(g) => self.generator_fire(g),
             Ev::Source(s) => self.source_fire(s),
+            Ev::Monitor => self.monitor_fire(),
             Ev::FlowSample => {
                 let now = self.now;
                 self.flow_samples.extend(self.flows.iter().map(|f| FlowSample {
@@ -533,6 +604,9 @@ impl Sim {
             link.q.bytes += size as u64;
             if link.q.pkts > link.stats.max_pkts {
                 link.stats.max_pkts = link.q.pkts;
+            }
+            if link.q.pkts > link.stats.recent_max_pkts {
+                link.stats.recent_max_pkts = link.q.pkts;
             }
             if link.q.bytes > link.stats.max_bytes {
                 link.stats.max_bytes = link.q.bytes;

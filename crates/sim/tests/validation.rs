@@ -6,6 +6,8 @@
 //! Run: `cargo test --release -p superpacket-sim --test validation` (release: some tests
 //! simulate minutes of traffic). No wall-clock asserts.
 
+#[path = "validation/burstiness.rs"]
+mod burstiness;
 #[path = "validation/common.rs"]
 mod common;
 #[path = "validation/dcr.rs"]

@@ -6,12 +6,15 @@
 //! `superpacket-sim --p1 SECONDS`: benchmark scenario P1 (bench.rs), its JSON figures.
 //! `superpacket-sim --window PACKETS newreno|sack SECONDS`: one flow at a large window
 //! with 1 % loss (bench.rs `run_window`), the per-packet cost of loss recovery.
+//! `superpacket-sim --fast-burstiness SECONDS TXQUEUELEN on|off`: the 622 Mb/s x 360 ms
+//! FAST setting of seeds/003 (bench.rs `run_fast_burstiness`), burstiness control on or
+//! off: wall time and memory over simulated time.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: superpacket-sim FILE.toml [SEED] [--out DIR] | --p1 SECONDS | --window PACKETS newreno|sack SECONDS";
+    "usage: superpacket-sim FILE.toml [SEED] [--out DIR] | --p1 SECONDS | --window PACKETS newreno|sack SECONDS | --fast-burstiness SECONDS TXQUEUELEN on|off";
 
 fn fail(msg: &str) -> ExitCode {
     eprintln!("superpacket-sim: {msg}");
@@ -38,6 +41,25 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Err(e) => fail(&format!("--window: {e}")),
+            };
+        }
+        if a == "--fast-burstiness" {
+            let secs = args.next().and_then(|d| d.parse::<f64>().ok());
+            let txq = args.next().and_then(|x| x.parse::<u32>().ok()).filter(|&q| q > 0);
+            let gate = match args.next().as_deref() {
+                Some("on") => Some(true),
+                Some("off") => Some(false),
+                _ => None,
+            };
+            let (Some(secs), Some(txq), Some(gate)) = (secs, txq, gate) else {
+                return fail("--fast-burstiness needs SECONDS TXQUEUELEN (>= 1) on|off");
+            };
+            return match sim::bench::run_fast_burstiness(secs, txq, gate) {
+                Ok(v) => {
+                    println!("{}", serde_json::to_string_pretty(&v).expect("json"));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(&format!("--fast-burstiness: {e}")),
             };
         }
         if a == "--p1" {
@@ -91,6 +113,9 @@ fn main() -> ExitCode {
     if r.sources.get("source_id").is_some_and(|c| !c.is_empty()) {
         json["sources"] = r.sources.to_json();
         json["probe_trains"] = r.probe_trains.to_json();
+    }
+    if r.monitor.get("t_s").is_some_and(|c| !c.is_empty()) {
+        json["monitor"] = r.monitor.to_json();
     }
     if let (true, Some(dir)) = (traced, out.as_deref()) {
         match s.write_pcaps(dir) {

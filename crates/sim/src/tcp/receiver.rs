@@ -20,6 +20,39 @@ impl Flow {
     /// A SYN or data packet reached the receiver.
     #[inline(always)]
     pub fn on_data(&mut self, pkt: &Packet, now: SimTime, out: &mut TcpOut) {
+        if self.p.ack_batch.is_some() && !pkt.has(flags::SYN) {
+            self.batch_data(pkt, now, out);
+            return;
+        }
+        self.receive(pkt, now, out);
+    }
+
+    /// ACK batching (`TcpParams::ack_batch`): hold the packet; hand the batch to TCP when
+    /// it is full (the timer does it otherwise).
+    #[inline(never)]
+    fn batch_data(&mut self, pkt: &Packet, now: SimTime, out: &mut TcpOut) {
+        let b = self.p.ack_batch.expect("ack_batch");
+        self.rcv.batch.push(*pkt);
+        if self.rcv.batch.len() >= b.pkts as usize {
+            self.flush_batch(now, out);
+        } else if self.rcv.batch.len() == 1 {
+            self.timers.set(TimerKind::RxBatch, now + b.timeout);
+        }
+    }
+
+    /// Hands every held packet to TCP, in arrival order.
+    pub(crate) fn flush_batch(&mut self, now: SimTime, out: &mut TcpOut) {
+        self.timers.cancel(TimerKind::RxBatch);
+        let mut batch = std::mem::take(&mut self.rcv.batch);
+        for p in &batch {
+            self.receive(p, now, out);
+        }
+        batch.clear();
+        self.rcv.batch = batch;
+    }
+
+    #[inline(always)]
+    fn receive(&mut self, pkt: &Packet, now: SimTime, out: &mut TcpOut) {
         if pkt.has(flags::SYN) {
             let mut f = flags::SYN | flags::ACK | flags::TSV;
             if self.p.ecn && pkt.has(flags::ECE) && pkt.has(flags::CWR) {

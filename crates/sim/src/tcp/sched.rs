@@ -34,6 +34,10 @@ pub struct GateView {
     /// Its first sequence number and payload bytes (0 when the view is of an ACK).
     pub seq: u64,
     pub len: u64,
+    /// Octets SACKed above snd_una (0 without SACK).
+    pub sacked: u64,
+    /// Slow-start threshold, segments (infinite before the first reduction).
+    pub ssthresh: f64,
 }
 
 /// A per-packet sending rule (burstiness control, MBS pacing).

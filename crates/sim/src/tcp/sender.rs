@@ -113,6 +113,8 @@ impl Flow {
             bytes: len as u32 + self.p.header,
             seq,
             len,
+            sacked: self.rec.as_ref().map_or(0, |r| r.sacked_bytes()),
+            ssthresh: self.cc_state.ssthresh,
         }
     }
 

@@ -17,9 +17,11 @@ pub enum TimerKind {
     Send = 2,
     /// The loss-recovery piece's own timer (e.g. TCP-DCR's delayed response).
     Recovery = 3,
+    /// The receiver's ACK batch (interrupt coalescing) is handed to TCP.
+    RxBatch = 4,
 }
 
-pub const KINDS: usize = 4;
+pub const KINDS: usize = 5;
 
 /// Deadlines in ns, `NONE` when a timer is not running (a sentinel keeps `next` a
 /// branch-free minimum: it runs after every packet a flow handles).
@@ -75,7 +77,7 @@ impl Timers {
     /// The earliest pending deadline.
     #[inline]
     pub fn next(&self) -> Option<SimTime> {
-        let m = self.at[0].min(self.at[1]).min(self.at[2].min(self.at[3]));
+        let m = self.at[0].min(self.at[1]).min(self.at[2].min(self.at[3])).min(self.at[4]);
         (m != NONE).then_some(SimTime(m))
     }
 }

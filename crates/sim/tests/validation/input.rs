@@ -88,6 +88,29 @@ fn bad_input_names_the_field() {
         (mutate("duration = \"2s\"\n", ""), vec!["duration"]),
         (mutate("pairs = 2", "pairs = 0"), vec!["pairs"]),
         (mutate("size_pkts = 10", ""), vec!["size"]),
+        // burstiness control, ACK batching, the monitor (issue 11)
+        (mutate("min_rto = \"200ms\"", "gate = { kind = \"burstiness\", threshold = -1 }"), vec!["tcp.gate.threshold"]),
+        (
+            mutate("min_rto = \"200ms\"", "gate = { kind = \"burstiness\", estimator = \"psychic\" }"),
+            vec!["tcp.gate.estimator", "psychic"],
+        ),
+        (mutate("min_rto = \"200ms\"", "gate = { kind = \"burstiness\", gain = 2.0 }"), vec!["tcp.gate.gain"]),
+        (mutate("min_rto = \"200ms\"", "gate = { kind = \"burstiness\", treshold = 5 }"), vec!["treshold"]),
+        (mutate("min_rto = \"200ms\"", "ack_batch = { pkts = 0, timeout = \"1ms\" }"), vec!["tcp.ack_batch.pkts"]),
+        (mutate("min_rto = \"200ms\"", "ack_batch = { pkts = 8, timeout = \"0s\" }"), vec!["tcp.ack_batch.timeout"]),
+        (mutate("min_rto = \"200ms\"", "ack_batch = { pkts = 8 }"), vec!["timeout"]),
+        (
+            mutate("sample_interval = \"10ms\"", "monitor = { link = \"R9->R2\", interval = \"1ms\" }"),
+            vec!["output.monitor.link", "R9->R2"],
+        ),
+        (
+            mutate("sample_interval = \"10ms\"", "monitor = { link = \"R1->R2\", interval = \"0s\" }"),
+            vec!["output.monitor.interval"],
+        ),
+        (
+            mutate("sample_interval = \"10ms\"", "monitor = { link = \"R1->R2\", interval = \"1ns\" }"),
+            vec!["output.monitor.interval"],
+        ),
         // not TOML at all
         (mutate("[output]", "[output"), vec!["TOML"]),
     ];

@@ -57,7 +57,18 @@ mod tests {
     use super::*;
 
     fn view() -> GateView {
-        GateView { snd_una: 0, snd_nxt: 0, snd_max: 0, cwnd: 1e9, srtt: None, bytes: 1500, seq: 0, len: 1460 }
+        GateView {
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            cwnd: 1e9,
+            srtt: None,
+            bytes: 1500,
+            seq: 0,
+            len: 1460,
+            sacked: 0,
+            ssthresh: 0.0,
+        }
     }
 
     /// 4-packet bursts of 1500 B at 100 Mb/s average: a burst is 48,000 bits, one per

@@ -246,4 +246,8 @@ impl LossRecovery for Dcr {
     fn pipe(&self, f: &Flow) -> Option<u64> {
         self.inner.pipe(f)
     }
+
+    fn sacked_bytes(&self) -> u64 {
+        self.inner.sacked_bytes()
+    }
 }

@@ -88,6 +88,12 @@ pub trait LossRecovery: Send {
     fn sacked_above(&self, _f: &Flow) -> bool {
         false
     }
+
+    /// Octets SACKed above snd_una (0 without SACK): delivered but not cumulatively
+    /// acknowledged (a send gate's delivery-rate estimate).
+    fn sacked_bytes(&self) -> u64 {
+        0
+    }
 }
 
 /// The built-in recovery pieces.
@@ -203,6 +209,9 @@ impl LossRecovery for Recovery {
     }
     fn sacked_above(&self, f: &Flow) -> bool {
         each!(self, r => r.sacked_above(f))
+    }
+    fn sacked_bytes(&self) -> u64 {
+        each!(self, r => r.sacked_bytes())
     }
     #[inline]
     fn next_segment(&self, f: &Flow, wnd: u64) -> Option<(u64, u64)> {

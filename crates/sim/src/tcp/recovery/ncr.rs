@@ -207,4 +207,8 @@ impl LossRecovery for Ncr {
     fn sacked_above(&self, f: &Flow) -> bool {
         self.inner.sacked_above(f)
     }
+
+    fn sacked_bytes(&self) -> u64 {
+        self.inner.sacked_bytes()
+    }
 }

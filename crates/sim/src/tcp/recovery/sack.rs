@@ -257,6 +257,10 @@ impl LossRecovery for SackRecovery {
         self.sb.high_sacked() > f.snd_una
     }
 
+    fn sacked_bytes(&self) -> u64 {
+        self.sb.sacked_bytes()
+    }
+
     fn on_sent(&mut self, snd_max: u64, seq: u64, len: u64) {
         if self.in_recovery && seq < snd_max {
             if let Some(&(rs, re)) = self.resend.front() {

@@ -1,0 +1,393 @@
+//! Burstiness control: window control decides how much a flow sends per round trip, this
+//! rule decides when each packet leaves, so a flow never builds more than `threshold`
+//! packets of queue beyond what its window alone would (a micro-burst from ACK
+//! compression or a window jump leaves paced at the available bandwidth instead).
+//!
+//! Source: seeds/003 (D. X. Wei, S. Hegde, S. H. Low, "Burstiness Control for High Speed
+//! Long Distance TCP", PFLDnet 2005, slides 14-21: "for each packet (packet n) to be sent,
+//! at time t, u is the first packet that is sent but not acknowledged: it is sent 1 RTT
+//! before ... Send the packet only when B is smaller than a threshold"; slide 19 names the
+//! available bandwidth for the connection). The slides' formula is lost in the text; the
+//! measure here is ALGORITHMS.md section 12's reconstruction [X]:
+//!
+//!   B(n) = (n - u) - c (t - s_u)
+//!
+//! packets sent since u beyond what the path drained at the available bandwidth c
+//! (pkt/s) since u left at s_u: the queue this flow builds. Packet n leaves at t only if
+//! B(n) <= `threshold`; otherwise it waits until t' = s_u + (n - u - threshold) / c (where
+//! B = threshold), or until an ACK moves u (the send loop runs on every ACK).
+//!
+//! Choices the sources leave open, each an option with its default:
+//! - `threshold` (B_th), packets: 10 (ALGORITHMS.md section 12's default without an MBS
+//!   estimate; the slides give no value).
+//! - `strict`: false sends while B <= threshold (the sheet's test values); true while
+//!   B < threshold (the slides' "smaller than"); they differ by one packet.
+//! - `estimator` of c. A delivery-rate sample is the packets delivered (cumulatively
+//!   acknowledged or SACKed: snd_una plus the SACKed octets above it, never decreasing)
+//!   over one smoothed RTT divided by its length.
+//!   - "delivery" (default, ours): the largest of the last `filter_rtts` = 10 samples
+//!     (BBR's bandwidth filter, Cardwell et al., ACM Queue 2016), times `headroom` = 1.25
+//!     (BBR's probing gain) once out of slow start, `ss_headroom` = 2 in slow start
+//!     (cwnd < ssthresh, where the window doubles per round trip).
+//!   - "delivery_ewma": ALGORITHMS.md section 12 (a) as written: an EWMA of `gain` = 1/8
+//!     over the samples, with the same headrooms.
+//!   - "window": cwnd / SRTT, FAST's own rate (slide 25: "bandwidth under-estimation by
+//!     cwnd/RTT leads to slow convergence"), no headroom.
+//!
+//!   Why not the sheet's (a) as the default: the gate limits the delivery it then
+//!   measures. With headroom 1 a flow may exceed c by only B_th packets per round trip,
+//!   so c, and the flow, grow by B_th per round trip: one FAST flow at 622 Mb/s x 360 ms
+//!   (a window of 19,000 packets) reached 16.6 Mb/s in 300 s (bench.rs
+//!   `run_fast_burstiness`, this gate before the change). The headroom lets c grow by
+//!   1.25x (2x in slow start) per round trip while still cutting micro-bursts. Every
+//!   estimate is capped at the host's line rate.
+//! - Until the first estimate (the first round trip) and while nothing is in flight the
+//!   rule lets packets go; retransmissions (below snd_max) are never held, so loss
+//!   recovery is not slowed; s_u is the first transmission time of u.
+//!
+//! Test values (ALGORITHMS.md section 12): s_u = 0, t = 0.1 s, c = 1000 pkt/s,
+//! B_th = 10: n - u = 105 gives B = 5 (send); n - u = 111 gives B = 11, held until
+//! t' = (111 - 10) / 1000 = 0.101 s.
+
+use std::collections::VecDeque;
+
+use crate::tcp::sched::{GateView, SendGate};
+use crate::time::SimTime;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Estimator {
+    /// The largest per-SRTT delivery rate of the last `filter_rtts`, with headroom.
+    #[default]
+    Delivery,
+    /// The per-SRTT delivery rates EWMA-smoothed (weight `gain`), with headroom.
+    DeliveryEwma,
+    /// cwnd / SRTT.
+    Window,
+}
+
+/// Burstiness-control options (defaults: `BcParams::default`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BcParams {
+    pub threshold: f64,
+    pub strict: bool,
+    pub estimator: Estimator,
+    /// EWMA weight of a new delivery-rate sample ("delivery_ewma").
+    pub gain: f64,
+    /// Samples the "delivery" estimator's max filter keeps (one per SRTT).
+    pub filter_rtts: u32,
+    /// The delivery estimators' factor out of slow start and in it.
+    pub headroom: f64,
+    pub ss_headroom: f64,
+}
+
+impl Default for BcParams {
+    fn default() -> Self {
+        BcParams {
+            threshold: 10.0,
+            strict: false,
+            estimator: Estimator::Delivery,
+            gain: 0.125,
+            filter_rtts: 10,
+            headroom: 1.25,
+            ss_headroom: 2.0,
+        }
+    }
+}
+
+const EPS: f64 = 1e-9;
+
+pub struct Burstiness {
+    p: BcParams,
+    /// Payload bytes of a full segment (packet counts are in segments).
+    mss: f64,
+    /// The host's line rate in full packets per second (the cap on c).
+    line_pps: f64,
+    /// End sequence number and first send time of each new segment not yet
+    /// cumulatively acknowledged, oldest first: the front gives s_u.
+    sent: VecDeque<(u64, SimTime)>,
+    /// Delivery estimators: the EWMA or the filter's samples (pkt/s), and the current
+    /// sampling interval's start.
+    rate: Option<f64>,
+    samples: VecDeque<f64>,
+    win_start: Option<(SimTime, u64)>,
+    /// Octets delivered so far (snd_una + SACKed), its high-water mark.
+    delivered: u64,
+    /// Packets this gate held (a release time named), for the results.
+    pub holds: u64,
+}
+
+impl Burstiness {
+    /// `line_rate` bits/s; `mss` payload and `wire` bytes of a full segment.
+    pub fn new(p: BcParams, line_rate: f64, mss: u32, wire: u32) -> Burstiness {
+        Burstiness {
+            p,
+            mss: mss.max(1) as f64,
+            line_pps: line_rate / (8.0 * wire.max(1) as f64),
+            sent: VecDeque::new(),
+            rate: None,
+            samples: VecDeque::new(),
+            win_start: None,
+            delivered: 0,
+            holds: 0,
+        }
+    }
+
+    /// The available-bandwidth estimate c in packets/s, if any.
+    pub fn estimate(&self, v: &GateView) -> Option<f64> {
+        let headroom = if v.cwnd < v.ssthresh { self.p.ss_headroom } else { self.p.headroom };
+        let c = match self.p.estimator {
+            Estimator::Delivery => self.samples.iter().copied().reduce(f64::max)? * headroom,
+            Estimator::DeliveryEwma => self.rate? * headroom,
+            Estimator::Window => {
+                let srtt = v.srtt?.as_secs_f64();
+                if srtt <= 0.0 {
+                    return None;
+                }
+                v.cwnd / srtt
+            }
+        };
+        (c > 0.0).then_some(c.min(self.line_pps))
+    }
+
+    /// B(n) for the packet `v` describes, at `now` (None: no estimate or nothing in flight).
+    pub fn measure(&self, v: &GateView, now: SimTime) -> Option<(f64, SimTime, f64)> {
+        let &(_, s_u) = self.sent.front()?;
+        let c = self.estimate(v)?;
+        let n_u = v.seq.saturating_sub(v.snd_una) as f64 / self.mss;
+        Some((n_u - c * (now - s_u).as_secs_f64(), s_u, c))
+    }
+}
+
+impl SendGate for Burstiness {
+    fn name(&self) -> &'static str {
+        "burstiness"
+    }
+
+    fn release_at(&mut self, v: &GateView, now: SimTime) -> Option<SimTime> {
+        if v.seq < v.snd_max {
+            return None; // a retransmission
+        }
+        let (b, s_u, c) = self.measure(v, now)?;
+        // EPS: float rounding in B (the wait below is whole ns, rounded up)
+        let ok = if self.p.strict { b < self.p.threshold - EPS } else { b <= self.p.threshold + EPS };
+        if ok {
+            return None;
+        }
+        // t' = s_u + (n - u - B_th) / c, rounded up to the next ns (at t', B <= B_th);
+        // strictly, one ns later still
+        let n_u = v.seq.saturating_sub(v.snd_una) as f64 / self.mss;
+        let wait_ns = ((n_u - self.p.threshold) / c * 1e9 - 1e-3).ceil().max(0.0);
+        let mut t = s_u + SimTime(wait_ns.min(1e18) as u64);
+        if self.p.strict {
+            t = t + SimTime(1);
+        }
+        self.holds += 1;
+        Some(t.max(now + SimTime(1)))
+    }
+
+    fn on_sent(&mut self, v: &GateView, now: SimTime) {
+        let end = v.seq + v.len;
+        if v.len > 0 && self.sent.back().is_none_or(|&(e, _)| end > e) && v.seq >= v.snd_max {
+            self.sent.push_back((end, now));
+        }
+    }
+
+    fn on_ack(&mut self, v: &GateView, now: SimTime) {
+        while self.sent.front().is_some_and(|&(e, _)| e <= v.snd_una) {
+            self.sent.pop_front();
+        }
+        if self.p.estimator == Estimator::Window {
+            return;
+        }
+        self.delivered = self.delivered.max(v.snd_una + v.sacked);
+        let Some(srtt) = v.srtt else { return };
+        match self.win_start {
+            None => self.win_start = Some((now, self.delivered)),
+            Some((t0, d0)) => {
+                let dt = now - t0;
+                if dt >= srtt && dt > SimTime::ZERO {
+                    let sample = (self.delivered - d0) as f64 / self.mss / dt.as_secs_f64();
+                    self.rate = Some(match self.rate {
+                        None => sample,
+                        Some(r) => r + self.p.gain * (sample - r),
+                    });
+                    if self.samples.len() >= self.p.filter_rtts.max(1) as usize {
+                        self.samples.pop_front();
+                    }
+                    self.samples.push_back(sample);
+                    self.win_start = Some((now, self.delivered));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MSS: u64 = 1000;
+
+    /// A gate with c fixed at `c` pkt/s (the window estimator with cwnd = c x SRTT,
+    /// SRTT = 1 s, out of slow start) and a line rate far above it.
+    fn gate(c: f64) -> (Burstiness, GateView) {
+        let p = BcParams { estimator: Estimator::Window, ..BcParams::default() };
+        let g = Burstiness::new(p, 1e12, MSS as u32, MSS as u32 + 40);
+        let v = GateView {
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            cwnd: c,
+            srtt: Some(SimTime::from_secs(1)),
+            bytes: MSS as u32 + 40,
+            seq: 0,
+            len: MSS,
+            sacked: 0,
+            ssthresh: 0.0,
+        };
+        (g, v)
+    }
+
+    /// ALGORITHMS.md section 12's test values: u sent at s_u = 0, t = 0.1 s,
+    /// c = 1000 pkt/s, B_th = 10. n - u = 105: B = 105 - 1000 x 0.1 = 5 <= 10, send.
+    /// n - u = 111: B = 11 > 10, hold until (111 - 10) / 1000 = 0.101 s, where B = 10.
+    #[test]
+    fn sheet_values() {
+        let (mut g, mut v) = gate(1000.0);
+        g.on_sent(&v, SimTime::ZERO); // u = segment 0 at s_u = 0
+        v.snd_max = 200 * MSS;
+        let t = SimTime::from_ms(100);
+        v.seq = 105 * MSS;
+        let (b, _, c) = g.measure(&v, t).unwrap();
+        assert!((b - 5.0).abs() < 1e-9 && (c - 1000.0).abs() < 1e-9, "B = {b}, c = {c}");
+        v.snd_max = v.seq;
+        assert_eq!(g.release_at(&v, t), None);
+        v.seq = 111 * MSS;
+        v.snd_max = v.seq;
+        assert_eq!(g.release_at(&v, t), Some(SimTime::from_us(101_000)));
+        // at t' the measure is exactly the threshold: released (B <= B_th)
+        assert_eq!(g.release_at(&v, SimTime::from_us(101_000)), None);
+        // the slides' strict form waits one ns more
+        g.p.strict = true;
+        assert_eq!(g.release_at(&v, SimTime::from_us(101_000)), Some(SimTime(101_000_001)));
+    }
+
+    /// ACK compression (the sheet's third value): 50 ACKs arrive at once at t = RTT = 0.1 s
+    /// and the window lets 50 new packets go, after 100 sent at c = 1000 pkt/s from
+    /// s_u = 0, one per ms. The compressed ACKs moved u to segment 50, sent at 50 ms, so
+    /// new packet 100 + k has B = (100 + k - 50) - 1000 x (0.1 - 0.05) = k: packets
+    /// k = 0..10 leave at once (B <= 10: 11 packets), packet k > 10 waits until
+    /// 0.05 + (50 + k - 10) / 1000 s, (k - 10) ms after the ACKs: one per 1/c = 1 ms.
+    #[test]
+    fn ack_compression_paced_after_threshold() {
+        let (mut g, mut v) = gate(1000.0);
+        for i in 0..100u64 {
+            v.seq = i * MSS;
+            v.snd_max = v.seq;
+            g.on_sent(&v, SimTime::from_ms(i)); // packet i at i ms: c = 1000 pkt/s
+        }
+        v.snd_una = 50 * MSS;
+        g.on_ack(&v, SimTime::from_ms(100));
+        let t = SimTime::from_ms(100);
+        let mut now = t;
+        let mut release = Vec::new();
+        for k in 0..50u64 {
+            v.seq = (100 + k) * MSS;
+            v.snd_max = v.seq;
+            if let Some(at) = g.release_at(&v, now) {
+                now = at;
+                assert_eq!(g.release_at(&v, now), None);
+            }
+            release.push((now - t).ns());
+            g.on_sent(&v, now);
+        }
+        assert!(release[..11].iter().all(|&d| d == 0), "{:?}", &release[..12]);
+        for (k, &d) in release.iter().enumerate().skip(11) {
+            assert_eq!(d, (k as u64 - 10) * 1_000_000, "packet {k}");
+        }
+        assert_eq!(g.holds, 39);
+    }
+
+    /// "delivery_ewma" with headroom 1 (the sheet's (a)): 10 packets delivered per 10 ms
+    /// SRTT is 1000 pkt/s; the first sample is taken as it is, then an EWMA of 1/8: a
+    /// sample of 2000 pkt/s gives 1000 + (2000 - 1000) / 8 = 1125.
+    #[test]
+    fn delivery_ewma_estimate() {
+        let p = BcParams { estimator: Estimator::DeliveryEwma, headroom: 1.0, ..BcParams::default() };
+        let mut g = Burstiness::new(p, 1e12, MSS as u32, MSS as u32 + 40);
+        let mut v = gate(0.0).1;
+        v.srtt = Some(SimTime::from_ms(10));
+        g.on_ack(&v, SimTime::ZERO);
+        assert_eq!(g.estimate(&v), None);
+        v.snd_una = 10 * MSS;
+        g.on_ack(&v, SimTime::from_ms(10));
+        assert!((g.estimate(&v).unwrap() - 1000.0).abs() < 1e-9);
+        v.snd_una = 30 * MSS;
+        g.on_ack(&v, SimTime::from_ms(20));
+        assert!((g.estimate(&v).unwrap() - 1125.0).abs() < 1e-9);
+        // a loss: snd_una stalls, 10 segments SACKed above it count as delivered:
+        // 1000 pkt/s, 1125 + (1000 - 1125) / 8 = 1109.375
+        v.sacked = 10 * MSS;
+        g.on_ack(&v, SimTime::from_ms(30));
+        assert!((g.estimate(&v).unwrap() - 1109.375).abs() < 1e-9);
+        // an RTO clears the scoreboard: delivery never goes back (a sample of 0, not < 0)
+        v.sacked = 0;
+        g.on_ack(&v, SimTime::from_ms(40));
+        assert!((g.estimate(&v).unwrap() - 1109.375 * 7.0 / 8.0).abs() < 1e-9);
+        // in slow start (cwnd < ssthresh) the slow-start headroom, 2
+        v.ssthresh = f64::INFINITY;
+        assert!((g.estimate(&v).unwrap() - 2.0 * 1109.375 * 7.0 / 8.0).abs() < 1e-9);
+    }
+
+    /// "delivery" (the default): the largest of the last 3 (filter_rtts) per-SRTT samples,
+    /// times 1.25 out of slow start. Samples 1000, 3000, 2000, 500, 400 pkt/s (10, 30, 20,
+    /// 5, 4 packets per 10 ms): after the third the max is 3000 (3750 with headroom); after
+    /// the fifth the window holds 2000, 500, 400: 2500.
+    #[test]
+    fn delivery_max_filter() {
+        let p = BcParams { filter_rtts: 3, ..BcParams::default() };
+        let mut g = Burstiness::new(p, 1e12, MSS as u32, MSS as u32 + 40);
+        let mut v = gate(0.0).1;
+        v.srtt = Some(SimTime::from_ms(10));
+        g.on_ack(&v, SimTime::ZERO);
+        let mut una = 0;
+        for (k, d) in [10u64, 30, 20, 5, 4].into_iter().enumerate() {
+            una += d;
+            v.snd_una = una * MSS;
+            g.on_ack(&v, SimTime::from_ms(10 * (k as u64 + 1)));
+            let want = match k {
+                0 => 1000.0,
+                1..=3 => 3000.0,
+                _ => 2000.0,
+            } * 1.25;
+            assert!((g.estimate(&v).unwrap() - want).abs() < 1e-9, "after sample {k}: {:?}", g.estimate(&v));
+        }
+    }
+
+    /// The cap: a window estimate above the line rate uses the line rate
+    /// (1 Gb/s in 1040-byte packets: 120,192.3 pkt/s).
+    #[test]
+    fn line_rate_caps_the_estimate() {
+        let p = BcParams { estimator: Estimator::Window, ..BcParams::default() };
+        let g = Burstiness::new(p, 1e9, MSS as u32, MSS as u32 + 40);
+        let mut v = gate(0.0).1;
+        v.cwnd = 1e9;
+        let c = g.estimate(&v).unwrap();
+        assert!((c - 1e9 / 8320.0).abs() < 1e-6, "{c}");
+    }
+
+    /// Retransmissions and the first packet (nothing in flight) are never held.
+    #[test]
+    fn retransmissions_and_empty_flight_pass() {
+        let (mut g, mut v) = gate(1.0);
+        v.seq = 500 * MSS;
+        v.snd_max = v.seq;
+        assert_eq!(g.release_at(&v, SimTime::ZERO), None, "nothing in flight");
+        g.on_sent(&v, SimTime::ZERO);
+        v.seq = 600 * MSS;
+        v.snd_max = 700 * MSS;
+        assert_eq!(g.release_at(&v, SimTime::ZERO), None, "a retransmission");
+        v.snd_max = v.seq;
+        assert!(g.release_at(&v, SimTime::ZERO).is_some(), "new data 100 packets ahead");
+    }
+}
