@@ -3,6 +3,7 @@
     superpacket run FILE.toml [--seed N] [--out DIR] [--json] [--timing] [--pcap LINK|all ...]
     superpacket list
     superpacket bench [--duration SECONDS] [--json]
+    superpacket bench --fast-burstiness [--duration SECONDS] [--txqueuelen N] [--gate on|off] [--json]
     superpacket reproduce incast|incast-map|short-long|jumbo|threshold|loss-sensitivity|riops-goodput
                           |riops-web|dcr|dcr-multihop|mbs|lion|fast-burstiness|datatag
                           [--seeds N] [--jitter-us US] [--admit-syn] [--quick] [--json]
@@ -130,7 +131,44 @@ def bench_p1(duration_s: float) -> dict[str, Any]:
     return out
 
 
+_BENCH_FB_CHILD = ("import sys; from superpacket import _core; "
+                   "print(_core.bench_fast_burstiness(float(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == 'on'))")
+
+
+def bench_fast_burstiness(duration_s: float, txqueuelen: int, gate: bool) -> dict[str, Any]:
+    """The 622 Mb/s x 360 ms FAST run of seeds/003 in a fresh interpreter (peak RSS is
+    the simulator's own): wall time, and memory and packets alive at each tenth of the run."""
+    r = subprocess.run([sys.executable, "-c", _BENCH_FB_CHILD, str(duration_s), str(txqueuelen),
+                        "on" if gate else "off"], capture_output=True, text=True, check=False)
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr.strip())
+    out: dict[str, Any] = json.loads(r.stdout)
+    return out
+
+
+def cmd_bench_fast_burstiness(a: argparse.Namespace) -> int:
+    if not (math.isfinite(a.duration) and a.duration > 0):
+        return _fail("--duration: must be a finite number > 0")
+    if not 1 <= a.txqueuelen <= 10_000_000:
+        return _fail("--txqueuelen: must be an integer in 1..10000000")
+    r = bench_fast_burstiness(a.duration, a.txqueuelen, a.gate == "on")
+    if a.json:
+        print(json.dumps(r, indent=2, sort_keys=True))
+        return 0
+    print(f"fast-burstiness: one FAST flow, 622 Mb/s x 360 ms, txqueuelen {a.txqueuelen}, "
+          f"burstiness control {a.gate}, {a.duration:g} simulated s")
+    print(f"  wall {r['wall_s']:.3f} s   events {r['events']}   {r['events_per_s'] / 1e6:.2f} M events/s")
+    print(f"  goodput {r['goodput_bps'] / 1e6:.1f} Mb/s   router drops {r['router_drops']}   "
+          f"sender drops {r['sender_drops']}")
+    rss = [s["rss_bytes"] / 2**20 for s in r["steps"] if s["rss_bytes"] is not None]
+    if rss:
+        print(f"  RSS over the run {rss[0]:.1f} .. {rss[-1]:.1f} MiB   peak packets live {r['peak_live_packets']}")
+    return 0
+
+
 def cmd_bench(a: argparse.Namespace) -> int:
+    if a.fast_burstiness:
+        return cmd_bench_fast_burstiness(a)
     if a.sweep:
         from superpacket import cli_sweep
 
@@ -275,6 +313,11 @@ def main(argv: list[str] | None = None) -> int:
     b = sub.add_parser("bench", help="run benchmark scenario P1")
     b.add_argument("--duration", type=float, default=5.0, help="simulated seconds (default 5)")
     b.add_argument("--json", action="store_true")
+    b.add_argument("--fast-burstiness", action="store_true",
+                   help="the 622 Mb/s x 360 ms FAST TCP run of seeds/003 instead of P1 (--duration 300 for the issue's run)")
+    b.add_argument("--txqueuelen", type=int, default=10_000, help="--fast-burstiness: the host's NIC queue (10000)")
+    b.add_argument("--gate", choices=("on", "off"), default="off",
+                   help="--fast-burstiness: burstiness control on or off (off)")
     b.set_defaults(fn=cmd_bench)
     from superpacket import cli_sweep
 

@@ -202,11 +202,19 @@ fn bench_p1(py: Python<'_>, duration_s: f64) -> PyResult<String> {
     r.map(|v| v.to_string()).map_err(PyValueError::new_err)
 }
 
+/// Runs the fast-burstiness benchmark (bench.rs `run_fast_burstiness`); JSON string.
+#[pyfunction]
+fn bench_fast_burstiness(py: Python<'_>, duration_s: f64, txqueuelen: u32, gate: bool) -> PyResult<String> {
+    let r = py.detach(|| sim::bench::run_fast_burstiness(duration_s, txqueuelen, gate));
+    r.map(|v| v.to_string()).map_err(PyValueError::new_err)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(bench_p1, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_fast_burstiness, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     Ok(())
 }

@@ -19,7 +19,7 @@ use crate::reorder::{Negative, ReorderParams, ReorderStage};
 use crate::rng::Rng;
 use crate::sim::Sim;
 use crate::tcp::cc;
-use crate::tcp::gate::burstiness::{BcParams, Estimator};
+use crate::tcp::gate::burstiness::{BcParams, Estimator, Measure};
 use crate::tcp::gate::pda::PdaParams;
 use crate::tcp::gate::GateConfig;
 use crate::tcp::recovery::dcr::{DcrBase, DcrConfig};
@@ -567,7 +567,7 @@ pub struct TcpSpec {
     pub pacing: Option<String>,
     /// A per-packet send rule (tcp/gate/): a table with `kind` = "bursts" (`burst_pkts`,
     /// `rate`), "pda" (the options of tcp/gate/pda.rs, all optional) or "burstiness"
-    /// (`threshold`, `strict`, `estimator`, `gain`, `filter_rtts`, `headroom`,
+    /// (`threshold`, `strict`, `measure`, `estimator`, `gain`, `filter_rtts`, `headroom`,
     /// `ss_headroom`: tcp/gate/burstiness.rs).
     pub gate: Option<GateSpec>,
     /// The reaction to a data packet dropped by the host's own NIC queue: "ignore"
@@ -622,6 +622,8 @@ pub enum GateSpec {
         threshold: Option<f64>,
         #[serde(default)]
         strict: Option<bool>,
+        #[serde(default)]
+        measure: Option<String>,
         #[serde(default)]
         estimator: Option<String>,
         #[serde(default)]
@@ -678,8 +680,23 @@ impl GateSpec {
                 }
                 Ok(GateConfig::Pda(p))
             }
-            GateSpec::Burstiness { threshold, strict, estimator, gain, filter_rtts, headroom, ss_headroom } => {
+            GateSpec::Burstiness {
+                threshold,
+                strict,
+                measure,
+                estimator,
+                gain,
+                filter_rtts,
+                headroom,
+                ss_headroom,
+            } => {
                 let d = BcParams::default();
+                let measure = match measure.as_deref() {
+                    None => d.measure,
+                    Some("queue") => Measure::Queue,
+                    Some("anchor") => Measure::Anchor,
+                    Some(m) => return Err(format!("{path}.measure: unknown {m:?}; allowed: \"queue\", \"anchor\"")),
+                };
                 let estimator = match estimator.as_deref() {
                     None => d.estimator,
                     Some("delivery") => Estimator::Delivery,
@@ -694,6 +711,7 @@ impl GateSpec {
                 let p = BcParams {
                     threshold: threshold.unwrap_or(d.threshold),
                     strict: strict.unwrap_or(d.strict),
+                    measure,
                     estimator,
                     gain: gain.unwrap_or(d.gain),
                     filter_rtts: filter_rtts.unwrap_or(d.filter_rtts),

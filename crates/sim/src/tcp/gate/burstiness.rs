@@ -17,6 +17,23 @@
 //! B(n) <= `threshold`; otherwise it waits until t' = s_u + (n - u - threshold) / c (where
 //! B = threshold), or until an ACK moves u (the send loop runs on every ACK).
 //!
+//! u is "sent 1 RTT before" (slide 16) only while no loss holds it back: a lost packet
+//! stays the first unacknowledged for a round trip or more, (t - s_u) grows and B falls
+//! without bound, so the rule would let any burst go during loss recovery. Slide 21
+//! reads "If u < m" (the rest of its text is lost): here, when u left more than one SRTT
+//! ago, B counts from m instead, the first packet sent at or after t - SRTT (ours).
+//!
+//! `measure = "queue"` (the default, ours): B as the queue this flow builds at a bottleneck
+//! of rate c is the largest such count over every start point s in the last round trip,
+//! max_s [(packets sent in [s, t)) - c (t - s)] (Reich's formula), of which the slides'
+//! B is the term s = s_u; kept as a leaky bucket (+1 per packet sent, drained at c). The
+//! two agree while the flow sends at c or faster since u; they differ after the flow
+//! sent less for a while (a timeout, a small window, ACKs held back): the slides' B
+//! then lets a whole catch-up burst go at once (one FAST flow from a host with a
+//! 100-packet NIC queue, 622 Mb/s x 360 ms: a window jumping from 77 to 361 packets after
+//! a timeout lost 589 packets in its own NIC with `measure = "anchor"`), the queue form
+//! paces it. `measure = "anchor"` is the slides' B as ALGORITHMS.md reconstructs it.
+//!
 //! Choices the sources leave open, each an option with its default:
 //! - `threshold` (B_th), packets: 10 (ALGORITHMS.md section 12's default without an MBS
 //!   estimate; the slides give no value).
@@ -41,9 +58,11 @@
 //!   `run_fast_burstiness`, this gate before the change). The headroom lets c grow by
 //!   1.25x (2x in slow start) per round trip while still cutting micro-bursts. Every
 //!   estimate is capped at the host's line rate.
-//! - Until the first estimate (the first round trip) and while nothing is in flight the
-//!   rule lets packets go; retransmissions (below snd_max) are never held, so loss
-//!   recovery is not slowed; s_u is the first transmission time of u.
+//! - n - u counts transmissions, retransmissions included (every packet adds to the
+//!   queue), and retransmissions are held like new data: a loss recovery that releases
+//!   a window's worth of retransmissions at once is a burst too. s_u is the first
+//!   transmission time of u. Until the first estimate (the first round trip), and while
+//!   nothing was sent in the last SRTT, the rule lets packets go.
 //!
 //! Test values (ALGORITHMS.md section 12): s_u = 0, t = 0.1 s, c = 1000 pkt/s,
 //! B_th = 10: n - u = 105 gives B = 5 (send); n - u = 111 gives B = 11, held until
@@ -53,6 +72,17 @@ use std::collections::VecDeque;
 
 use crate::tcp::sched::{GateView, SendGate};
 use crate::time::SimTime;
+
+/// How B is measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Measure {
+    /// This flow's own queue at a bottleneck of rate c (a leaky bucket): the largest B
+    /// over every start point, not only the anchor.
+    #[default]
+    Queue,
+    /// The slides' B, from the anchor (u, or m) only.
+    Anchor,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Estimator {
@@ -70,6 +100,7 @@ pub enum Estimator {
 pub struct BcParams {
     pub threshold: f64,
     pub strict: bool,
+    pub measure: Measure,
     pub estimator: Estimator,
     /// EWMA weight of a new delivery-rate sample ("delivery_ewma").
     pub gain: f64,
@@ -85,6 +116,7 @@ impl Default for BcParams {
         BcParams {
             threshold: 10.0,
             strict: false,
+            measure: Measure::Queue,
             estimator: Estimator::Delivery,
             gain: 0.125,
             filter_rtts: 10,
@@ -95,6 +127,9 @@ impl Default for BcParams {
 }
 
 const EPS: f64 = 1e-9;
+/// The transmission log's bounds without an SRTT (the first round trip) and in entries.
+const LOG_MAX_NS: u64 = 60_000_000_000;
+const LOG_MAX: usize = 1 << 22;
 
 pub struct Burstiness {
     p: BcParams,
@@ -102,9 +137,15 @@ pub struct Burstiness {
     mss: f64,
     /// The host's line rate in full packets per second (the cap on c).
     line_pps: f64,
-    /// End sequence number and first send time of each new segment not yet
-    /// cumulatively acknowledged, oldest first: the front gives s_u.
-    sent: VecDeque<(u64, SimTime)>,
+    /// Per new segment not yet cumulatively acknowledged, oldest first: its first and end
+    /// sequence numbers, first send time, and the transmissions before it (the front
+    /// gives u and s_u).
+    sent: VecDeque<(u64, u64, SimTime)>,
+    /// Packets this gate let go, retransmissions included.
+    tx: u64,
+    /// Send time and `tx` before it of every transmission of the last two SRTTs (the
+    /// anchor is never older than one).
+    log: VecDeque<(SimTime, u64)>,
     /// Delivery estimators: the EWMA or the filter's samples (pkt/s), and the current
     /// sampling interval's start.
     rate: Option<f64>,
@@ -112,6 +153,9 @@ pub struct Burstiness {
     win_start: Option<(SimTime, u64)>,
     /// Octets delivered so far (snd_una + SACKed), its high-water mark.
     delivered: u64,
+    /// `Measure::Queue`: the flow's virtual queue (packets) as of `vq_at`.
+    vq: f64,
+    vq_at: SimTime,
     /// Packets this gate held (a release time named), for the results.
     pub holds: u64,
 }
@@ -124,10 +168,14 @@ impl Burstiness {
             mss: mss.max(1) as f64,
             line_pps: line_rate / (8.0 * wire.max(1) as f64),
             sent: VecDeque::new(),
+            tx: 0,
+            log: VecDeque::new(),
             rate: None,
             samples: VecDeque::new(),
             win_start: None,
             delivered: 0,
+            vq: 0.0,
+            vq_at: SimTime::ZERO,
             holds: 0,
         }
     }
@@ -149,12 +197,43 @@ impl Burstiness {
         (c > 0.0).then_some(c.min(self.line_pps))
     }
 
-    /// B(n) for the packet `v` describes, at `now` (None: no estimate or nothing in flight).
+    /// The packet B counts from and its send time: u, unless u left more than one SRTT
+    /// ago (a lost packet holds snd_una back), then the first packet sent since
+    /// t - SRTT (None: nothing was sent in the last SRTT, no burst to measure).
+    /// Returns the anchor's send time and the packets sent since it, itself included.
+    /// Counted from the first transmission at or after max(s_u, t - SRTT), whatever it
+    /// carried (a retransmission too: after a timeout only retransmissions may have
+    /// left since).
+    pub fn anchor(&self, v: &GateView, now: SimTime) -> Option<(SimTime, u64)> {
+        let srtt = v.srtt?;
+        let mut from = SimTime(now.ns().saturating_sub(srtt.ns()));
+        if let Some(&(_, _, s_u)) = self.sent.front() {
+            from = from.max(s_u);
+        }
+        let i = self.log.partition_point(|e| e.0 < from);
+        self.log.get(i).map(|&(t, tx)| (t, self.tx - tx))
+    }
+
+    /// The virtual queue at `now`, drained at `c` pkt/s since the last transmission.
+    pub fn queue_at(&self, c: f64, now: SimTime) -> f64 {
+        (self.vq - c * now.ns().saturating_sub(self.vq_at.ns()) as f64 * 1e-9).max(0.0)
+    }
+
+    /// Drops log entries older than two SRTTs (a bound, should SRTT grow).
+    fn prune(&mut self, srtt: Option<SimTime>, now: SimTime) {
+        let keep = srtt.map_or(LOG_MAX_NS, |r| r.ns().saturating_mul(2));
+        let cut = now.ns().saturating_sub(keep);
+        while self.log.front().is_some_and(|e| e.0.ns() < cut) || self.log.len() > LOG_MAX {
+            self.log.pop_front();
+        }
+    }
+
+    /// B(n) for the packet `v` describes, at `now`, with the anchor's send time and c
+    /// (None: no estimate, or nothing sent in the last SRTT).
     pub fn measure(&self, v: &GateView, now: SimTime) -> Option<(f64, SimTime, f64)> {
-        let &(_, s_u) = self.sent.front()?;
+        let (s_a, n_a) = self.anchor(v, now)?;
         let c = self.estimate(v)?;
-        let n_u = v.seq.saturating_sub(v.snd_una) as f64 / self.mss;
-        Some((n_u - c * (now - s_u).as_secs_f64(), s_u, c))
+        Some((n_a as f64 - c * (now - s_a).as_secs_f64(), s_a, c))
     }
 }
 
@@ -164,20 +243,29 @@ impl SendGate for Burstiness {
     }
 
     fn release_at(&mut self, v: &GateView, now: SimTime) -> Option<SimTime> {
-        if v.seq < v.snd_max {
-            return None; // a retransmission
+        if self.p.measure == Measure::Queue {
+            let c = self.estimate(v)?;
+            let q = self.queue_at(c, now);
+            let ok = if self.p.strict { q < self.p.threshold - EPS } else { q <= self.p.threshold + EPS };
+            if ok {
+                return None;
+            }
+            // drains to the threshold (q - B_th) / c later; strictly, one ns later still
+            let wait_ns = ((q - self.p.threshold) / c * 1e9 - 1e-3).ceil().max(1.0) as u64;
+            self.holds += 1;
+            return Some(now + SimTime(wait_ns + self.p.strict as u64));
         }
-        let (b, s_u, c) = self.measure(v, now)?;
+        let (b, s_a, c) = self.measure(v, now)?;
         // EPS: float rounding in B (the wait below is whole ns, rounded up)
         let ok = if self.p.strict { b < self.p.threshold - EPS } else { b <= self.p.threshold + EPS };
         if ok {
             return None;
         }
-        // t' = s_u + (n - u - B_th) / c, rounded up to the next ns (at t', B <= B_th);
+        // t' = s_a + (n - a - B_th) / c, rounded up to the next ns (at t', B <= B_th);
         // strictly, one ns later still
-        let n_u = v.seq.saturating_sub(v.snd_una) as f64 / self.mss;
-        let wait_ns = ((n_u - self.p.threshold) / c * 1e9 - 1e-3).ceil().max(0.0);
-        let mut t = s_u + SimTime(wait_ns.min(1e18) as u64);
+        let n_a = b + c * (now - s_a).as_secs_f64();
+        let wait_ns = ((n_a - self.p.threshold) / c * 1e9 - 1e-3).ceil().max(0.0);
+        let mut t = s_a + SimTime(wait_ns.min(1e18) as u64);
         if self.p.strict {
             t = t + SimTime(1);
         }
@@ -186,16 +274,27 @@ impl SendGate for Burstiness {
     }
 
     fn on_sent(&mut self, v: &GateView, now: SimTime) {
-        let end = v.seq + v.len;
-        if v.len > 0 && self.sent.back().is_none_or(|&(e, _)| end > e) && v.seq >= v.snd_max {
-            self.sent.push_back((end, now));
+        if self.p.measure == Measure::Queue {
+            self.vq = match self.estimate(v) {
+                Some(c) => self.queue_at(c, now) + 1.0,
+                None => 0.0, // no estimate: the gate is open, nothing to account
+            };
+            self.vq_at = now;
         }
+        let end = v.seq + v.len;
+        if v.len > 0 && self.sent.back().is_none_or(|&(_, e, _)| end > e) && v.seq >= v.snd_max {
+            self.sent.push_back((v.seq, end, now));
+        }
+        self.log.push_back((now, self.tx));
+        self.tx += 1;
+        self.prune(v.srtt, now);
     }
 
     fn on_ack(&mut self, v: &GateView, now: SimTime) {
-        while self.sent.front().is_some_and(|&(e, _)| e <= v.snd_una) {
+        while self.sent.front().is_some_and(|&(_, e, _)| e <= v.snd_una) {
             self.sent.pop_front();
         }
+        self.prune(v.srtt, now);
         if self.p.estimator == Estimator::Window {
             return;
         }
@@ -228,10 +327,15 @@ mod tests {
 
     const MSS: u64 = 1000;
 
-    /// A gate with c fixed at `c` pkt/s (the window estimator with cwnd = c x SRTT,
-    /// SRTT = 1 s, out of slow start) and a line rate far above it.
+    /// A gate measuring B from the anchor (the slides' form) with c fixed at `c` pkt/s
+    /// (the window estimator with cwnd = c x SRTT, SRTT = 1 s, out of slow start) and a
+    /// line rate far above it.
     fn gate(c: f64) -> (Burstiness, GateView) {
-        let p = BcParams { estimator: Estimator::Window, ..BcParams::default() };
+        gate_with(c, Measure::Anchor)
+    }
+
+    fn gate_with(c: f64, measure: Measure) -> (Burstiness, GateView) {
+        let p = BcParams { estimator: Estimator::Window, measure, ..BcParams::default() };
         let g = Burstiness::new(p, 1e12, MSS as u32, MSS as u32 + 40);
         let v = GateView {
             snd_una: 0,
@@ -248,22 +352,31 @@ mod tests {
         (g, v)
     }
 
+    /// Sends segments `from..to` at `t` through the gate's bookkeeping.
+    fn send(g: &mut Burstiness, v: &mut GateView, from: u64, to: u64, t: SimTime) {
+        for k in from..to {
+            v.seq = k * MSS;
+            v.snd_max = v.seq;
+            g.on_sent(v, t);
+        }
+        v.seq = to * MSS;
+        v.snd_max = v.seq;
+    }
+
     /// ALGORITHMS.md section 12's test values: u sent at s_u = 0, t = 0.1 s,
-    /// c = 1000 pkt/s, B_th = 10. n - u = 105: B = 105 - 1000 x 0.1 = 5 <= 10, send.
-    /// n - u = 111: B = 11 > 10, hold until (111 - 10) / 1000 = 0.101 s, where B = 10.
+    /// c = 1000 pkt/s, B_th = 10. n - u = 105 (u and 104 more sent): B = 105 - 1000 x 0.1
+    /// = 5 <= 10, send. n - u = 111: B = 11 > 10, hold until (111 - 10) / 1000 = 0.101 s,
+    /// where B = 10.
     #[test]
     fn sheet_values() {
         let (mut g, mut v) = gate(1000.0);
-        g.on_sent(&v, SimTime::ZERO); // u = segment 0 at s_u = 0
-        v.snd_max = 200 * MSS;
+        send(&mut g, &mut v, 0, 1, SimTime::ZERO); // u = segment 0 at s_u = 0
+        send(&mut g, &mut v, 1, 105, SimTime::from_ms(50));
         let t = SimTime::from_ms(100);
-        v.seq = 105 * MSS;
         let (b, _, c) = g.measure(&v, t).unwrap();
         assert!((b - 5.0).abs() < 1e-9 && (c - 1000.0).abs() < 1e-9, "B = {b}, c = {c}");
-        v.snd_max = v.seq;
         assert_eq!(g.release_at(&v, t), None);
-        v.seq = 111 * MSS;
-        v.snd_max = v.seq;
+        send(&mut g, &mut v, 105, 111, t);
         assert_eq!(g.release_at(&v, t), Some(SimTime::from_us(101_000)));
         // at t' the measure is exactly the threshold: released (B <= B_th)
         assert_eq!(g.release_at(&v, SimTime::from_us(101_000)), None);
@@ -306,6 +419,35 @@ mod tests {
             assert_eq!(d, (k as u64 - 10) * 1_000_000, "packet {k}");
         }
         assert_eq!(g.holds, 39);
+    }
+
+    /// The queue form against the anchor form after a lull: c = 1000 pkt/s, SRTT 100 ms;
+    /// u and 49 more leave one per ms (0..49 ms), then nothing until 99 ms, when the
+    /// window lets 60 go. From u: B = (50 + k) - 1000 x 0.099 = k - 49 <= 10 for all
+    /// k < 60, so the anchor form lets the 60 go at once. The flow's own queue had
+    /// drained (49 sent at c over 49 ms, then 50 ms idle), so the queue form lets
+    /// B_th + 1 = 11 go, then one per 1/c = 1 ms: packet k >= 11 at 99 + (k - 10) ms.
+    #[test]
+    fn queue_form_paces_a_catch_up_burst() {
+        for measure in [Measure::Anchor, Measure::Queue] {
+            let (mut g, mut v) = gate_with(1000.0, measure);
+            v.srtt = Some(SimTime::from_ms(100));
+            v.cwnd = 100.0;
+            for k in 0..50u64 {
+                send(&mut g, &mut v, k, k + 1, SimTime::from_ms(k));
+            }
+            let t = SimTime::from_ms(99);
+            let mut now = t;
+            for k in 0..60u64 {
+                if let Some(at) = g.release_at(&v, now) {
+                    now = at;
+                    assert_eq!(g.release_at(&v, now), None);
+                }
+                let want = if measure == Measure::Anchor || k <= 10 { t } else { t + SimTime::from_ms(k - 10) };
+                assert_eq!(now, want, "{measure:?} packet {k}");
+                send(&mut g, &mut v, 50 + k, 51 + k, now);
+            }
+        }
     }
 
     /// "delivery_ewma" with headroom 1 (the sheet's (a)): 10 packets delivered per 10 ms
@@ -376,18 +518,49 @@ mod tests {
         assert!((c - 1e9 / 8320.0).abs() < 1e-6, "{c}");
     }
 
-    /// Retransmissions and the first packet (nothing in flight) are never held.
+    /// A lost u: segment 0 left at 0 and stays unacknowledged; segments 1..=100 left at
+    /// 0.901..1.000 s, one per ms; c = 1000 pkt/s, SRTT 100 ms. At t = 1 s, B from u
+    /// would be 101 - 1000 x 1.0 = -899 (any burst passes); from m, the first packet sent
+    /// since t - SRTT = 0.9 s (segment 1 at 0.901 s, 100 sent since): 100 - 1000 x 0.099
+    /// = 1, sent; 10 more at once give 11, held until 0.901 + (110 - 10)/1000 = 1.001 s.
     #[test]
-    fn retransmissions_and_empty_flight_pass() {
+    fn a_lost_u_counts_from_the_last_srtt() {
+        let (mut g, mut v) = gate(1000.0);
+        v.srtt = Some(SimTime::from_ms(100));
+        v.cwnd = 100.0; // c = cwnd / SRTT = 1000 pkt/s
+        send(&mut g, &mut v, 0, 1, SimTime::ZERO);
+        for k in 1..=100u64 {
+            send(&mut g, &mut v, k, k + 1, SimTime::from_ms(900 + k));
+        }
+        let t = SimTime::from_ms(1000);
+        assert_eq!(g.anchor(&v, t), Some((SimTime::from_ms(901), 100)));
+        let (b, _, _) = g.measure(&v, t).unwrap();
+        assert!((b - 1.0).abs() < 1e-9, "B = {b}");
+        assert_eq!(g.release_at(&v, t), None);
+        send(&mut g, &mut v, 101, 111, t);
+        assert_eq!(g.release_at(&v, t), Some(SimTime::from_ms(1001)));
+        // nothing sent in the last SRTT: no burst to measure
+        assert_eq!(g.anchor(&v, SimTime::from_ms(1200)), None);
+    }
+
+    /// Nothing in flight: the first packet goes. Retransmissions count like new data:
+    /// u at 0 and 10 retransmissions of it at once make B = 11 - c x 0 > 10 (c = 1 pkt/s),
+    /// so the next (new or not) is held until (11 - 10) / 1 = 1 s.
+    #[test]
+    fn retransmissions_count_and_empty_flight_passes() {
         let (mut g, mut v) = gate(1.0);
         v.seq = 500 * MSS;
         v.snd_max = v.seq;
         assert_eq!(g.release_at(&v, SimTime::ZERO), None, "nothing in flight");
-        g.on_sent(&v, SimTime::ZERO);
-        v.seq = 600 * MSS;
-        v.snd_max = 700 * MSS;
-        assert_eq!(g.release_at(&v, SimTime::ZERO), None, "a retransmission");
-        v.snd_max = v.seq;
-        assert!(g.release_at(&v, SimTime::ZERO).is_some(), "new data 100 packets ahead");
+        send(&mut g, &mut v, 500, 501, SimTime::ZERO);
+        v.snd_max = 501 * MSS;
+        for _ in 0..10 {
+            v.seq = 500 * MSS; // a retransmission of u
+            assert_eq!(g.release_at(&v, SimTime::ZERO), None);
+            g.on_sent(&v, SimTime::ZERO);
+        }
+        v.seq = 501 * MSS;
+        assert_eq!(g.release_at(&v, SimTime::ZERO), Some(SimTime::from_secs(1)));
+        assert_eq!(g.sent.len(), 1, "retransmissions are not new segments");
     }
 }
