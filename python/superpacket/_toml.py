@@ -3,6 +3,9 @@ write it). Top-level tables become `[sections]`, arrays of tables `[[sections]]`
 tables inline tables, the style of examples/*.toml. `dumps(d)` parses back to `d` with
 tomllib; values TOML cannot hold (None, non-string keys) raise ValueError or TypeError
 naming the key.
+
+`check_values(d)` checks a scenario dict before it goes to the Rust schema as JSON: the
+dotted path of the first value a TOML file cannot hold (NaN, an infinity, None, ...).
 """
 
 from __future__ import annotations
@@ -64,3 +67,43 @@ def dumps(d: dict[str, Any]) -> str:
             for i, t in enumerate(v):
                 lines += ["", f"[[{_key(k, k)}]]", *_body(t, f"{k}[{i}]")]
     return "\n".join(lines).lstrip("\n") + "\n"
+
+
+_MAX_DEPTH = 64  # tables and arrays nested deeper than any scenario needs
+
+
+def check_values(d: Any, where: str = "") -> None:
+    """Raises ScenarioError naming the field (`tcp.init_cwnd`, `traffic[0].size_pkts`) of
+    the first value of a scenario dict that a TOML file cannot hold: NaN or an infinity
+    (JSON has neither), None (TOML has no null: leave the field out), a non-string key, or
+    a value that is not a table, array, string, integer, float or boolean."""
+    from superpacket._core import ScenarioError
+
+    stack: list[tuple[str, Any, int]] = [(where, d, 0)]
+    while stack:
+        path, v, depth = stack.pop()
+        name = path or "scenario"
+        if isinstance(v, float) and not math.isfinite(v):
+            raise ScenarioError(f"{name}: must be a finite number (got {v})")
+        if isinstance(v, (bool, int, float, str)):
+            continue
+        if v is None:
+            raise ScenarioError(f"{name}: must be a value, not None (TOML has no null: leave the field out)")
+        if depth >= _MAX_DEPTH and isinstance(v, (dict, list, tuple)):
+            raise ScenarioError(f"{name}: nested deeper than {_MAX_DEPTH} tables or arrays")
+        if isinstance(v, dict):
+            for k in reversed(list(v)):
+                if not isinstance(k, str):
+                    raise ScenarioError(f"{name}: keys must be strings, got {k!r}")
+                stack.append((f"{path}.{k}" if path else k, v[k], depth + 1))
+        elif isinstance(v, (list, tuple)):
+            stack.extend((f"{path}[{i}]", x, depth + 1) for i, x in reversed(list(enumerate(v))))
+        else:
+            raise ScenarioError(f"{name}: a scenario holds tables, arrays, strings, numbers and booleans, "
+                                f"not {type(v).__name__}")
+
+
+def scenario_json(d: dict[str, Any]) -> str:
+    """A scenario dict as JSON for the Rust schema, after `check_values`."""
+    check_values(d)
+    return json.dumps(d, allow_nan=False)

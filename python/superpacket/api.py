@@ -21,6 +21,7 @@ from typing import Any
 import polars as pl
 
 from superpacket import _core
+from superpacket._toml import check_values, scenario_json  # noqa: F401 - re-exported
 
 
 @dataclass
@@ -77,9 +78,10 @@ class Results:
 
 
 def load_scenario(scenario: str | Path | dict[str, Any]) -> tuple[str, str]:
-    """Returns (text, format) for a path, a TOML string or a dict."""
+    """Returns (text, format) for a path, a TOML string or a dict (checked by
+    `check_values`: ScenarioError naming the field)."""
     if isinstance(scenario, dict):
-        return json.dumps(scenario), "json"
+        return scenario_json(scenario), "json"
     if isinstance(scenario, Path) or (isinstance(scenario, str) and "\n" not in scenario):
         p = Path(scenario)
         if not p.exists():

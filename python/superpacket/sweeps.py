@@ -133,7 +133,9 @@ def parse_seeds(text: str) -> list[int]:
 
 
 def _scalar(path: str, v: Any) -> Any:
-    if isinstance(v, (bool, int, float, str)) and not (isinstance(v, float) and math.isnan(v)):
+    if isinstance(v, float) and not math.isfinite(v):
+        raise SweepError(f"--param {path}={v!r}: must be a finite number")
+    if isinstance(v, (bool, int, float, str)):
         return v
     raise SweepError(f"--param {path}={v!r}: a parameter value must be a TOML scalar "
                      f"(string, integer, float or boolean)")
@@ -264,7 +266,7 @@ def build_points(base: dict[str, Any], params: dict[str, list[Any]]) -> list[Poi
     from superpacket import _core
 
     try:
-        _core.validate(json.dumps(base), "json")
+        _core.validate(_toml.scenario_json(base), "json")
     except _core.ScenarioError as e:
         raise SweepError(f"scenario: {_one_line(e)}") from None
     paths = list(params)
@@ -274,7 +276,7 @@ def build_points(base: dict[str, Any], params: dict[str, list[Any]]) -> list[Poi
         for p, v in zip(paths, combo, strict=True):
             set_path(sc, p, v)
         try:
-            _core.validate(json.dumps(sc), "json")
+            _core.validate(_toml.scenario_json(sc), "json")
         except _core.ScenarioError as e:
             # name the parameter(s) the error points into, else the whole point
             bad = [f"{p}={v!r}" for p, v in zip(paths, combo, strict=True) if _touches(p, str(e))]

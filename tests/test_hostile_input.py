@@ -1,0 +1,102 @@
+"""Hostile input (issue 14): bad values anywhere give one line naming the field or option
+and exit code 2 (ScenarioError from Python), never a traceback, a silent default or a
+half-written output folder."""
+
+import math
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from superpacket import ScenarioError, _core, _toml, api, sweeps
+
+EXE = str(Path(sys.executable).parent / "superpacket")
+NON_FINITE = (math.nan, math.inf, -math.inf)
+
+
+def sp(*args: str, cwd: Path | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([EXE, *args], capture_output=True, text=True, cwd=cwd, check=False, timeout=timeout)
+
+
+def assert_bad_input(r: subprocess.CompletedProcess, *names: str) -> None:
+    """Exit 2, one line on stderr naming each of `names`, no traceback."""
+    assert r.returncode == 2, (r.returncode, r.stderr[-2000:])
+    assert "Traceback" not in r.stderr, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    for n in names:
+        assert n in lines[0], (n, lines[0])
+
+
+def numeric_leaves(d: Any, path: str = "") -> list[str]:
+    """The field paths of every number in a scenario dict."""
+    if isinstance(d, dict):
+        return [p for k, v in d.items() for p in numeric_leaves(v, f"{path}.{k}" if path else k)]
+    if isinstance(d, list):
+        return [p for i, v in enumerate(d) for p in numeric_leaves(v, f"{path}[{i}]")]
+    return [path] if isinstance(d, (int, float)) and not isinstance(d, bool) else []
+
+
+def with_value(d: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
+    import copy
+
+    out = copy.deepcopy(d)
+    sweeps.set_path(out, path, value)
+    return out
+
+
+# ---- NaN and infinities ----------------------------------------------------------------
+
+def test_every_number_rejects_nan_and_infinities_by_name(examples):
+    """Each number of each example, replaced by NaN, inf or -inf, in a dict (run(dict),
+    sweeps) and in a TOML file (run FILE): ScenarioError starting with its field path."""
+    checked = 0
+    for f in sorted(examples.glob("*.toml")):
+        base = tomllib.loads(f.read_text())
+        for path in numeric_leaves(base) + ["tcp.init_cwnd", "traffic[0].tcp.max_cwnd"]:
+            for bad in NON_FINITE:
+                try:
+                    d = with_value(base, path, bad)
+                except sweeps.SweepError:  # no traffic[0].tcp table to create: skip
+                    continue
+                with pytest.raises(ScenarioError) as e:
+                    api.load_scenario(d)
+                assert str(e.value).startswith(f"{path}: must be a finite number"), str(e.value)
+                with pytest.raises(ScenarioError) as e:
+                    _core.validate(_toml.dumps(d))
+                assert str(e.value).startswith(f"{path}: must be a finite number"), str(e.value)
+                checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("bad", [None, {1: 2}, object(), [1, [2, math.nan]]])
+def test_dict_values_toml_cannot_hold_are_named(examples, bad):
+    d = with_value(tomllib.loads((examples / "incast.toml").read_text()), "traffic[0].size_pkts", bad)
+    with pytest.raises(ScenarioError) as e:
+        api.run(d)
+    assert str(e.value).startswith("traffic[0].size_pkts"), str(e.value)
+    assert "\n" not in str(e.value)
+
+
+def test_python_sweep_refuses_non_finite(examples, tmp_path):
+    base = tomllib.loads((examples / "incast.toml").read_text())
+    with pytest.raises(sweeps.SweepError, match=r"tcp\.init_cwnd"):
+        sweeps.sweep(base, {"tcp.init_cwnd": [math.inf]}, seeds=1, out=tmp_path / "a", workers=0)
+    with pytest.raises(sweeps.SweepError, match=r"tcp\.init_cwnd"):
+        sweeps.sweep(with_value(base, "tcp.init_cwnd", math.nan), seeds=1, out=tmp_path / "b", workers=0)
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_cli_run_and_sweep_refuse_non_finite(examples, tmp_path, value):
+    f = tmp_path / "bad.toml"
+    f.write_text((examples / "incast.toml").read_text().replace("init_cwnd = 10", f"init_cwnd = {value}"))
+    assert f"init_cwnd = {value}" in f.read_text()
+    assert_bad_input(sp("run", str(f), "--out", str(tmp_path / "r")), "tcp.init_cwnd", "finite")
+    assert_bad_input(sp("sweep", str(f), "--seeds", "1", "--workers", "0", "--out", str(tmp_path / "s")),
+                     "tcp.init_cwnd", "finite")
+    assert_bad_input(sp("sweep", str(examples / "incast.toml"), "--param", f"tcp.init_cwnd={value}", "--seeds",
+                        "1", "--workers", "0", "--out", str(tmp_path / "p")), "tcp.init_cwnd", "finite")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml"]
