@@ -1,8 +1,10 @@
-"""A small TOML writer for scenario dicts (the standard library reads TOML, it does not
-write it). Top-level tables become `[sections]`, arrays of tables `[[sections]]`, deeper
-tables inline tables, the style of examples/*.toml. `dumps(d)` parses back to `d` with
-tomllib; values TOML cannot hold (None, non-string keys) raise ValueError or TypeError
-naming the key.
+"""TOML for scenario dicts. `loads(text)` reads with the simulator's own parser (the Rust
+`toml` crate behind `superpacket run`), so that a sweep accepts exactly the files a run
+does (TOML 1.1: multi-line inline tables, trailing commas), not the older TOML of the
+standard library's tomllib. `dumps(d)` is a small writer: top-level tables become
+`[sections]`, arrays of tables `[[sections]]`, deeper tables inline tables, the style of
+examples/*.toml; it parses back to `d`; values TOML cannot hold (None, non-string keys)
+raise ValueError or TypeError naming the key.
 
 `check_values(d)` checks a scenario dict before it goes to the Rust schema as JSON: the
 dotted path of the first value a TOML file cannot hold (NaN, an infinity, None, ...).
@@ -46,6 +48,15 @@ def _value(v: Any, where: str) -> str:
         items = ", ".join(f"{_key(k, where)} = {_value(x, f'{where}.{k}')}" for k, x in v.items())
         return "{ " + items + " }"
     raise TypeError(f"{where}: TOML cannot hold {type(v).__name__} value {v!r}")
+
+
+def loads(text: str) -> dict[str, Any]:
+    """A TOML document as a dict, by the parser `run` uses; ScenarioError (one line, with
+    the line and column, or the field holding NaN or an infinity) if it is not valid."""
+    from superpacket import _core
+
+    out: dict[str, Any] = json.loads(_core.toml_to_json(text))
+    return out
 
 
 def _is_table_array(v: Any) -> bool:

@@ -40,7 +40,6 @@ import shutil
 import socket
 import sys
 import time
-import tomllib
 import traceback
 import urllib.parse
 from collections.abc import Callable, Iterable, Mapping
@@ -90,13 +89,22 @@ def _split_commas(text: str) -> list[str]:
     return [p.strip() for p in parts]
 
 
+_NON_FINITE = {"nan", "+nan", "-nan", "inf", "+inf", "-inf"}
+
+
 def parse_value(text: str) -> Any:
-    """A TOML scalar (20, 0.5, true, "10Gbps"); a bare word that is not TOML is a string."""
-    try:
-        v = tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
+    """A TOML scalar (20, 0.5, true, "10Gbps"), by the parser `run` uses; a bare word that
+    is not TOML is a string (nan and inf come back as floats, for `_scalar` to refuse)."""
+    from superpacket._core import ScenarioError
+
+    if text.strip() in _NON_FINITE:
+        return float(text)
+    if "\n" in text or "\r" in text:
         return text
-    return v
+    try:
+        return _toml.loads(f"v = {text}")["v"]
+    except ScenarioError:
+        return text
 
 
 def parse_param(arg: str) -> tuple[str, list[Any]]:
@@ -199,7 +207,7 @@ def load_base(scenario: str | Path | Mapping[str, Any]) -> dict[str, Any]:
         text = p.read_text()
     else:
         text = str(scenario)
-    return tomllib.loads(text)
+    return _toml.loads(text)
 
 
 def set_path(d: dict[str, Any], path: str, value: Any) -> None:
@@ -286,7 +294,7 @@ def build_points(base: dict[str, Any], params: dict[str, list[Any]]) -> list[Poi
             text = _toml.dumps(sc)
         except (TypeError, ValueError) as e:
             raise SweepError(f"scenario: cannot be written as TOML: {e}") from None
-        if tomllib.loads(text) != sc:  # pragma: no cover - a bug in _toml
+        if _toml.loads(text) != sc:  # pragma: no cover - a bug in _toml
             raise SweepError(f"point {combo}: the scenario does not survive TOML round-trip")
         points.append(Point(tuple(zip(paths, combo, strict=True)), sc))
     return points

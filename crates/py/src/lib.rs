@@ -194,6 +194,13 @@ fn validate(text: &str, fmt: &str) -> PyResult<()> {
     Ok(())
 }
 
+/// A TOML document as JSON text, by the parser `Simulation` uses (one TOML dialect for
+/// `run` and `sweep`); a syntax error or a NaN/infinity raises ScenarioError naming it.
+#[pyfunction]
+fn toml_to_json(text: &str) -> PyResult<String> {
+    Scenario::toml_to_json(text).map(|v| v.to_string()).map_err(ScenarioError::new_err)
+}
+
 /// Runs benchmark scenario P1 for `duration_s` simulated seconds; returns its figures
 /// as a JSON string.
 #[pyfunction]
@@ -213,6 +220,7 @@ fn bench_fast_burstiness(py: Python<'_>, duration_s: f64, txqueuelen: u32, gate:
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(toml_to_json, m)?)?;
     m.add_function(wrap_pyfunction!(bench_p1, m)?)?;
     m.add_function(wrap_pyfunction!(bench_fast_burstiness, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;

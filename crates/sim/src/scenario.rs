@@ -1283,6 +1283,12 @@ impl ReorderSpec {
 
 impl Scenario {
     pub fn from_toml_str(s: &str) -> Result<Scenario, String> {
+        Self::from_value(Self::toml_to_json(s)?)
+    }
+
+    /// A TOML document as a JSON value, NaN and infinities refused naming the field: the
+    /// project's one TOML parser (Python's sweeps read their base scenario through it).
+    pub fn toml_to_json(s: &str) -> Result<serde_json::Value, String> {
         let v: serde_json::Value = toml::from_str(s).map_err(|e| {
             // one line: "TOML syntax error at line L, column C: message"
             let at = e.span().map(|sp| {
@@ -1298,7 +1304,7 @@ impl Scenario {
         if let Ok(t) = toml::from_str::<toml::Value>(s) {
             non_finite(&t, &mut String::new())?;
         }
-        Self::from_value(v)
+        Ok(v)
     }
 
     pub fn from_json_str(s: &str) -> Result<Scenario, String> {
