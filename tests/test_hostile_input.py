@@ -30,6 +30,15 @@ def assert_bad_input(r: subprocess.CompletedProcess, *names: str) -> None:
         assert n in lines[0], (n, lines[0])
 
 
+def main_rc(capsys, *args: str) -> tuple[int, str]:
+    """Runs the command line in this process (no interpreter start-up per case): its exit
+    code and stderr. An exception would fail the test: no traceback."""
+    from superpacket import cli
+
+    rc = cli.main(list(args))
+    return rc, capsys.readouterr().err
+
+
 def numeric_leaves(d: Any, path: str = "") -> list[str]:
     """The field paths of every number in a scenario dict."""
     if isinstance(d, dict):
@@ -154,3 +163,38 @@ def test_cli_run_and_sweep_agree_on_toml11(examples, tmp_path):
     a = json.loads((tmp_path / "run" / "summary.json").read_text())
     b = json.loads((tmp_path / "sweep" / "seed=1" / "summary.json").read_text())
     assert a["mean_fct_s"] == b["mean_fct_s"] and a["events"] == b["events"]
+
+
+# ---- reproduce: an option the experiment does not use is refused -------------------------
+
+GENERIC = {"quick": ["--quick"], "jitter_us": ["--jitter-us", "50"], "admit_syn": ["--admit-syn"]}
+
+
+def test_experiment_options_are_the_ones_their_run_takes():
+    """An experiment declares `quick`, `jitter_us`, `admit_syn` in OPTIONS exactly when its
+    `run` has that parameter (not only a catch-all **_ that would drop it)."""
+    import inspect
+
+    from superpacket.experiments import EXPERIMENTS
+
+    for name, mod in EXPERIMENTS.items():
+        params = inspect.signature(mod.run).parameters
+        declared = {o for o in getattr(mod, "OPTIONS", ()) if o in GENERIC}
+        assert declared == {o for o in GENERIC if o in params}, name
+
+
+def test_reproduce_refuses_options_an_experiment_ignores(capsys, tmp_path, monkeypatch):
+    from superpacket.experiments import EXPERIMENTS
+
+    monkeypatch.chdir(tmp_path)
+    refused = 0
+    for name, mod in EXPERIMENTS.items():
+        for opt, flag in GENERIC.items():
+            if opt in getattr(mod, "OPTIONS", ()):
+                continue
+            rc, err = main_rc(capsys, "reproduce", name, *flag, "--seeds", "1", "--workers", "0", "--out", "o")
+            assert rc == 2, (name, flag, err)
+            lines = err.strip().splitlines()
+            assert len(lines) == 1 and flag[0] in lines[0], (name, flag, err)
+            refused += 1
+    assert refused >= 20 and list(tmp_path.iterdir()) == []

@@ -21,6 +21,7 @@ Bad input (an invalid scenario, a missing file) exits with code 2 and one line o
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import math
 import subprocess
@@ -194,6 +195,10 @@ def _num(x: float) -> str:
     return f"{x:.4f}" if abs(x) < 1000 else f"{x:.6g}"
 
 
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def cmd_reproduce(a: argparse.Namespace) -> int:
     from superpacket.experiments import EXPERIMENTS
 
@@ -208,38 +213,39 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
         return _fail("--workers must be >= 0")
     if a.duration is not None and not (math.isfinite(a.duration) and a.duration > 0):
         return _fail(f"--duration must be a finite number of seconds > 0 (got {a.duration:g})")
-    quick = {"quick": True} if a.quick else {}  # only the experiments that have a quick scale
     # the experiment's own default number of seeds (10, SCENARIOS.md, unless it says otherwise)
     kw: dict[str, Any] = {} if a.seeds is None else {"seeds": a.seeds}
+    # an option the experiment does not use is refused, not silently ignored (its OPTIONS)
     options = getattr(mod, "OPTIONS", ())
-    for opt, value in (("protocols", a.protocols), ("qs", a.q), ("regime", a.regime), ("duration_s", a.duration)):
+    given = (("protocols", a.protocols), ("qs", a.q), ("regime", a.regime), ("duration_s", a.duration),
+             ("jitter_us", a.jitter_us), ("admit_syn", a.admit_syn or None), ("quick", a.quick or None))
+    for opt, value in given:
         if value is None:
             continue
         if opt not in options:
-            flag = {"qs": "--q", "duration_s": "--duration"}.get(opt, f"--{opt}")
+            flag = {"qs": "--q", "duration_s": "--duration"}.get(opt, f"--{opt.replace('_', '-')}")
             users = sorted(n for n, m in EXPERIMENTS.items() if opt in getattr(m, "OPTIONS", ()))
-            return _fail(f"{flag} applies to {' and '.join(users)} only")
+            return _fail(f"{flag} applies to {_join(users)} only")
         kw[opt] = value
     if hasattr(mod, "check_options"):
+        accepted = inspect.signature(mod.check_options).parameters
         try:
-            mod.check_options(**{k: v for k, v in kw.items() if k in options})
+            mod.check_options(**{k: v for k, v in kw.items() if k in accepted})
         except ValueError as e:
             return _fail(str(e))
     # some experiments (dcr: 122 runs of 100 s per seed) run on a local cluster by default;
     # --workers 0 runs them one after another in this process
-    if a.jitter_us is not None:  # else the experiment's own default (incast: SCENARIOS.md's 100 us)
-        kw["jitter_us"] = a.jitter_us
     parallel = a.scheduler or a.workers or (a.workers is None and getattr(mod, "PARALLEL_BY_DEFAULT", False))
     if parallel:
         from superpacket.cluster import dask_client
 
         try:
             with dask_client(a.scheduler, a.workers or None) as client:
-                r = mod.run(admit_syn=a.admit_syn, client=client, **kw, **quick)
+                r = mod.run(client=client, **kw)
         except OSError as e:  # e.g. no scheduler at --scheduler
             return _fail(f"--scheduler {a.scheduler}: {e}")
     else:
-        r = mod.run(admit_syn=a.admit_syn, **kw, **quick)
+        r = mod.run(**kw)
     if a.out:
         out = Path(a.out)
         out.mkdir(parents=True, exist_ok=True)

@@ -55,7 +55,7 @@ from superpacket.experiments.dcr_common import (
 DEFAULT_SEEDS = 2
 PARALLEL_BY_DEFAULT = True  # the CLI runs it on a local Dask cluster unless told otherwise
 GENERIC_BARS = False  # 100+ variants: the report draws the per-protocol figures instead
-OPTIONS = ("protocols", "qs")  # the command line's --protocols and --q
+OPTIONS = ("protocols", "qs", "quick")  # the command line's --protocols, --q and --quick
 REPORT_TABLES = {"newreno_recovery": (("SCENARIOS.md's NewReno-recovery figure for one point: SACK (RFC 6675) "
                                       "beside NewReno (RFC 6582) loss recovery, means over seeds."),
                                       ["protocol", "point", "utilisation_sack", "utilisation_newreno", "drop_rate_sack",

@@ -44,7 +44,7 @@ from superpacket.experiments.dcr_common import (
 DEFAULT_SEEDS = 3
 PARALLEL_BY_DEFAULT = True
 GENERIC_BARS = False  # the report draws the slides' three tables as grouped bars instead
-OPTIONS = ("protocols", "qs")  # the command line's --protocols and --q
+OPTIONS = ("protocols", "qs", "quick")  # the command line's --protocols, --q and --quick
 REPORT_TABLES = {"table": (("Utilisation (%) of the four loaded links: ours (mean over seeds) beside the slides' "
                            "table, without DCR (ours, paper), with DCR (ours-dcr, paper-dcr) and with NCR (ours "
                            "only)."), ["link", "protocol", "ours_pct", "paper_pct", "ours-dcr_pct", "paper-dcr_pct",

@@ -30,7 +30,7 @@ from superpacket.experiments.bc_common import Setup
 DEFAULT_SEEDS = 10  # SCENARIOS.md
 PARALLEL_BY_DEFAULT = True  # 8 runs of 300 s per seed: a local Dask cluster unless --workers 0
 GENERIC_BARS = False  # the report draws its own figures (experiment_figures_bc.py)
-OPTIONS = ("duration_s",)  # the command line's --duration
+OPTIONS = ("duration_s", "quick")  # the command line's --duration and --quick
 SETUP = Setup(
     experiment="fast-burstiness",
     flows=1,

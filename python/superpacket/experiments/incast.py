@@ -31,7 +31,7 @@ from typing import Any
 from superpacket import api
 from superpacket.experiments.common import mean_ci95, run_seeds, summarize
 
-OPTIONS = ("regime",)  # the command line's --regime
+OPTIONS = ("regime", "jitter_us", "admit_syn")  # the command line's --regime, --jitter-us, --admit-syn
 THRESHOLD_T = 5
 FLOWS = 10
 FLOW_PKTS = 10
@@ -93,15 +93,18 @@ def check_regime(regime: Any) -> str:
     return str(regime)
 
 
-def check_options(regime: Any = None) -> None:
-    """The command line's --regime (one line naming it on a bad value)."""
+def check_options(regime: Any = None, jitter_us: Any = None) -> None:
+    """The command line's --regime and --jitter-us (one line naming it on a bad value)."""
     check_regime(regime)
+    check_jitter(jitter_us)
 
 
 def check_jitter(jitter_us: Any) -> float:
+    """Start offsets within the run (every flow must start before it ends)."""
     j = JITTER_US if jitter_us is None else float(jitter_us)
-    if math.isnan(j) or j < 0:
-        raise IncastInputError(f"jitter_us: must be >= 0 (got {jitter_us!r})")
+    if not (math.isfinite(j) and 0 <= j < DURATION_S * 1e6):
+        raise IncastInputError(f"jitter_us: must be >= 0 and below {DURATION_S * 1e6:.0f} us, the run's "
+                               f"{DURATION_S:g} s (got {jitter_us!r})")
     return j
 
 

@@ -21,6 +21,7 @@ from superpacket.experiments.common import run_seeds, summarize
 
 DEFAULT_SEEDS = 10  # SCENARIOS.md
 QUICK_SEEDS = 3
+OPTIONS = ("jitter_us", "admit_syn", "quick")  # the command line's --jitter-us, --admit-syn, --quick
 PARALLEL_BY_DEFAULT = False  # 810 runs of a few ms each: a local cluster costs more than it saves
 GENERIC_BARS = False  # 81 points: the report draws the heatmaps instead
 RATES = ("100Mbps", "1Gbps", "10Gbps")
@@ -53,6 +54,11 @@ def points() -> list[str]:
             out.append(point(rate, delay, "droptail"))
             out += [point(rate, delay, v, t) for t in TS for v in SP_VARIANTS]
     return out
+
+
+def check_options(jitter_us: Any = None) -> None:
+    """The command line's --jitter-us (one line naming it on a bad value)."""
+    incast.check_jitter(jitter_us)
 
 
 def run_point(name: str, seed: int, jitter_us: float = incast.JITTER_US, admit_syn: bool = False) -> dict[str, Any]:

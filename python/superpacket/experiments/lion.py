@@ -40,6 +40,7 @@ from superpacket.experiments.pda_common import (
 )
 
 DEFAULT_SEEDS = 10  # SCENARIOS.md
+OPTIONS = ("quick",)  # the command line's --quick
 PARALLEL_BY_DEFAULT = False  # 3 runs per seed of about 0.2 s each
 REPORT_TABLES = {"contest_table": (("The two contests flow by flow: ours (mean over seeds) beside the paper's "
                                     "Fig. 5 throughput (Lion vs Linux 2.4.19 TCP; no loss counts in the paper)."),

@@ -23,6 +23,7 @@ from superpacket import api
 from superpacket.experiments.common import run_seeds, summarize
 from superpacket.experiments.riops_common import TCP, TCP_PARAMS, cov, params_with_sources
 
+OPTIONS = ("quick",)  # the command line's --quick
 SIZES = (4, 16, 64, 256, 1024, 4096)
 PROBS = (0.001, 0.005, 0.01, 0.02, 0.05, 0.1)
 SHORT = (4, 16)

@@ -57,6 +57,7 @@ from superpacket.experiments.pda_common import (
 
 DEFAULT_SEEDS = 10  # SCENARIOS.md
 # 25 runs per seed of 0.02-0.1 s each: one after another (--workers N for a local cluster)
+OPTIONS = ("quick",)  # the command line's --quick
 PARALLEL_BY_DEFAULT = False
 GENERIC_BARS = False  # 20+ variants: the report draws drops against the burst size instead
 

@@ -35,6 +35,7 @@ from superpacket.experiments.riops_common import (
     queue,
 )
 
+OPTIONS = ("quick",)  # the command line's --quick
 PAPER = {
     "droptail-1.25": {"goodput_all_pkts": 153479, "goodput_short_pkts": 40973, "goodput_long_pkts": 112506},
     "red-1.25": {"goodput_all_pkts": 154269, "goodput_short_pkts": 49897, "goodput_long_pkts": 104372},

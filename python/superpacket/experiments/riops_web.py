@@ -56,6 +56,7 @@ from superpacket.experiments.riops_common import (
     queue,
 )
 
+OPTIONS = ("quick",)  # the command line's --quick
 EXPERIMENTS = {
     "exp1-ito3": {"rate_mbps": 8.0, "init_rto": "3s"},
     "exp1-ito1": {"rate_mbps": 8.0, "init_rto": "1s"},
