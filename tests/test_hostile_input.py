@@ -3,6 +3,7 @@ and exit code 2 (ScenarioError from Python), never a traceback, a silent default
 half-written output folder."""
 
 import math
+import os
 import subprocess
 import sys
 import tomllib
@@ -163,6 +164,107 @@ def test_cli_run_and_sweep_agree_on_toml11(examples, tmp_path):
     a = json.loads((tmp_path / "run" / "summary.json").read_text())
     b = json.loads((tmp_path / "sweep" / "seed=1" / "summary.json").read_text())
     assert a["mean_fct_s"] == b["mean_fct_s"] and a["events"] == b["events"]
+
+
+# ---- the command line: one line and exit 2, checked before anything runs or is written ---
+
+def _bad_cases(e: str) -> list[tuple[list[str], str]]:
+    return [
+        (["run", e, "--seed", "-1"], "--seed"),
+        (["run", e, "--seed", str(2**64)], "--seed"),
+        (["run", e, "--out", "OUT", "--pcap", "all", "--pcap-snaplen", str(2**32)], "--pcap-snaplen"),
+        (["run", e, "--out", "OUT", "--pcap", "all", "--pcap-snaplen", "-1"], "--pcap-snaplen"),
+        (["run", e, "--out", "FILE"], "--out"),
+        (["run", e, "--out", "FILE/sub"], "--out"),
+        (["bench", "--duration", "nan"], "--duration"),
+        (["bench", "--duration", "inf"], "--duration"),
+        (["bench", "--duration", "1e300"], "--duration"),
+        (["bench", "--fast-burstiness", "--duration", "inf"], "--duration"),
+        (["bench", "--sweep", "--runs", "100000000"], "--runs"),
+        (["bench", "--sweep", "--workers", "100000"], "--workers"),
+        (["sweep", e, "--seeds", "1000000000", "--out", "OUT"], "--seeds"),
+        (["sweep", e, "--seeds", "1..1000000000", "--out", "OUT"], "--seeds"),
+        (["sweep", e, "--seeds", str(2**64), "--out", "OUT"], "--seeds"),
+        (["sweep", e, "--seeds", "9" * 5000, "--out", "OUT"], "--seeds"),
+        (["sweep", e, "--param", "tcp.init_cwnd=" + ",".join(map(str, range(1, 1001))),
+          "--param", "tcp.mss=" + ",".join(map(str, range(500, 1500))), "--seeds", "2", "--out", "OUT"], "runs"),
+        (["sweep", e, "--chunk", "-1", "--seeds", "1", "--out", "OUT"], "--chunk"),
+        (["sweep", e, "--chunk", "0", "--seeds", "1", "--out", "OUT"], "--chunk"),
+        (["sweep", e, "--workers", "100000", "--seeds", "1", "--out", "OUT"], "--workers"),
+        (["sweep", e, "--scheduler", "not a url", "--seeds", "1", "--out", "OUT"], "--scheduler"),
+        (["sweep", e, "--scheduler", "foo://host:1", "--seeds", "1", "--out", "OUT"], "--scheduler"),
+        (["sweep", e, "--seeds", "1", "--out", "FILE"], "--out"),
+        (["reproduce", "short-long", "--scheduler", "not a url", "--out", "OUT"], "--scheduler"),
+        (["reproduce", "incast", "--jitter-us", "nan", "--out", "OUT"], "--jitter-us"),
+        (["reproduce", "incast", "--jitter-us", "inf", "--out", "OUT"], "--jitter-us"),
+        (["reproduce", "incast", "--jitter-us", "1e30", "--out", "OUT"], "jitter_us"),
+        (["reproduce", "incast-map", "--jitter-us", "1e30", "--out", "OUT"], "jitter_us"),
+        (["reproduce", "incast", "--seeds", "1000000000", "--out", "OUT"], "--seeds"),
+        (["reproduce", "jumbo", "--workers", "100000", "--out", "OUT"], "--workers"),
+        (["reproduce", "jumbo", "--seeds", "1", "--out", "FILE"], "--out"),
+        (["reproduce", "datatag", "--duration", "1e300", "--out", "OUT"], "--duration"),
+        # a duration the clock holds but the experiment's 1 ms monitor cannot sample
+        (["reproduce", "datatag", "--duration", "50000", "--seeds", "1", "--workers", "0", "--out", "OUT"],
+         "output.monitor"),
+    ]
+
+
+def test_bad_options_one_line_exit_2_nothing_written(capsys, tmp_path, examples, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "FILE").write_text("x")
+    for args, name in _bad_cases(str(examples / "incast.toml")):
+        rc, err = main_rc(capsys, *args)
+        assert rc == 2, (args, err)
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and name in lines[0], (args, err)
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["FILE"], args
+        assert (tmp_path / "FILE").read_text() == "x"
+
+
+def test_read_only_out_refused_before_the_run(capsys, tmp_path, examples):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o555)
+    try:
+        if os.access(ro, os.W_OK):
+            pytest.skip("running as root: a read-only folder is writable")
+        for cmd in (["run", str(examples / "incast.toml")], ["sweep", str(examples / "incast.toml"), "--seeds", "1"],
+                    ["reproduce", "jumbo", "--seeds", "1"]):
+            rc, err = main_rc(capsys, *cmd, "--out", str(ro / "x"))
+            assert rc == 2 and "--out" in err and len(err.strip().splitlines()) == 1, err
+        assert list(ro.iterdir()) == []
+    finally:
+        ro.chmod(0o755)
+
+
+def test_python_api_refuses_bad_seed_and_snaplen(examples, tmp_path):
+    for kw in ({"seed": -1}, {"seed": 2**64}, {"seed": 1.5}, {"pcap_snaplen": -1}, {"pcap_snaplen": 2**32}):
+        with pytest.raises(ValueError, match=rf"^{next(iter(kw))}: must be"):
+            api.run(examples / "incast.toml", **kw)
+    with pytest.raises(sweeps.SweepError, match="--chunk"):
+        sweeps.sweep(examples / "incast.toml", seeds=1, out=tmp_path / "s", chunk=-1)
+    with pytest.raises(sweeps.SweepError, match="seeds"):
+        sweeps.sweep(examples / "incast.toml", seeds=range(10**12), out=tmp_path / "s", workers=0)
+    assert not (tmp_path / "s").exists()
+
+
+def test_scenario_file_size_is_bounded(tmp_path):
+    big = tmp_path / "big.toml"
+    big.write_bytes(b"# " + b"x" * (17 * 2**20) + b"\n")
+    with pytest.raises(ScenarioError, match="MiB"):
+        api.run(big)
+    with pytest.raises(ScenarioError, match="MiB"):
+        sweeps.load_base(big)
+
+
+def test_output_closed_early_no_traceback(examples):
+    """`superpacket run ... | head -1`: the reader goes away before the output is written."""
+    for args in (["run", str(examples / "incast.toml"), "--json"], ["list"]):
+        p = subprocess.Popen([EXE, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        p.stdout.close()  # before the command writes anything: its first write fails
+        _, err = p.communicate(timeout=60)
+        assert p.returncode == 141, (args, p.returncode, err)  # as a tool that SIGPIPE ended
+        assert err == b"", err
 
 
 # ---- reproduce: an option the experiment does not use is refused -------------------------

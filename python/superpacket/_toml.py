@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from pathlib import Path
 from typing import Any
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -118,3 +119,21 @@ def scenario_json(d: dict[str, Any]) -> str:
     """A scenario dict as JSON for the Rust schema, after `check_values`."""
     check_values(d)
     return json.dumps(d, allow_nan=False)
+
+
+MAX_SCENARIO_BYTES = 16 * 2**20  # a scenario file is a few kB; /dev/zero is not one
+
+
+def read_scenario_file(path: str | Path) -> str:
+    """The text of a scenario file (FileNotFoundError, ScenarioError past 16 MiB,
+    UnicodeDecodeError)."""
+    from superpacket._core import ScenarioError
+
+    p = Path(path)
+    if not p.exists():
+        raise FileNotFoundError(f"scenario file not found: {p}")
+    with p.open("rb") as f:
+        data = f.read(MAX_SCENARIO_BYTES + 1)
+    if len(data) > MAX_SCENARIO_BYTES:
+        raise ScenarioError(f"larger than {MAX_SCENARIO_BYTES // 2**20} MiB: not a scenario file")
+    return data.decode()

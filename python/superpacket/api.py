@@ -21,7 +21,7 @@ from typing import Any
 import polars as pl
 
 from superpacket import _core
-from superpacket._toml import check_values, scenario_json  # noqa: F401 - re-exported
+from superpacket._toml import check_values, read_scenario_file, scenario_json  # noqa: F401 - re-exported
 
 
 @dataclass
@@ -83,11 +83,11 @@ def load_scenario(scenario: str | Path | dict[str, Any]) -> tuple[str, str]:
     if isinstance(scenario, dict):
         return scenario_json(scenario), "json"
     if isinstance(scenario, Path) or (isinstance(scenario, str) and "\n" not in scenario):
-        p = Path(scenario)
-        if not p.exists():
-            raise FileNotFoundError(f"scenario file not found: {p}")
-        return p.read_text(), "toml"
+        return read_scenario_file(scenario), "toml"
     return str(scenario), "toml"
+
+
+MAX_SNAPLEN = 2**32 - 1  # the pcap header's field
 
 
 def _column(name: str, c: tuple[Any, ...]) -> pl.Series:
@@ -139,6 +139,10 @@ def run(
     added to the scenario's `[output] pcap`; `pcap_snaplen`: bytes kept per frame (0 =
     whole frames). `out`: write the results and traces there (`Results.write`).
     """
+    if seed is not None and not (isinstance(seed, int) and 0 <= seed < 2**64):
+        raise ValueError(f"seed: must be an integer in 0..{2**64 - 1} (got {seed!r})")
+    if pcap_snaplen is not None and not (isinstance(pcap_snaplen, int) and 0 <= pcap_snaplen <= MAX_SNAPLEN):
+        raise ValueError(f"pcap_snaplen: must be an integer in 0..{MAX_SNAPLEN} (got {pcap_snaplen!r})")
     text, fmt = load_scenario(scenario)
     sim = _core.Simulation(text, fmt, seed)
     names = pcap_names(pcap)

@@ -24,12 +24,17 @@ import argparse
 import inspect
 import json
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+from superpacket import cli_checks as checks
+
 EXIT_BAD_INPUT = 2
+#: Output closed early (`superpacket list | head -1`): as a tool killed by SIGPIPE.
+EXIT_BROKEN_PIPE = 128 + 13
 
 
 def _fail(msg: str) -> int:
@@ -49,15 +54,21 @@ def cmd_run(a: argparse.Namespace) -> int:
 
     if (a.pcap or a.pcap_snaplen is not None) and not a.out:
         return _fail("--pcap needs --out DIR (the pcap files are written there)")
-    if a.pcap_snaplen is not None and a.pcap_snaplen < 0:
-        return _fail("--pcap-snaplen must be >= 0")
+    if a.pcap_snaplen is not None and not 0 <= a.pcap_snaplen <= api.MAX_SNAPLEN:
+        return _fail(f"--pcap-snaplen must be an integer in 0..{api.MAX_SNAPLEN} (0: whole frames)")
+    bad = (checks.seed(a.seed) if a.seed is not None else None) or (checks.out_dir(a.out) if a.out else None)
+    if bad:
+        return _fail(bad)
     try:
         res = api.run(a.file, seed=a.seed, progress=None if not a.json else False,
                       pcap=a.pcap, pcap_snaplen=a.pcap_snaplen)
-    except (ScenarioError, FileNotFoundError, IsADirectoryError, UnicodeDecodeError) as e:
+    except (ScenarioError, OSError, UnicodeDecodeError) as e:
         return _fail(f"{a.file}: {e}")
     if a.out:
-        res.write(a.out)
+        try:
+            res.write(a.out)
+        except OSError as e:
+            return _fail(f"--out {a.out}: {e}")
     elif res.pcap_links:
         print("superpacket: note: [output] pcap traces are written only with --out DIR", file=sys.stderr)
     if a.json:
@@ -148,8 +159,8 @@ def bench_fast_burstiness(duration_s: float, txqueuelen: int, gate: bool) -> dic
 
 
 def cmd_bench_fast_burstiness(a: argparse.Namespace) -> int:
-    if not (math.isfinite(a.duration) and a.duration > 0):
-        return _fail("--duration: must be a finite number > 0")
+    if bad := checks.duration_s(a.duration):
+        return _fail(bad)
     if not 1 <= a.txqueuelen <= 10_000_000:
         return _fail("--txqueuelen: must be an integer in 1..10000000")
     r = bench_fast_burstiness(a.duration, a.txqueuelen, a.gate == "on")
@@ -174,8 +185,8 @@ def cmd_bench(a: argparse.Namespace) -> int:
         from superpacket import cli_sweep
 
         return cli_sweep.cmd_bench_sweep(a)
-    if a.duration <= 0:
-        return _fail("--duration must be > 0")
+    if bad := checks.duration_s(a.duration):
+        return _fail(bad)
     r = bench_p1(a.duration)
     if a.json:
         print(json.dumps(r, indent=2, sort_keys=True))
@@ -207,12 +218,15 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
         return _fail(f"unknown experiment {a.name!r}; available: {', '.join(sorted(EXPERIMENTS))}")
     if a.seeds is not None and a.seeds < 1:
         return _fail("--seeds must be >= 1")
-    if a.jitter_us is not None and not a.jitter_us >= 0:  # NaN too
-        return _fail("--jitter-us must be >= 0")
-    if a.workers is not None and a.workers < 0:
-        return _fail("--workers must be >= 0")
-    if a.duration is not None and not (math.isfinite(a.duration) and a.duration > 0):
-        return _fail(f"--duration must be a finite number of seconds > 0 (got {a.duration:g})")
+    if a.seeds is not None and a.seeds > checks.MAX_EXPERIMENT_SEEDS:
+        return _fail(f"--seeds must be at most {checks.MAX_EXPERIMENT_SEEDS} (got {a.seeds})")
+    if a.jitter_us is not None and not (math.isfinite(a.jitter_us) and a.jitter_us >= 0):
+        return _fail(f"--jitter-us must be >= 0 and finite (got {a.jitter_us:g})")
+    bad = (checks.workers(a.workers) or checks.scheduler(a.scheduler)
+           or (checks.duration_s(a.duration) if a.duration is not None else None)
+           or (checks.out_dir(a.out) if a.out else None))
+    if bad:
+        return _fail(bad)
     # the experiment's own default number of seeds (10, SCENARIOS.md, unless it says otherwise)
     kw: dict[str, Any] = {} if a.seeds is None else {"seeds": a.seeds}
     # an option the experiment does not use is refused, not silently ignored (its OPTIONS)
@@ -236,20 +250,28 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
     # some experiments (dcr: 122 runs of 100 s per seed) run on a local cluster by default;
     # --workers 0 runs them one after another in this process
     parallel = a.scheduler or a.workers or (a.workers is None and getattr(mod, "PARALLEL_BY_DEFAULT", False))
-    if parallel:
-        from superpacket.cluster import dask_client
+    from superpacket._core import ScenarioError
 
-        try:
-            with dask_client(a.scheduler, a.workers or None) as client:
-                r = mod.run(client=client, **kw)
-        except OSError as e:  # e.g. no scheduler at --scheduler
-            return _fail(f"--scheduler {a.scheduler}: {e}")
-    else:
-        r = mod.run(**kw)
+    try:
+        if parallel:
+            from superpacket.cluster import dask_client
+
+            try:
+                with dask_client(a.scheduler, a.workers or None) as client:
+                    r = mod.run(client=client, **kw)
+            except OSError as e:  # e.g. no scheduler at --scheduler
+                return _fail(f"--scheduler {a.scheduler}: {e}" if a.scheduler else str(e))
+        else:
+            r = mod.run(**kw)
+    except ScenarioError as e:  # an option the schema refuses (e.g. --duration past a monitor's reach)
+        return _fail(f"reproduce {a.name}: {' '.join(str(e).split())}")
     if a.out:
         out = Path(a.out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "summary.json").write_text(json.dumps(r, indent=2, sort_keys=True) + "\n")
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            (out / "summary.json").write_text(json.dumps(r, indent=2, sort_keys=True) + "\n")
+        except OSError as e:
+            return _fail(f"--out {a.out}: {e}")
     if a.json:
         print(json.dumps(r, indent=2, sort_keys=True))
         return 0
@@ -356,7 +378,13 @@ def main(argv: list[str] | None = None) -> int:
                          "dcr-multihop: R3's (default 0.01)")
     rp.set_defaults(fn=cmd_reproduce)
     a = p.parse_args(argv)
-    rc: int = a.fn(a)
+    try:
+        rc: int = a.fn(a)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `superpacket ... | head`: the reader has what it wanted
+        # no traceback, and no second error when Python flushes stdout at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     return rc
 
 

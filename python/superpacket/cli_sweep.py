@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from superpacket import cli_checks as checks
+
 EXIT_BAD_INPUT = 2
 EXIT_RUNS_FAILED = 1
 EXIT_INTERRUPTED = 130
@@ -28,9 +30,11 @@ def cmd_sweep(a: argparse.Namespace) -> int:
     from superpacket import sweeps
     from superpacket._core import ScenarioError
 
-    if a.workers is not None and a.workers < 0:
-        return _fail("--workers must be >= 0")
     out = a.out or f"sweep-{Path(a.file).stem}"
+    if a.chunk is not None and a.chunk < 1:
+        return _fail(f"--chunk must be >= 1 (got {a.chunk})")
+    if bad := checks.workers(a.workers) or checks.scheduler(a.scheduler) or checks.out_dir(out):
+        return _fail(bad)
     try:
         params = sweeps.normalize_params(a.param or [])
         seeds = sweeps.parse_seeds(a.seeds)
@@ -72,8 +76,10 @@ def cmd_report(a: argparse.Namespace) -> int:
 def cmd_bench_sweep(a: argparse.Namespace) -> int:
     from superpacket import sweep_bench
 
-    if a.runs < 1 or a.workers < 1:
-        return _fail("--runs and --workers must be >= 1")
+    if not 1 <= a.runs <= checks.MAX_RUNS:
+        return _fail(f"--runs must be an integer in 1..{checks.MAX_RUNS} (got {a.runs})")
+    if bad := checks.workers(a.workers, least=1):
+        return _fail(bad)
     from superpacket import sweeps
     from superpacket._core import ScenarioError
 

@@ -71,7 +71,10 @@ def open_client(
     from distributed import Client, LocalCluster
 
     if scheduler:
-        client = Client(scheduler, timeout="30s")
+        try:
+            client = Client(scheduler, timeout="30s")
+        except (ValueError, TypeError) as e:  # not an address: as an unreachable one, one line
+            raise OSError(f"not a scheduler address such as tcp://HOST:8786 ({' '.join(str(e).split())})") from None
         return client, client.close
     import dask
 

@@ -42,12 +42,13 @@ import sys
 import time
 import traceback
 import urllib.parse
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sized
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from superpacket import _toml
+from superpacket import cli_checks as checks
 from superpacket.sweep_load import TABLES, SweepData, load_sweep, load_table, read_meta  # re-exported
 
 RunFiles = dict[str, bytes]
@@ -123,21 +124,30 @@ def parse_param(arg: str) -> tuple[str, list[Any]]:
 
 
 def parse_seeds(text: str) -> list[int]:
-    """`10` -> 1..10; `1..10` (inclusive); `1,4,9`; `3..5,9`."""
+    """`10` -> 1..10; `1..10` (inclusive); `1,4,9`; `3..5,9`. At most MAX_RUNS seeds, each
+    in 0..2^64-1 (the simulator's seed), counted before any list is made."""
     text = text.strip()
     try:
-        if re.fullmatch(r"\d+", text):
-            seeds = list(range(1, int(text) + 1))
+        if re.fullmatch(r"[0-9]+", text):
+            spans = [(1, int(text))]
         else:
-            seeds = []
+            spans = []
             for part in _split_commas(text):
                 lo, dots, hi = part.partition("..")
-                seeds += list(range(int(lo), int(hi) + 1)) if dots else [int(part)]
+                spans.append((int(lo), int(hi)) if dots else (int(part), int(part)))
     except ValueError:
         raise SweepError(f"--seeds {text}: expected N, A..B or a list such as 1,3,5") from None
-    if not seeds or min(seeds) < 0:
+    if any(lo < 0 for lo, _ in spans):
         raise SweepError(f"--seeds {text}: no seeds, or a negative seed")
-    return sorted(set(seeds))
+    if any(hi > checks.U64_MAX for _, hi in spans):
+        raise SweepError(f"--seeds {text}: a seed must be at most {checks.U64_MAX}")
+    count = sum(max(0, hi - lo + 1) for lo, hi in spans)
+    if count > checks.MAX_RUNS:
+        raise SweepError(f"--seeds {text}: {count} seeds; at most {checks.MAX_RUNS} in one sweep")
+    seeds = sorted({s for lo, hi in spans for s in range(lo, hi + 1)})
+    if not seeds:
+        raise SweepError(f"--seeds {text}: no seeds, or a negative seed")
+    return seeds
 
 
 def _scalar(path: str, v: Any) -> Any:
@@ -185,12 +195,24 @@ def normalize_seeds(seeds: int | str | Iterable[int]) -> list[int]:
     if isinstance(seeds, str):
         return parse_seeds(seeds)
     if isinstance(seeds, int):
-        if seeds < 1:
-            raise SweepError(f"--seeds {seeds}: must be >= 1")
+        if not 1 <= seeds <= checks.MAX_RUNS:
+            raise SweepError(f"--seeds {seeds}: must be an integer in 1..{checks.MAX_RUNS}")
         return list(range(1, seeds + 1))
-    out = sorted({int(s) for s in seeds})
-    if not out or out[0] < 0:
-        raise SweepError("--seeds: no seeds, or a negative seed")
+    if isinstance(seeds, Sized):  # range(10**12) is not made a set
+        try:
+            too_many = len(seeds) > checks.MAX_RUNS
+        except OverflowError:  # range(10**30)
+            too_many = True
+        if too_many:
+            raise SweepError(f"--seeds: more than {checks.MAX_RUNS} seeds in one sweep")
+    distinct: set[int] = set()
+    for s in seeds:
+        distinct.add(int(s))
+        if len(distinct) > checks.MAX_RUNS:
+            raise SweepError(f"--seeds: more than {checks.MAX_RUNS} seeds in one sweep")
+    out = sorted(distinct)
+    if not out or out[0] < 0 or out[-1] > checks.U64_MAX:
+        raise SweepError(f"--seeds: no seeds, or a seed outside 0..{checks.U64_MAX}")
     return out
 
 
@@ -201,10 +223,7 @@ def load_base(scenario: str | Path | Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(scenario, Mapping):
         return copy.deepcopy(dict(scenario))
     if isinstance(scenario, Path) or "\n" not in scenario:
-        p = Path(scenario)
-        if not p.exists():
-            raise FileNotFoundError(f"scenario file not found: {p}")
-        text = p.read_text()
+        text = _toml.read_scenario_file(scenario)
     else:
         text = str(scenario)
     return _toml.loads(text)
@@ -495,9 +514,17 @@ def sweep(
     parameter point is invalid; a run that fails is recorded in out/failures.jsonl.
     """
     t0 = time.perf_counter()
+    if chunk is not None and chunk < 1:
+        raise SweepError(f"--chunk {chunk}: must be >= 1")
+    if bad := checks.workers(workers):
+        raise SweepError(bad)
     base = load_base(scenario)
     pv = normalize_params(params)
     seed_list = normalize_seeds(seeds)
+    n_runs = math.prod(len(v) for v in pv.values()) * len(seed_list)
+    if n_runs > checks.MAX_RUNS:
+        raise SweepError(f"{n_runs} runs ({n_runs // len(seed_list)} parameter points x {len(seed_list)} seeds): "
+                         f"at most {checks.MAX_RUNS} in one sweep")
     points = build_points(base, pv)
     outp = Path(out)
     if outp.exists() and not outp.is_dir():
