@@ -24,10 +24,10 @@
 //! spacing of arrivals (with "prev = time()" a quiet router would keep state for
 //! up to three epochs, or indefinitely with no arrivals at all).
 
-use crate::config::{Config, ConfigError};
+use crate::config::{Config, ConfigError, Defences};
 use crate::header::{find_in_options, SpHeaderRepr};
 use crate::moving_bloom::MovingBloom;
-use crate::moving_table::{Entry, EntryRef, Gen, MovingTable};
+use crate::moving_table::{Entry, EntryRef, Gen, InstallError, MovingTable};
 use crate::siphash::{PairPrefix, SipKey};
 use crate::stats::{DropReason, PacketKind, Stats, Verdict};
 
@@ -77,6 +77,10 @@ pub struct Admission {
     table: MovingTable,
     bloom: MovingBloom,
     stats: Stats,
+    defences: Defences,
+    /// (EPOCH - phase) mod EPOCH: added to arrival times so that the grid k x EPOCH
+    /// of the shifted clock falls at phase + k x EPOCH of the real one.
+    phase_offset: u64,
 }
 
 impl Admission {
@@ -91,7 +95,26 @@ impl Admission {
             bloom: MovingBloom::new(cfg.bloom_bits, cfg.bloom_hashes, key),
             stats: Stats::default(),
             params: cfg,
+            defences: Defences::default(),
+            phase_offset: 0,
         })
+    }
+
+    /// [`new`](Self::new) with the section 3.1 switches of [`Defences`]; the error
+    /// names the field.
+    pub fn with_defences(cfg: Config, defences: Defences) -> Result<Self, String> {
+        let mut adm = Admission::new(cfg).map_err(|e| e.to_string())?;
+        defences.validate(&adm.params)?;
+        adm.table.set_defences(defences.bounded_table, defences.max_reserved_per_pair);
+        let epoch = adm.params.epoch_ns;
+        adm.phase_offset = (epoch - defences.epoch_phase_ns) % epoch;
+        adm.defences = defences;
+        Ok(adm)
+    }
+
+    /// The section 3.1 switches in force.
+    pub fn defences(&self) -> &Defences {
+        &self.defences
     }
 
     /// A1 "On packet arrival". `pkt_cnt` = packets in the buffer now; on `Admit` the
@@ -139,6 +162,7 @@ impl Admission {
 
     /// A2 "On packet arrival: if (time() - prev > EPOCH) perform epoch shift".
     fn maybe_shift(&mut self, now: u64) {
+        let now = now.saturating_add(self.phase_offset);
         let epoch = self.params.epoch_ns;
         let elapsed = now.saturating_sub(self.vars.prev);
         if elapsed <= epoch {
@@ -147,6 +171,10 @@ impl Admission {
         // Whole epochs completed: prev + k*EPOCH < now <= prev + (k+1)*EPOCH.
         let k = (elapsed - 1) / epoch;
         self.vars.prev += k * epoch;
+        // b2 at the end of its epoch: the fill an attacker reached (section 3.1).
+        let set = self.bloom.bits_set(Gen::H2);
+        self.stats.bloom_bits_set_peak = self.stats.bloom_bits_set_peak.max(set);
+        self.stats.bloom_items_peak = self.stats.bloom_items_peak.max(self.bloom.items(Gen::H2));
         if k == 1 {
             // A2 "On epoch shift": h1 = h2; h2 = new HashTable(); b1 = b2; b2 = new BloomFilter();
             self.table.shift();
@@ -184,10 +212,17 @@ impl Admission {
         }
         // A3 "On state installation": h2.update((src,dst), (len,len - 1)) ...
         let pre = PairPrefix::new(self.key, pkt.src, pkt.dst);
-        if self.table.install(&MovingTable::pair_key_from(&pre), sp.len).is_err() {
+        let installed = self.table.install(&MovingTable::pair_key_from(&pre), sp.len);
+        self.stats.record_probes(self.table.last_install_probes());
+        self.stats.table_grows = self.table.grows();
+        match installed {
+            // Section 3.1 defence: the per-source cap on reserved packets.
+            Err(InstallError::Cap) => return Verdict::Drop(DropReason::SourceCap),
             // Section 3.1 defence: h2 is full; deny the super-packet rather than grow.
-            return Verdict::Drop(DropReason::TableFull);
+            Err(_) => return Verdict::Drop(DropReason::TableFull),
+            Ok(()) => {}
         }
+        self.stats.reserved_peak = self.stats.reserved_peak.max(self.table.last_install_reserved());
         // ... and b2.add((src,dst,sid)). Added only after h2 accepted the pair: a
         // Bloom bit without its table entry would turn a denial into a later admit.
         self.bloom.add(&MovingBloom::key_from(&pre, sp.sid));
@@ -199,7 +234,12 @@ impl Admission {
 
     /// A1, subsequent-packet branch: `accepted(pkt)` is A3's state check.
     fn subsequent(&mut self, pkt: &PacketMeta, sp: SpHeaderRepr, pkt_cnt: u32) -> Verdict {
-        let entry = match self.accepted(pkt.src, pkt.dst, sp.sid) {
+        let mut probes = 0;
+        let accepted = self.accepted(pkt.src, pkt.dst, sp.sid, &mut probes);
+        if probes > 0 {
+            self.stats.record_probes(probes);
+        }
+        let entry = match accepted {
             Ok(e) => e,
             // A1: else { drop pkt; } (not accepted)
             Err(reason) => return Verdict::Drop(reason),
@@ -216,7 +256,7 @@ impl Admission {
 
     /// A3 "On state update", up to the decrement: which entry pays for this packet,
     /// or why the packet is dropped.
-    fn accepted(&self, src: u32, dst: u32, sid: u32) -> Result<EntryRef, DropReason> {
+    fn accepted(&self, src: u32, dst: u32, sid: u32, probes: &mut u32) -> Result<EntryRef, DropReason> {
         let pre = PairPrefix::new(self.key, src, dst);
         // A3: bool inb1 = b1.test((src,dst,sid)); bool inb2 = b2.test((src,dst,sid));
         let (inb1, inb2) = self.bloom.test_both(&MovingBloom::key_from(&pre, sid));
@@ -230,7 +270,7 @@ impl Admission {
             // A3: else if (inb1 && !inb2) { ... }  /  else if (!inb1 && inb2) { ... }
             (true, false) | (false, true) => {
                 let gen = if inb1 { Gen::H1 } else { Gen::H2 };
-                match self.table.find(gen, &pk) {
+                match self.table.find_counting(gen, &pk, probes) {
                     // A3: if (!inh1) / if (!inh2) { //false positive  drop pkt; exit; }
                     None => Err(DropReason::BloomFalsePositive),
                     // A3: else if (h.get((src,dst))[1] <= 0) { //#_of_outstanding_packets is 0  drop }
@@ -241,8 +281,8 @@ impl Admission {
             }
             // A3: else { //false positive (in both b1 and b2) ... }
             _ => {
-                let e1 = self.table.find(Gen::H1, &pk);
-                let e2 = self.table.find(Gen::H2, &pk);
+                let e1 = self.table.find_counting(Gen::H1, &pk, probes);
+                let e2 = self.table.find_counting(Gen::H2, &pk, probes);
                 match (e1, e2) {
                     // A3: if (!inh1 && !inh2) { drop pkt; exit; }
                     (None, None) => Err(DropReason::BloomFalsePositive),
@@ -277,9 +317,26 @@ impl Admission {
         &self.params
     }
 
-    /// Start of the current epoch (A2 `prev`, ns).
+    /// Start of the current epoch (A2 `prev`, ns; with a phase, 0 until the first
+    /// boundary at the phase).
     pub fn epoch_start(&self) -> u64 {
-        self.vars.prev
+        self.vars.prev.saturating_sub(self.phase_offset)
+    }
+
+    /// Fraction of b2's bits set now (O(bloom_bits / 64)).
+    pub fn bloom_fill(&self) -> f64 {
+        self.bloom.bits_set(Gen::H2) as f64 / self.bloom.bits() as f64
+    }
+
+    /// Largest fill of b2 at the end of an epoch so far, and of b2 now.
+    pub fn bloom_fill_peak(&self) -> f64 {
+        let set = self.stats.bloom_bits_set_peak.max(self.bloom.bits_set(Gen::H2));
+        set as f64 / self.bloom.bits() as f64
+    }
+
+    /// (src, dst) entries in h2 now, and the configured bound per generation.
+    pub fn table_occupancy(&self) -> (u32, u32) {
+        (self.table.len(Gen::H2), self.table.max_pairs())
     }
 
     /// Sum of outstanding packets over all pairs and both generations, O(1): the

@@ -124,6 +124,49 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
+/// The section 3.1 defences that are switches rather than sizes (SCENARIOS.md
+/// "attacks": each on or off). Kept apart from [`Config`] so that existing
+/// `Config { .. }` literals stay valid; [`Admission::new`](crate::Admission::new)
+/// uses [`Defences::default`] (the behaviour before these switches existed).
+/// Keyed hashing is `Config::key` (a secret per router, or the public zero key).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Defences {
+    /// Bounded table: each generation holds at most `max_pairs` entries and probes at
+    /// most `PROBE_LIMIT` slots; a new pair beyond that is refused (`TableFull`), live
+    /// state is never evicted. Off: a generation doubles when it reaches half load
+    /// (and probes without limit), the unbounded table of section 3.1's attack.
+    pub bounded_table: bool,
+    /// Per-source cap: at most this many packets reserved (section 2.2's
+    /// #_of_total_packets_reserved) by one (src, dst) entry of h2, the router's unit
+    /// of "source"; a first packet that would exceed it is refused (`SourceCap`).
+    /// 0: no cap.
+    pub max_reserved_per_pair: u32,
+    /// Phase of the epoch grid (ns), below `epoch_ns`: epochs end at phase + k x EPOCH,
+    /// not at k x EPOCH, so a sender cannot align with a public grid (section 3.1,
+    /// "synchronize with the moving hash table"). A router draws it at random.
+    pub epoch_phase_ns: u64,
+}
+
+impl Default for Defences {
+    /// Bounded table, no per-source cap, phase 0.
+    fn default() -> Self {
+        Defences { bounded_table: true, max_reserved_per_pair: 0, epoch_phase_ns: 0 }
+    }
+}
+
+impl Defences {
+    /// `epoch_phase_ns` must lie in 0..epoch_ns; the message names the field.
+    pub fn validate(&self, cfg: &Config) -> Result<(), String> {
+        if self.epoch_phase_ns >= cfg.epoch_ns {
+            return Err(format!(
+                "admission defences `epoch_phase_ns`: {} is not below epoch_ns {}",
+                self.epoch_phase_ns, cfg.epoch_ns
+            ));
+        }
+        Ok(())
+    }
+}
+
 impl Config {
     /// Check every field; the first field out of range is reported.
     pub fn validate(&self) -> Result<(), ConfigError> {
@@ -181,6 +224,9 @@ mod tests {
             assert_eq!(err.field(), field);
             assert!(err.to_string().contains(field), "{err}");
         }
+        let ph = Defences { epoch_phase_ns: 80_000_000, ..Defences::default() };
+        assert!(ph.validate(&d()).unwrap_err().contains("epoch_phase_ns"));
+        assert_eq!(Defences { epoch_phase_ns: 79_999_999, ..ph }.validate(&d()), Ok(()));
         let msg = Config { threshold: 60, ..d() }.validate().unwrap_err().to_string();
         assert_eq!(msg, "admission config `threshold`: 60 exceeds buff_size 50 (A1 needs t <= buffSize)");
     }

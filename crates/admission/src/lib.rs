@@ -40,7 +40,7 @@ pub mod siphash;
 pub mod stats;
 
 pub use admission::{Admission, Lookup, PacketMeta};
-pub use config::{Config, ConfigError};
+pub use config::{Config, ConfigError, Defences};
 pub use header::{find_in_options, HeaderError, SpHeaderRepr, SpOption};
 pub use moving_table::Entry;
 pub use stats::{DropReason, Stats, Verdict};

@@ -172,6 +172,11 @@ impl MovingBloom {
         (1.0 - (-k * n / m).exp()).powf(k)
     }
 
+    /// Bits set in `gen` (popcount, O(bits / 64)): the fill is this over [`bits`](Self::bits).
+    pub fn bits_set(&self, gen: Gen) -> u32 {
+        self.words[self.index(gen)].iter().map(|w| w.count_ones()).sum()
+    }
+
     /// Heap bytes of both generations.
     pub fn memory_bytes(&self) -> usize {
         2 * self.words[0].len() * core::mem::size_of::<u64>()

@@ -55,6 +55,8 @@ pub enum InstallError {
     Full,
     /// No free slot within [`PROBE_LIMIT`] of the home slot.
     ProbeLimit,
+    /// The entry would reserve more than the per-source cap.
+    Cap,
 }
 
 /// A hashed (src, dst) key: compute once per packet, use in both generations.
@@ -105,21 +107,39 @@ impl Generation {
 
     /// Probe for `key`: `Ok(slot)` if live, `Err(Some(slot))` for the first free slot
     /// of the run, `Err(None)` if the run is longer than [`PROBE_LIMIT`].
+    /// [`probe`](Self::probe) with a run limit, and the slots examined.
     #[inline]
-    fn probe(&self, key: &PairKey) -> Result<usize, Option<usize>> {
+    fn probe_n(&self, key: &PairKey, limit: usize) -> (Result<usize, Option<usize>>, u32) {
         let mask = self.slots.len() - 1;
         let home = key.hash as usize & mask;
-        for i in 0..PROBE_LIMIT.min(self.slots.len()) {
+        for i in 0..limit.min(self.slots.len()) {
             let idx = (home + i) & mask;
             let slot = &self.slots[idx];
             if slot.stamp != self.stamp {
-                return Err(Some(idx));
+                return (Err(Some(idx)), i as u32 + 1);
             }
             if slot.word == key.word {
-                return Ok(idx);
+                return (Ok(idx), i as u32 + 1);
             }
         }
-        Err(None)
+        (Err(None), limit.min(self.slots.len()) as u32)
+    }
+
+    /// Double the slots and re-insert the live entries (unbounded table only); the
+    /// home slot is rehashed from the stored pair word with the table's key.
+    fn grow(&mut self, key: SipKey) {
+        let n = self.slots.len() * 2;
+        let old = core::mem::replace(&mut self.slots, vec![Slot::default(); n].into_boxed_slice());
+        let stamp = self.stamp;
+        let mask = n - 1;
+        for s in old.iter().filter(|s| s.stamp == stamp) {
+            let pre = PairPrefix::new(key, s.word as u32, (s.word >> 32) as u32);
+            let mut idx = pre.pair_hash() as usize & mask;
+            while self.slots[idx].stamp == stamp {
+                idx = (idx + 1) & mask;
+            }
+            self.slots[idx] = *s;
+        }
     }
 }
 
@@ -131,6 +151,16 @@ pub struct MovingTable {
     cur: usize,
     max_pairs: u32,
     key: SipKey,
+    /// Refuse past `max_pairs` / `PROBE_LIMIT` (true) or grow (false).
+    bounded: bool,
+    /// Per-entry cap on reserved packets, 0 = none.
+    cap: u32,
+    /// Slots examined by the last [`install`](Self::install).
+    last_install_probes: u32,
+    /// Reserved packets of the entry the last successful install wrote.
+    last_install_reserved: u32,
+    /// Generations doubled so far.
+    grows: u64,
 }
 
 impl MovingTable {
@@ -138,7 +168,46 @@ impl MovingTable {
     pub fn new(max_pairs: u32, key: SipKey) -> Self {
         let max_pairs = max_pairs.clamp(1, MAX_PAIRS_LIMIT);
         let n_slots = (2 * max_pairs as usize).next_power_of_two();
-        MovingTable { gens: [Generation::new(n_slots), Generation::new(n_slots)], cur: 0, max_pairs, key }
+        MovingTable {
+            gens: [Generation::new(n_slots), Generation::new(n_slots)],
+            cur: 0,
+            max_pairs,
+            key,
+            bounded: true,
+            cap: 0,
+            last_install_probes: 0,
+            last_install_reserved: 0,
+            grows: 0,
+        }
+    }
+
+    /// Section 3.1 switches: `bounded` false lets a generation grow past `max_pairs`
+    /// (doubling at half load, probing without limit); `cap` > 0 refuses an install
+    /// that would take an entry's reserved packets past `cap`.
+    pub fn set_defences(&mut self, bounded: bool, cap: u32) {
+        self.bounded = bounded;
+        self.cap = cap;
+    }
+
+    /// Like [`find`](Self::find), adding the slots examined to `probes`.
+    #[inline]
+    pub fn find_counting(&self, gen: Gen, key: &PairKey, probes: &mut u32) -> Option<EntryRef> {
+        let table = self.index(gen);
+        let g = &self.gens[table];
+        let limit = if self.bounded { PROBE_LIMIT } else { g.slots.len() };
+        let (r, n) = g.probe_n(key, limit);
+        *probes += n;
+        r.ok().map(|slot| EntryRef { table, slot })
+    }
+
+    /// Slots examined by the last [`install`](Self::install).
+    pub fn last_install_probes(&self) -> u32 {
+        self.last_install_probes
+    }
+
+    /// Times a generation doubled (unbounded table only).
+    pub fn grows(&self) -> u64 {
+        self.grows
     }
 
     /// Hash (src, dst) with the router's key (section 3.1).
@@ -176,8 +245,8 @@ impl MovingTable {
     /// The live entry for `key` in `gen`, if any ("h.contains((src,dst))").
     #[inline]
     pub fn find(&self, gen: Gen, key: &PairKey) -> Option<EntryRef> {
-        let table = self.index(gen);
-        self.gens[table].probe(key).ok().map(|slot| EntryRef { table, slot })
+        let mut n = 0;
+        self.find_counting(gen, key, &mut n)
     }
 
     /// The value behind an [`EntryRef`] ("h.get((src,dst))").
@@ -189,11 +258,27 @@ impl MovingTable {
     /// A3 "On state installation": h2.update((src,dst), (len, len - 1)), adding to an
     /// existing entry or creating one. `len >= 1` (checked by header validation).
     pub fn install(&mut self, key: &PairKey, len: u16) -> Result<(), InstallError> {
-        let max_pairs = self.max_pairs;
+        let (max_pairs, cap, bounded, tkey) = (self.max_pairs, self.cap, self.bounded, self.key);
         let g = &mut self.gens[self.cur];
-        let idx = match g.probe(key) {
+        if !bounded && (g.len as usize + 1) * 2 > g.slots.len() {
+            // Unbounded table: keep the load at most 1/2 by doubling (section 3.1's
+            // "resizing might become very computationally expensive").
+            g.grow(tkey);
+            self.grows += 1;
+        }
+        let limit = if bounded { PROBE_LIMIT } else { g.slots.len() };
+        let (found, n) = g.probe_n(key, limit);
+        self.last_install_probes = n;
+        let have = match found {
+            Ok(idx) => g.slots[idx].entry.reserved,
+            Err(_) => 0,
+        };
+        if cap > 0 && have.saturating_add(len as u32) > cap {
+            return Err(InstallError::Cap);
+        }
+        let idx = match found {
             Ok(idx) => idx,
-            Err(_) if g.len >= max_pairs => return Err(InstallError::Full),
+            Err(_) if bounded && g.len >= max_pairs => return Err(InstallError::Full),
             Err(None) => return Err(InstallError::ProbeLimit),
             Err(Some(idx)) => {
                 g.slots[idx] = Slot { word: key.word, entry: Entry::default(), stamp: g.stamp };
@@ -206,6 +291,7 @@ impl MovingTable {
         let before = e.outstanding;
         e.outstanding = before.saturating_add((len as u32).saturating_sub(1));
         g.outstanding += (e.outstanding - before) as u64;
+        self.last_install_reserved = e.reserved;
         Ok(())
     }
 
@@ -249,9 +335,14 @@ impl MovingTable {
         self.gens[0].slots.len()
     }
 
-    /// Heap bytes of both generations.
+    /// Heap bytes of both generations (with the unbounded table, as grown so far).
     pub fn memory_bytes(&self) -> usize {
-        2 * self.slots() * core::mem::size_of::<Slot>()
+        (self.gens[0].slots.len() + self.gens[1].slots.len()) * core::mem::size_of::<Slot>()
+    }
+
+    /// #_of_total_packets_reserved of the entry the last successful install wrote.
+    pub fn last_install_reserved(&self) -> u32 {
+        self.last_install_reserved
     }
 }
 

@@ -42,11 +42,14 @@ pub enum DropReason {
     /// The super-packet header is malformed: len 0, len > max_len, truncated or
     /// malformed option list.
     BadHeader,
+    /// Section 3.1 defence (`Defences::max_reserved_per_pair`): the (src, dst) entry
+    /// would reserve more packets than the per-source cap; the super-packet is denied.
+    SourceCap,
 }
 
 impl DropReason {
     /// Number of reasons.
-    pub const COUNT: usize = 7;
+    pub const COUNT: usize = 8;
     /// Every reason, in counter order.
     pub const ALL: [DropReason; DropReason::COUNT] = [
         DropReason::Threshold,
@@ -56,6 +59,7 @@ impl DropReason {
         DropReason::OutstandingExhausted,
         DropReason::TableFull,
         DropReason::BadHeader,
+        DropReason::SourceCap,
     ];
 
     /// Index in [`Stats::dropped`].
@@ -73,6 +77,7 @@ impl DropReason {
             DropReason::OutstandingExhausted => "outstanding_exhausted",
             DropReason::TableFull => "table_full",
             DropReason::BadHeader => "bad_header",
+            DropReason::SourceCap => "source_cap",
         }
     }
 }
@@ -121,6 +126,23 @@ pub struct Stats {
     pub pairs_h2: u32,
     /// Largest `pairs_h2` seen.
     pub pairs_peak: u32,
+    /// Hash-table slots examined by admission decisions (installs and A3 lookups):
+    /// the per-packet work of section 3.1.
+    pub probes: u64,
+    /// Decisions that looked in the table (first packets past t, subsequent packets
+    /// with a Bloom hit).
+    pub probed_decisions: u64,
+    /// Most slots examined by one decision.
+    pub probes_max: u32,
+    /// Largest #_of_total_packets_reserved of one (src, dst) entry after an install.
+    pub reserved_peak: u32,
+    /// Most bits of b2 set at the end of an epoch (counted at each shift, before
+    /// the generation moves to b1); the fill is this over the bits per generation.
+    pub bloom_bits_set_peak: u32,
+    /// Largest number of items added to b2 in one epoch.
+    pub bloom_items_peak: u32,
+    /// Times a generation of the unbounded table (bounded_table off) doubled.
+    pub table_grows: u64,
 }
 
 impl Stats {
@@ -147,6 +169,21 @@ impl Stats {
     /// `arrivals == admitted + dropped` (the ns-3 queue-disc identity).
     pub fn is_consistent(&self) -> bool {
         self.arrivals == self.admitted() + self.dropped_total()
+    }
+
+    /// Mean table slots examined per decision that looked in the table.
+    pub fn probes_per_decision(&self) -> f64 {
+        if self.probed_decisions == 0 {
+            0.0
+        } else {
+            self.probes as f64 / self.probed_decisions as f64
+        }
+    }
+
+    pub(crate) fn record_probes(&mut self, n: u32) {
+        self.probes += n as u64;
+        self.probed_decisions += 1;
+        self.probes_max = self.probes_max.max(n);
     }
 
     pub(crate) fn record(&mut self, kind: PacketKind, verdict: Verdict) {

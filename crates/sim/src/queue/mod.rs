@@ -40,10 +40,12 @@ pub enum DropReason {
     SpTableFull,
     /// Malformed super-packet header.
     SpBadHeader,
+    /// Super-packet refused by the per-source cap on reserved packets (section 3.1).
+    SpSourceCap,
 }
 
 impl DropReason {
-    pub const COUNT: usize = 11;
+    pub const COUNT: usize = 12;
     pub const ALL: [DropReason; DropReason::COUNT] = [
         DropReason::Overflow,
         DropReason::RedEarly,
@@ -56,6 +58,7 @@ impl DropReason {
         DropReason::SpOutstandingExhausted,
         DropReason::SpTableFull,
         DropReason::SpBadHeader,
+        DropReason::SpSourceCap,
     ];
 
     pub fn name(self) -> &'static str {
@@ -71,6 +74,7 @@ impl DropReason {
             DropReason::SpOutstandingExhausted => "sp_outstanding_exhausted",
             DropReason::SpTableFull => "sp_table_full",
             DropReason::SpBadHeader => "sp_bad_header",
+            DropReason::SpSourceCap => "sp_source_cap",
         }
     }
 }

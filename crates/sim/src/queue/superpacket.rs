@@ -203,6 +203,7 @@ impl QueueDisc for SuperPacketDisc {
                 AdmDrop::OutstandingExhausted => DropReason::SpOutstandingExhausted,
                 AdmDrop::TableFull => DropReason::SpTableFull,
                 AdmDrop::BadHeader => DropReason::SpBadHeader,
+                AdmDrop::SourceCap => DropReason::SpSourceCap,
             }),
         }
     }
