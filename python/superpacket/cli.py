@@ -49,17 +49,21 @@ def _json_value(v: Any) -> Any:
 
 
 def cmd_run(a: argparse.Namespace) -> int:
-    from superpacket import api
+    from superpacket import _core, _toml
     from superpacket._core import ScenarioError
 
     if (a.pcap or a.pcap_snaplen is not None) and not a.out:
         return _fail("--pcap needs --out DIR (the pcap files are written there)")
-    if a.pcap_snaplen is not None and not 0 <= a.pcap_snaplen <= api.MAX_SNAPLEN:
-        return _fail(f"--pcap-snaplen must be an integer in 0..{api.MAX_SNAPLEN} (0: whole frames)")
+    if a.pcap_snaplen is not None and not 0 <= a.pcap_snaplen <= checks.MAX_SNAPLEN:
+        return _fail(f"--pcap-snaplen must be an integer in 0..{checks.MAX_SNAPLEN} (0: whole frames)")
     bad = (checks.seed(a.seed) if a.seed is not None else None) or (checks.out_dir(a.out) if a.out else None)
     if bad:
         return _fail(bad)
     try:
+        # a bad scenario is refused before polars loads (half of the command's start-up)
+        _core.validate(_toml.read_scenario_file(a.file))
+        from superpacket import api
+
         res = api.run(a.file, seed=a.seed, progress=None if not a.json else False,
                       pcap=a.pcap, pcap_snaplen=a.pcap_snaplen)
     except (ScenarioError, OSError, UnicodeDecodeError) as e:

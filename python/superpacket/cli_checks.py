@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 U64_MAX = 2**64 - 1
+MAX_SNAPLEN = 2**32 - 1  # the pcap header's field (api.MAX_SNAPLEN)
 #: The simulated clock counts nanoseconds in a u64: about 584 years.
 MAX_SIM_S = U64_MAX / 1e9
 #: Runs of one sweep (grid points times seeds) and seeds of one `reproduce`.
