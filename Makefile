@@ -7,7 +7,7 @@ RUST_SRC := $(shell find crates -name '*.rs' -o -name 'Cargo.toml') Cargo.toml C
 PY_SRC := $(shell find python -name '*.py' -o -name '*.pyi') pyproject.toml
 export CARGO_TERM_COLOR := never
 
-.PHONY: install run test bench lint clean
+.PHONY: install run test bench lint fuzz clean
 
 install: $(VENV)/.built $(VENV)/.chromium $(VENV)/.tshark
 
@@ -56,5 +56,30 @@ lint: install
 	cargo clippy --workspace --all-targets -- -D warnings
 	$(VENV)/bin/ruff check python tests
 
+# Fuzzing (README "Fuzzing"): a smoke pass of FUZZ_SECONDS per cargo-fuzz (libFuzzer)
+# target in fuzz/, its own workspace, starting from the checked-in corpus
+# fuzz/corpus/TARGET (new inputs go to the untracked fuzz/work/TARGET). Needs
+# cargo-fuzz (installed here, pinned) and a nightly rustc for its -Z flags: rustup's
+# nightly if it is there or can be installed, else the stable rustc with
+# RUSTC_BOOTSTRAP=1 (where no other toolchain can be fetched). Neither `make test`
+# nor `make install` needs any of this.
+CARGO_FUZZ_VERSION := 0.13.2
+FUZZ_SECONDS := 30
+FUZZ_TARGETS := sp_option admission
+
+fuzz:
+	cargo fuzz --version 2>/dev/null | grep -qx 'cargo-fuzz $(CARGO_FUZZ_VERSION)' \
+	  || cargo install cargo-fuzz --locked --version $(CARGO_FUZZ_VERSION)
+	if rustup run nightly rustc -V >/dev/null 2>&1 \
+	   || timeout 600 rustup toolchain install nightly --profile minimal >/dev/null 2>&1; then \
+	  tc=nightly; boot=; \
+	else \
+	  echo "no nightly toolchain: stable rustc with RUSTC_BOOTSTRAP=1"; tc=stable; boot=RUSTC_BOOTSTRAP=1; \
+	fi; \
+	cd fuzz && for t in $(FUZZ_TARGETS); do \
+	  mkdir -p work/$$t && env $$boot cargo +$$tc fuzz run $$t work/$$t corpus/$$t -- \
+	    -max_total_time=$(FUZZ_SECONDS) -workers=1 -jobs=1 -print_final_stats=1 || exit 1; \
+	done
+
 clean:
-	rm -rf $(VENV) target
+	rm -rf $(VENV) target fuzz/target fuzz/work
