@@ -100,6 +100,12 @@ pub fn parse_rate(s: &str) -> Result<BitsPerSec, String> {
 }
 
 /// Parses "25us", "1ms", "0.1s", "500ns".
+/// The longest duration a scenario may give anywhere (a run, a delay, a start, a jitter):
+/// 10^7 s (115 days). The clock (u64 ns) holds 1.8 x 10^10 s; the margin keeps every sum
+/// of a few thousand such values (a start plus its jitter, a route's delays, a timer
+/// backed off) exact instead of wrapping.
+pub const MAX_DURATION_NS: u64 = 10_000_000 * 1_000_000_000;
+
 pub fn parse_duration(s: &str) -> Result<SimTime, String> {
     let t = s.trim();
     let units: [(&str, f64); 4] = [("ns", 1.0), ("us", 1e3), ("ms", 1e6), ("s", 1e9)];
@@ -112,7 +118,14 @@ pub fn parse_duration(s: &str) -> Result<SimTime, String> {
             if v.is_nan() || v < 0.0 || !v.is_finite() {
                 return Err(format!("bad duration {s:?}: must be >= 0"));
             }
-            return Ok(SimTime((v * mult).round() as u64));
+            let ns = (v * mult).round();
+            if ns > MAX_DURATION_NS as f64 {
+                return Err(format!(
+                    "bad duration {s:?}: past the simulator's limit of {} s for any one duration",
+                    MAX_DURATION_NS / 1_000_000_000
+                ));
+            }
+            return Ok(SimTime(ns as u64));
         }
     }
     Err(format!("bad duration {s:?}: expected a number followed by ns, us, ms or s (e.g. \"25us\")"))
@@ -138,5 +151,12 @@ mod tests {
         assert_eq!(parse_duration("0.1s").unwrap(), SimTime(100_000_000));
         assert!(parse_rate("10 furlongs").is_err());
         assert!(parse_duration("-1ms").is_err());
+        // the limit, 10^7 s: accepted at it, refused past it and past the clock (u64 ns
+        // is 18,446,744,073.7 s; 1e300 s once wrapped or saturated silently)
+        assert_eq!(parse_duration("10000000s").unwrap(), SimTime(10_000_000_000_000_000));
+        for bad in ["10000001s", "18446744073s", "18446744073709551616ns", "1e300s", "1e12s"] {
+            let e = parse_duration(bad).unwrap_err();
+            assert!(e.contains("limit") && e.contains(bad), "{e}");
+        }
     }
 }

@@ -77,7 +77,9 @@ impl Network {
             }
             for &l in &self.adj[u as usize] {
                 let link = &self.links[l as usize];
-                let nd = (d + link.delay.ns(), h + 1);
+                // saturating: a path whose delay passes the clock compares as the longest,
+                // never wraps to a short one (a wrapped sum made cycles of `via`)
+                let nd = (d.saturating_add(link.delay.ns()), h + 1);
                 let v = link.to as usize;
                 if nd < dist[v] {
                     dist[v] = nd;
@@ -92,6 +94,9 @@ impl Network {
         while cur != src {
             let l = via[cur as usize]?;
             path.push(l);
+            if path.len() > n {
+                return None; // not a tree (cannot happen with strict relaxation): no route
+            }
             cur = self.links[l as usize].from;
         }
         path.reverse();

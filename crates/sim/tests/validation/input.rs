@@ -111,6 +111,12 @@ fn bad_input_names_the_field() {
             mutate("sample_interval = \"10ms\"", "monitor = { link = \"R1->R2\", interval = \"1ns\" }"),
             vec!["output.monitor.interval"],
         ),
+        // durations past the limit (10^7 s): once an endless route search (1e300 s), a
+        // silently shortened run (1e12 s) or a wrapped start
+        (mutate("delay = \"20ms\"", "delay = \"1e300s\""), vec!["delay", "limit"]),
+        (mutate("delay = \"20ms\"", "delay = \"18446744073s\""), vec!["delay", "limit"]),
+        (mutate("duration = \"2s\"", "duration = \"1e12s\""), vec!["duration", "limit"]),
+        (mutate("start_jitter = \"100ms\"", "start_jitter = \"1e300s\""), vec!["start_jitter", "limit"]),
         // not TOML at all
         (mutate("[output]", "[output"), vec!["TOML"]),
     ];
