@@ -227,6 +227,38 @@ def test_no_host_drop_where_theory_rules_it_out(small_fb, small_dt):
             assert c["holds"], c
 
 
+# SCENARIOS.md's claim at this scale (20 s / 10 s runs, 2 seeds; the gate of commit
+# 61faf06, measure "queue"): where it fails, the measured figures are the reason (the
+# full-scale figures are in the README). A change that makes one hold shows as an
+# unexpected pass.
+def _xfail(reason: str):
+    return pytest.mark.xfail(strict=True, reason=reason)
+
+
+@needs_sim
+@pytest.mark.parametrize("which,scheme,txq", [
+    pytest.param("fb", "fast", 100, marks=_xfail("the gate's flow reaches 183.8 Mb/s in 20 s and overflows the "
+                                                  "router in its start (12,555.5 router drops); without it the flow "
+                                                  "collapses to 3.2 Mb/s, every loss at its NIC (0 at the router)")),
+    pytest.param("fb", "fast", 10_000, marks=_xfail("router drops 12,555.5 with the gate vs 650 without (throughput "
+                                                     "183.8 vs 192.4 Mb/s): the gate's start overflows the router")),
+    ("dt", "fast", 100),
+    ("dt", "fast", 10_000),
+    ("dt", "reno", 100),
+    ("dt", "reno", 10_000),
+])
+def test_bc_claim_at_small_scale(which, scheme, txq, small_fb, small_dt):
+    s = small_fb if which == "fb" else small_dt
+    bc, base = variant_name(scheme, True, txq), variant_name(scheme, False, txq)
+    (c,) = [c for c in s["claims"] if c["variant"] == f"{bc} vs {base}"]
+    v = s["variants"]
+    # the claim's numbers are the variants' means
+    assert (c["router_drops_bc"], c["router_drops_without"]) == (v[bc]["router_drops"], v[base]["router_drops"])
+    assert c["holds"] == (v[bc]["router_drops"] < v[base]["router_drops"]
+                          and v[bc]["throughput_bps"] >= v[base]["throughput_bps"])
+    assert c["holds"], c
+
+
 @needs_sim
 def test_reverse_traffic_load(small_fb):
     # 20 % of 622 Mbps offered (124.4 Mbps); exponential periods over 20 s (about 250

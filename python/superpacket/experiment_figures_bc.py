@@ -68,7 +68,9 @@ def _queue_over_time(s: dict[str, Any], series: dict[str, Any]) -> ExpFigure:
             ax.plot(t, pred, color=PRED, lw=1.0, label="queue the windows predict (bin mean)")
         if math.isfinite(buf):
             ax.axhline(buf, color=ROUTER, lw=0.8, ls=":", label="router buffer")
-        ax.set_ylim(bottom=0.0)
+            ax.set_ylim(0.0, 1.5 * buf)  # a prediction beyond the buffer is clipped
+        else:
+            ax.set_ylim(bottom=0.0)
         ax.set_ylabel("router queue (packets)")
         ax2 = ax.twinx()
         nic = _nan(x.get("txq_pkts") or [])
@@ -87,7 +89,8 @@ def _queue_over_time(s: dict[str, Any], series: dict[str, Any]) -> ExpFigure:
     _legend_below(fig, axes, ncol=3)
     return ExpFigure(f"{s['experiment']}_queue_over_time", "The router queue R1->R2 (its value at the end of each "
                      "bin, and shaded its largest value within the bin from the 1 ms monitor), the queue the windows "
-                     "alone predict, and the sender's NIC queue (right axis), per variant, seed 1", fig, data)
+                     "alone predict (clipped at 1.5 x the buffer), and the sender's NIC queue (right axis), per variant, seed 1",
+                     fig, data)
 
 
 def _losses_over_time(s: dict[str, Any], series: dict[str, Any]) -> ExpFigure:
@@ -178,12 +181,13 @@ def _zoom(s: dict[str, Any], zoom: dict[str, Any]) -> ExpFigure:
         data[v] = {"t_s": t, "queue_pkts": q, "max_queue_pkts": mq, "predicted_pkts": p}
     axes[0].set_ylabel("router queue (packets)")
     fig.suptitle("The queue beside what the windows predict, 1 ms monitor, the second around the largest excess "
-                 "(seed 1; slides 15, 22)", fontsize=11)
-    fig.tight_layout(rect=(0, 0.08, 1, 1))
+                 "after the first tenth of the run (seed 1; slides 15, 22)", fontsize=11)
+    fig.tight_layout(rect=(0, 0.04, 1, 0.97))
     _legend_below(fig, axes, ncol=3)
     return ExpFigure(f"{s['experiment']}_queue_vs_prediction", "The bottleneck queue sampled every 1 ms (and its "
                      "largest value within each ms) beside the queue the flows' windows alone predict (the fluid "
-                     "model of slides 32-34), over the second around the largest excess, per variant, seed 1: the "
+                     "model of slides 32-34), over the second around the largest excess after the first tenth of the run, "
+                     "per variant, seed 1: the "
                      "excess is the burstiness (slide 35: the queue is bounded by the window prediction plus the "
                      "burstiness)", fig, data)
 

@@ -73,6 +73,7 @@ BC_ESTIMATOR = "delivery"
 MONITOR_INTERVAL_S = 0.001  # the high-frequency monitor (slide 8: "event rates 100 per ms")
 SERIES_BINS = 1000  # the over-time series of seed 1: the run in this many bins
 ZOOM_S = 1.0  # the 1 ms zoom of seed 1: this long, around the largest excess over the prediction
+ZOOM_AFTER = 0.1  # ... found after this share of the run
 NR_SUFFIX = "/newreno-recovery"
 NO_REVERSE = "/no-reverse"
 SCHEMES = ("fast", "reno")
@@ -291,7 +292,7 @@ def run_point(variant: str, seed: int, setup: Setup, duration_s: float) -> dict[
     out["reverse_drops"] = int(src[0]["pkts_dropped"]) if src else 0
     if series:
         out["series"] = _series(res, n, duration_s)
-        out["zoom"] = _zoom(res)
+        out["zoom"] = _zoom(res, duration_s)
     return out
 
 
@@ -313,8 +314,8 @@ def _series(res: api.Results, n: int, duration_s: float) -> dict[str, list[Any]]
                                                 strict=True), strict=True))
     out["txq_pkts"] = [nic_at.get(t, (None, None))[0] for t in out["t_s"]]
     out["sender_drops"] = [nic_at.get(t, (None, None))[1] for t in out["t_s"]]
-    m = res.monitor
-    if m.height:
+    m = getattr(res, "monitor", None)  # an api without the monitor has no such table
+    if m is not None and m.height:
         # the monitor's rows (t, t + 1 ms, ...) binned to the queue samples: a row at t
         # belongs to the bin ending at the first sample time >= t
         binned = (m.with_columns((pl.col("t_s") / b - 1e-9).ceil().mul(b).round(6).alias("bin"))
@@ -328,16 +329,20 @@ def _series(res: api.Results, n: int, duration_s: float) -> dict[str, list[Any]]
     return out
 
 
-def _zoom(res: api.Results) -> dict[str, list[Any]]:
+def _zoom(res: api.Results, duration_s: float) -> dict[str, list[Any]]:
     """ZOOM_S of the 1 ms monitor rows around the row where the queue most exceeds what
-    the windows predict (the burstiness of slides 15 and 22); empty without a monitor."""
+    the windows predict (the burstiness of slides 15 and 22), after the first ZOOM_AFTER
+    of the run (past slow start: slide 7, "not only in slow start"); empty without a
+    monitor."""
     import polars as pl
 
-    m = res.monitor
-    if not m.height:
+    m = getattr(res, "monitor", None)
+    if m is None or not m.height:
         return {}
     excess = (m["max_queue_pkts"].cast(pl.Float64) - m["predicted_pkts"]).to_list()
-    i = max(range(len(excess)), key=lambda k: (excess[k], -k))
+    t = m["t_s"].to_list()
+    late = [k for k in range(len(t)) if t[k] >= ZOOM_AFTER * duration_s] or list(range(len(t)))
+    i = max(late, key=lambda k: (excess[k], -k))
     t0 = max(0.0, float(m["t_s"][i]) - ZOOM_S / 2)
     z = m.filter((pl.col("t_s") >= t0 - 1e-9) & (pl.col("t_s") < t0 + ZOOM_S - 1e-9))
     return {c: z[c].to_list() for c in ("t_s", "queue_pkts", "max_queue_pkts", "window_pkts", "predicted_pkts")}
@@ -404,6 +409,9 @@ def claims(setup: Setup, variants: dict[str, dict[str, Any]]) -> list[dict[str, 
                 "throughput_at_least": bool(tp),
                 "holds": bool(fewer and tp),
             })
+            if b["router_drops"] == 0:  # said in the claim's text, so the report and the command line show it
+                out[-1]["claim"] += ("; nothing to cut: without burstiness control no data packet was dropped at "
+                                     "the router")
     big = max(setup.txqs)
     for s in setup.schemes:
         for bc in (False, True):
@@ -457,8 +465,10 @@ def params(setup: Setup, duration_s: float, seeds: int, quick: bool) -> dict[str
                  "ALGORITHMS.md section 7 (crates/sim/src/tcp/cc/fast.rs)"),
         "max_cwnd_pkts": (setup.max_cwnd, "SCENARIOS.md" if setup.max_cwnd is not None else "none"),
         "burstiness_control": ((f"[tcp] gate = {{ kind = \"burstiness\", threshold = {BC_THRESHOLD_PKTS}, "
-                                f"estimator = \"{BC_ESTIMATOR}\" }}: packet n leaves only while B = (n - u) - "
-                                f"c (t - s_u) <= {BC_THRESHOLD_PKTS}"),
+                                f"estimator = \"{BC_ESTIMATOR}\" }}: packet n leaves only while B <= "
+                                f"{BC_THRESHOLD_PKTS}, B = (n - m) - c (t - s_m) largest over the packets m sent "
+                                "(the gate's default measure \"queue\": the flow's own queue at a bottleneck of "
+                                "rate c; ALGORITHMS.md's form counts from u, the first unacknowledged)"),
                                ("ALGORITHMS.md section 12 (a reconstruction of the slides' rule; B_th and the "
                                "estimator its defaults)")),
         "reverse_traffic": ((f"on-off X -> Y at {mbps(setup.reverse_on_bps)} while on, on "
