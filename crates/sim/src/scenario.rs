@@ -29,6 +29,7 @@ use crate::tcp::sched::Pacing;
 use crate::tcp::{RtoBackoffReset, SpDenial, SpMode, TcpParams, UNLIMITED};
 use crate::time::{parse_duration, parse_rate, BitsPerSec, SimTime};
 use crate::topology::Network;
+use crate::traffic::attack::{AttackMode, Attacker};
 use crate::traffic::mbs_probe::{MbsProbe, ProbeParams};
 use crate::traffic::raw::{Periods, RawKind, RawSource, Stream};
 use crate::traffic::{FlowSpec, GenKind, Generator};
@@ -400,6 +401,19 @@ pub struct SuperpacketSpec {
     /// Lowest t a dynamic rule may set.
     #[serde(default = "d_one_u32")]
     pub t_min: u32,
+    /// Section 3.1 defences, each on or off (SCENARIOS.md "attacks"). `keyed`: a
+    /// secret SipHash key per router drawn from the seed (true) or the public zero key.
+    #[serde(default = "d_true")]
+    pub keyed: bool,
+    /// A table that refuses new pairs past `max_pairs` (true) or grows (false).
+    #[serde(default = "d_true")]
+    pub bounded_table: bool,
+    /// Per-source cap on reserved packets per (src, dst) entry; 0: none.
+    #[serde(default)]
+    pub max_reserved_per_pair: u32,
+    /// An EPOCH phase drawn at random per router (true) or epochs at k x EPOCH.
+    #[serde(default)]
+    pub random_epoch_phase: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
@@ -490,6 +504,14 @@ impl QueueSpec {
                     key: [key_rng.next_u64(), key_rng.next_u64()],
                     admit_syn: sp.admit_syn,
                 };
+                // drawn after the key, so the key of a run does not move
+                let phase = key_rng.next_u64() % sp.epoch.0.ns().max(1);
+                let cfg = admission::Config { key: if sp.keyed { cfg.key } else { [0, 0] }, ..cfg };
+                let defences = admission::Defences {
+                    bounded_table: sp.bounded_table,
+                    max_reserved_per_pair: sp.max_reserved_per_pair,
+                    epoch_phase_ns: if sp.random_epoch_phase { phase } else { 0 },
+                };
                 cfg.validate().map_err(|e| format!("{path}.{}: {e}", e.field()))?;
                 let rule = match sp.rule {
                     RuleSpec::Static => ThresholdRule::Static,
@@ -504,7 +526,7 @@ impl QueueSpec {
                     return Err(format!("{path}.rule_weight: must be in (0, 1]"));
                 }
                 let unit: Unit = sp.unit.into();
-                Ok(Box::new(SuperPacketDisc::new(cfg, rule, unit)?))
+                Ok(Box::new(SuperPacketDisc::with_defences(cfg, defences, rule, unit)?))
             }
         }
     }
@@ -1034,6 +1056,52 @@ pub enum TrafficSpec {
     OnOff(OnOffSpec),
     /// The MBS and available-bandwidth probe (traffic/mbs_probe.rs).
     MbsProbe(MbsProbeSpec),
+    /// An attacker on the super-packet router's state (traffic/attack.rs).
+    SpAttack(SpAttackSpec),
+}
+
+/// An attacker (traffic/attack.rs, SCENARIOS.md "attacks"): `attack` is
+/// `spoof_flood`, `bloom_pollution`, `outstanding_drain` or `epoch_sync`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpAttackSpec {
+    pub attack: String,
+    pub from: String,
+    pub to: String,
+    /// Packets per second (epoch_sync: per second on average, sent in bursts).
+    pub rate_pps: f64,
+    #[serde(default = "d_attack_bytes")]
+    pub packet_bytes: u32,
+    /// The `len` written in every header.
+    #[serde(default = "d_attack_len")]
+    pub len: u16,
+    #[serde(default)]
+    pub start: Dur,
+    #[serde(default)]
+    pub stop: Option<Dur>,
+    /// Nodes whose (node, to) pairs outstanding_drain claims, and spoof_flood aims at.
+    #[serde(default)]
+    pub victims: Vec<String>,
+    /// spoof_flood: aim spoofed sources at the victims' home slots in a table of this
+    /// many slots (a power of two) under the public zero key; 0: random sources.
+    #[serde(default)]
+    pub aim_slots: u64,
+    /// Spoofed sources per victim when aiming.
+    #[serde(default = "d_aim_per_victim")]
+    pub aim_per_victim: u32,
+    /// epoch_sync: the epoch grid the attacker assumes (k x epoch).
+    #[serde(default = "d_epoch")]
+    pub epoch: Dur,
+}
+
+fn d_attack_bytes() -> u32 {
+    40
+}
+fn d_attack_len() -> u16 {
+    10
+}
+fn d_aim_per_victim() -> u32 {
+    64
 }
 
 fn d_pkt_bytes() -> u32 {
@@ -1180,6 +1248,7 @@ tagged!(TrafficSpec, "traffic kind", {
     "cbr" => Cbr,
     "onoff" => OnOff,
     "mbs_probe" => MbsProbe,
+    "sp_attack" => SpAttack,
 });
 
 fn d_sample() -> Dur {
@@ -1463,7 +1532,7 @@ impl Scenario {
             TrafficSpec::BackToBack(_) | TrafficSpec::Web(_) => {
                 return riops::add_traffic(self, sim, k, t, seed, end);
             }
-            TrafficSpec::Cbr(_) | TrafficSpec::OnOff(_) | TrafficSpec::MbsProbe(_) => {
+            TrafficSpec::Cbr(_) | TrafficSpec::OnOff(_) | TrafficSpec::MbsProbe(_) | TrafficSpec::SpAttack(_) => {
                 return add_raw(sim, k, t, seed, end);
             }
         };
@@ -1520,7 +1589,7 @@ impl Scenario {
                     });
                 }
                 TrafficSpec::BackToBack(_) | TrafficSpec::Web(_) => unreachable!("routed to riops above"),
-                TrafficSpec::Cbr(_) | TrafficSpec::OnOff(_) | TrafficSpec::MbsProbe(_) => {
+                TrafficSpec::Cbr(_) | TrafficSpec::OnOff(_) | TrafficSpec::MbsProbe(_) | TrafficSpec::SpAttack(_) => {
                     unreachable!("routed to add_raw above")
                 }
             }
@@ -1542,6 +1611,7 @@ fn add_raw(sim: &mut Sim, k: usize, t: &TrafficSpec, seed: u64, end: SimTime) ->
         TrafficSpec::Cbr(c) => (&c.from, &c.to, c.count),
         TrafficSpec::OnOff(c) => (&c.from, &c.to, c.count),
         TrafficSpec::MbsProbe(c) => (&c.from, &c.to, 1),
+        TrafficSpec::SpAttack(c) => (&c.from, &c.to, 1),
         _ => unreachable!("add_raw is for raw kinds"),
     };
     for i in 0..count {
@@ -1608,6 +1678,64 @@ fn add_raw(sim: &mut Sim, k: usize, t: &TrafficSpec, seed: u64, end: SimTime) ->
                 let first = sim.route(fwd)[0];
                 let line = sim.net.links[first as usize].rate.0 as f64;
                 RawKind::Probe(Box::new(MbsProbe::new(p, line)))
+            }
+            TrafficSpec::SpAttack(c) => {
+                let mode = match c.attack.as_str() {
+                    "spoof_flood" => AttackMode::SpoofFlood,
+                    "bloom_pollution" => AttackMode::BloomPollution,
+                    "outstanding_drain" => AttackMode::OutstandingDrain,
+                    "epoch_sync" => AttackMode::EpochSync,
+                    other => {
+                        return Err(format!(
+                            "{path}.attack: unknown attack {other:?} (spoof_flood, bloom_pollution, outstanding_drain, epoch_sync)"
+                        ))
+                    }
+                };
+                if !(c.rate_pps.is_finite() && c.rate_pps > 0.0 && c.rate_pps <= 1e8) {
+                    return Err(format!("{path}.rate_pps: must be in (0, 1e8] packets/s (got {})", c.rate_pps));
+                }
+                let b = check_bytes(c.packet_bytes, "packet_bytes")?;
+                if c.len == 0 {
+                    return Err(format!("{path}.len: must be >= 1 packet"));
+                }
+                if c.epoch.0 == SimTime::ZERO {
+                    return Err(format!("{path}.epoch: must be > 0"));
+                }
+                if c.aim_slots != 0 && !(c.aim_slots.is_power_of_two() && c.aim_slots <= 1 << 26) {
+                    return Err(format!(
+                        "{path}.aim_slots: must be 0 or a power of two up to 2^26 (got {})",
+                        c.aim_slots
+                    ));
+                }
+                if !(1..=4096).contains(&c.aim_per_victim) {
+                    return Err(format!("{path}.aim_per_victim: must be 1..4096 (got {})", c.aim_per_victim));
+                }
+                let mut victims = Vec::new();
+                for (j, v) in c.victims.iter().enumerate() {
+                    victims.push(node_of(sim, v, &format!("{path}.victims[{j}]"))?);
+                }
+                if victims.is_empty() && (mode == AttackMode::OutstandingDrain || c.aim_slots > 0) {
+                    return Err(format!("{path}.victims: {} needs at least one victim node", mode.name()));
+                }
+                let first = sim.route(fwd)[0];
+                let line = sim.net.links[first as usize].rate.0 as f64;
+                let mut a = Attacker::new(
+                    mode,
+                    c.rate_pps,
+                    b,
+                    c.len,
+                    c.start.0,
+                    stop_of(&c.stop),
+                    src,
+                    dst,
+                    victims,
+                    c.epoch.0,
+                    line,
+                );
+                if c.aim_slots > 0 {
+                    a.aim(c.aim_slots, c.aim_per_victim as usize);
+                }
+                RawKind::Attack(Box::new(a))
             }
             _ => unreachable!(),
         };

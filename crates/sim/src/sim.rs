@@ -183,6 +183,7 @@ impl Sim {
         let first = match &mut s.kind {
             RawKind::Stream(st) => st.first(&mut s.rng),
             RawKind::Probe(p) => p.next_wake(),
+            RawKind::Attack(a) => a.first(),
         };
         let id = self.sources.len() as u32;
         s.wake_at = first;
@@ -387,6 +388,7 @@ impl Sim {
             return; // superseded
         }
         src.wake_at = None;
+        let mut forged = None;
         let pkt = match &mut src.kind {
             RawKind::Stream(st) => {
                 let (send, next) = st.fire(now, &mut src.rng);
@@ -398,6 +400,12 @@ impl Sim {
                 src.wake_at = p.next_wake();
                 k.map(|(train, idx)| (train as u64, idx as u64, p.p.pkt_bytes))
             }
+            RawKind::Attack(a) => {
+                let (ap, next) = a.fire(&mut src.rng);
+                src.wake_at = next;
+                forged = Some(ap);
+                Some((0, src.stats.pkts_sent, a.pkt_bytes))
+            }
         };
         if let Some(t) = src.wake_at {
             self.events.push(t.ns(), Ev::Source(s));
@@ -406,7 +414,7 @@ impl Sim {
             let src = &mut self.sources[s as usize];
             src.stats.pkts_sent += 1;
             src.stats.bytes_sent += size as u64;
-            let p = Packet {
+            let mut p = Packet {
                 seq,
                 ack: train,
                 ts: now,
@@ -419,6 +427,11 @@ impl Sim {
                 flags: flags::RAW,
                 ..Packet::default()
             };
+            if let Some(ap) = forged {
+                // an attacker claims any source address (routing uses the route)
+                p.src = ap.src;
+                p.sp = Some(ap.sp);
+            }
             self.inject(p);
         }
     }

@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 
-use admission::{Admission, Config, DropReason as AdmDrop, PacketMeta, SpHeaderRepr, Verdict as AdmVerdict};
+use admission::{Admission, Config, Defences, DropReason as AdmDrop, PacketMeta, SpHeaderRepr, Verdict as AdmVerdict};
 
 use super::{DropReason, QueueDisc, QueueState, Unit, Verdict};
 use crate::packet::{flags, ipv4_of as addr, Packet};
@@ -60,12 +60,22 @@ pub struct SuperPacketDisc {
     /// the retries after a 200 ms timeout open a new round.
     pub rounds: Vec<u32>,
     last_first_arrival: Option<SimTime>,
+    /// Measured Bloom false-positive rate (simulation ground truth): subsequent
+    /// packets of triples this router never admitted, and those of them the Bloom
+    /// filter said yes to (any verdict but NotAdmitted).
+    fp_queries: u64,
+    fp_hits: u64,
 }
 
 impl SuperPacketDisc {
     pub fn new(cfg: Config, rule: ThresholdRule, unit: Unit) -> Result<Self, String> {
+        Self::with_defences(cfg, Defences::default(), rule, unit)
+    }
+
+    /// With the section 3.1 switches of `admission::Defences`.
+    pub fn with_defences(cfg: Config, defences: Defences, rule: ThresholdRule, unit: Unit) -> Result<Self, String> {
         let base_t = cfg.threshold;
-        let adm = Admission::new(cfg).map_err(|e| e.to_string())?;
+        let adm = Admission::with_defences(cfg, defences)?;
         Ok(SuperPacketDisc {
             adm,
             unit,
@@ -79,6 +89,8 @@ impl SuperPacketDisc {
             track: HashMap::new(),
             rounds: Vec::new(),
             last_first_arrival: None,
+            fp_queries: 0,
+            fp_hits: 0,
         })
     }
 
@@ -179,9 +191,17 @@ impl QueueDisc for SuperPacketDisc {
                         }
                     } else if let Some(t) = self.track.get_mut(&key) {
                         t.admitted += 1;
+                    } else {
+                        // a triple never admitted here, let in by a Bloom false positive
+                        self.fp_queries += 1;
+                        self.fp_hits += 1;
                     }
                 }
                 AdmVerdict::Drop(why) => {
+                    if !h.first && !self.track.contains_key(&key) && why != AdmDrop::BadHeader {
+                        self.fp_queries += 1;
+                        self.fp_hits += (why != AdmDrop::NotAdmitted) as u64;
+                    }
                     if !h.first {
                         if let Some(t) = self.track.get_mut(&key) {
                             t.dropped_after_admit += 1;
@@ -227,6 +247,27 @@ impl QueueDisc for SuperPacketDisc {
             ("sp_round2_admitted", self.rounds.get(1).copied().unwrap_or(0) as f64),
             ("sp_round3_admitted", self.rounds.get(2).copied().unwrap_or(0) as f64),
             ("sp_round4_admitted", self.rounds.get(3).copied().unwrap_or(0) as f64),
+            // section 3.1: table occupancy and refusals, work per decision, Bloom fill
+            // and measured false-positive rate, reserved packets per source
+            ("sp_table_pairs", s.pairs_h2 as f64),
+            ("sp_table_pairs_peak", s.pairs_peak as f64),
+            ("sp_table_max_pairs", self.adm.config().max_pairs as f64),
+            ("sp_table_refusals", s.dropped(AdmDrop::TableFull) as f64),
+            ("sp_table_grows", s.table_grows as f64),
+            ("sp_source_cap_refusals", s.dropped(AdmDrop::SourceCap) as f64),
+            ("sp_reserved_peak", s.reserved_peak as f64),
+            ("sp_probes", s.probes as f64),
+            ("sp_probes_per_decision", s.probes_per_decision()),
+            ("sp_probes_max", s.probes_max as f64),
+            ("sp_bloom_fill_peak", self.adm.bloom_fill_peak()),
+            ("sp_bloom_items_peak", s.bloom_items_peak as f64),
+            ("sp_fp_queries", self.fp_queries as f64),
+            ("sp_fp_hits", self.fp_hits as f64),
+            (
+                "sp_fp_rate_measured",
+                if self.fp_queries > 0 { self.fp_hits as f64 / self.fp_queries as f64 } else { 0.0 },
+            ),
+            ("sp_epoch_phase_s", self.adm.defences().epoch_phase_ns as f64 * 1e-9),
         ]
     }
 }

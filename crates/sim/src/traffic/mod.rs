@@ -5,6 +5,7 @@
 //! process), each arrival one TCP flow of the configured size. Closed-loop sources
 //! (closed_loop.rs) and the web model (web.rs) are generators too.
 
+pub mod attack;
 pub mod closed_loop;
 pub mod mbs_probe;
 pub mod raw;

@@ -122,6 +122,8 @@ impl Stream {
 pub enum RawKind {
     Stream(Stream),
     Probe(Box<MbsProbe>),
+    /// An attacker on the super-packet router's state (attack.rs).
+    Attack(Box<super::attack::Attacker>),
 }
 
 /// Per-source counters.
@@ -160,6 +162,7 @@ impl RawSource {
             RawKind::Stream(s) if s.on_off.is_some() => "onoff",
             RawKind::Stream(_) => "cbr",
             RawKind::Probe(_) => "mbs_probe",
+            RawKind::Attack(_) => "sp_attack",
         }
     }
 
@@ -168,6 +171,7 @@ impl RawSource {
         match &self.kind {
             RawKind::Stream(s) => s.mean_rate_bps(),
             RawKind::Probe(_) => 0.0,
+            RawKind::Attack(a) => a.rate_pps * a.pkt_bytes as f64 * 8.0,
         }
     }
 }
