@@ -632,4 +632,9 @@ def dcr_multihop(s: dict[str, Any]) -> list[ExpFigure]:
 # the packet-drop-avoidance experiments (mbs, lion), incast-map and the burstiness-control
 # experiments (fast-burstiness, datatag) register their figures from their own modules
 # (this one is past 600 lines)
-from superpacket import experiment_figures_bc, experiment_figures_incast, experiment_figures_pda  # noqa: F401
+from superpacket import (  # noqa: F401
+    experiment_figures_attacks,
+    experiment_figures_bc,
+    experiment_figures_incast,
+    experiment_figures_pda,
+)

@@ -1,6 +1,7 @@
 """Built-in experiments of SCENARIOS.md, one module each (`superpacket reproduce NAME`)."""
 
 from superpacket.experiments import (
+    attacks,
     datatag,
     dcr,
     dcr_multihop,
@@ -21,4 +22,4 @@ EXPERIMENTS = {"incast": incast, "incast-map": incast_map, "short-long": short_l
                "threshold": threshold,
                "loss-sensitivity": loss_sensitivity, "riops-goodput": riops_goodput, "riops-web": riops_web,
                "dcr": dcr, "dcr-multihop": dcr_multihop, "mbs": mbs, "lion": lion,
-               "fast-burstiness": fast_burstiness, "datatag": datatag}
+               "fast-burstiness": fast_burstiness, "datatag": datatag, "attacks": attacks}

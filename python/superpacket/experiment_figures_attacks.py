@@ -1,0 +1,49 @@
+"""Report figure of `attacks`: the victims' mean FCT relative to the same seed without
+the attack, against the attack rate, one line per attack, defences off (dashed) and on
+(solid), with the 2x line SCENARIOS.md's must-hold draws. Registered in
+experiment_figures' registry; drawn from a reproduce folder's summary.json only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from superpacket.experiment_figures import ExpFigure, register
+from superpacket.figures import _f, plt
+
+COLORS = {"spoof-flood": "#d62728", "bloom-pollution": "#ff7f0e", "outstanding-drain": "#9467bd",
+          "epoch-sync": "#1f77b4"}
+
+
+@register("attacks")
+def attacks(s: dict[str, Any]) -> list[ExpFigure]:
+    rows: list[dict[str, Any]] = [r for r in (s.get("table") or []) if r["attack"] != "none"]
+    if not rows:
+        return []
+    variants = s.get("variants") or {}
+    fig, axes = plt.subplots(1, 2, figsize=(11.0, 4.2), sharey=True)
+    data: dict[str, Any] = {}
+    for ax, d in zip(axes, ("off", "on"), strict=True):
+        for attack in dict.fromkeys(r["attack"] for r in rows):
+            pts = sorted((r["rate_pps"], r) for r in rows if r["attack"] == attack and r["defences"] == d)
+            xs = [p[0] for p in pts]
+            ys = [_f(p[1]["victim_fct_rel"]) for p in pts]
+            ci = [variants.get(f"{attack}/{x}/{d}", {}).get("victim_fct_rel_ci95") or [None, None] for x in xs]
+            lo = [max(y - _f(c[0]), 0.0) if c[0] is not None else 0.0 for y, c in zip(ys, ci, strict=True)]
+            hi = [max(_f(c[1]) - y, 0.0) if c[1] is not None else 0.0 for y, c in zip(ys, ci, strict=True)]
+            ax.errorbar(xs, ys, yerr=[lo, hi], marker="o", capsize=3, color=COLORS.get(attack, "#333333"),
+                        ls="--" if d == "off" else "-", label=attack)
+            data[f"{attack}/{d}"] = {"rate_pps": xs, "victim_fct_rel": ys}
+        ax.axhline(2.0, color="black", lw=0.8, ls=":")
+        ax.text(xs[0] if rows else 1e4, 2.1, "2x (must hold with defences on)", fontsize=7.5)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("attack rate (packets/s)")
+        ax.set_title(f"defences {d}")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].set_ylabel("victims' mean FCT / without attack")
+    axes[1].legend(fontsize=8, loc="upper left")
+    fig.suptitle(f"Attacks on the super-packet router's state ({s.get('seeds')} seed(s), mean and 95 % CI)")
+    fig.tight_layout()
+    return [ExpFigure("attacks_victim_fct", "Victims' mean FCT relative to the same seed without the attack, "
+                      "against the attack rate: defences off (left, dashed) and on (right, solid)", fig, data)]

@@ -1,0 +1,206 @@
+"""`superpacket reproduce attacks`: seeds/000 section 3.1 (security of the admission
+algorithm); parameters from SCENARIOS.md "attacks (section 3.1)".
+
+The short-long network of section 4.3 (short_long.py) with its super-packet router R
+(buffer 20, t = 10, EPOCH 80 ms, Bloom filter 2^16 bits x 4 hashes, hash table for 4096
+(src, dst) pairs per generation): B and C send Poisson short flows of one super-packet of
+len 10 each (the victims), A its ten long flows; an attacker M joins R over 1 Gbps, 1 ms
+and attacks R's state from 2 s to the end of a 10 s run (traffic kind `sp_attack`,
+crates/sim/src/traffic/attack.rs):
+
+- `spoof-flood`: first packets (len 10, 40 B) from random spoofed sources;
+- `bloom-pollution`: first packets from M's own address with ever new sids;
+- `outstanding-drain`: alternately such a pollution packet and a subsequent packet
+  (first = 0) claiming B's or C's pair to D with a random sid;
+- `epoch-sync`: whole super-packets from M, sent in one burst at each start of an epoch
+  of the public grid k x 80 ms (rate x 80 ms packets per burst).
+
+Each at 10^4, 10^5 and 10^6 packets/s, with R's section 3.1 defences all on or all off:
+keyed hashing (a secret per router, or the public zero key), a bounded table refusing new
+pairs when full (or one that grows), a per-source cap on reserved packets (100 packets per
+(src, dst) entry per epoch, or none) and an EPOCH phase drawn per router (or epochs at
+k x 80 ms). The victims (short flows that start at or after 2 s) are compared seed by seed
+with the same run without M.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import math
+from typing import Any
+
+from superpacket import api
+from superpacket.experiments import short_long
+from superpacket.experiments.common import run_seeds, summarize
+
+OPTIONS = ("quick",)  # the command line's --quick
+
+ATTACKS = ("spoof-flood", "bloom-pollution", "outstanding-drain", "epoch-sync")
+RATES = (10_000, 100_000, 1_000_000)
+QUICK_RATES = (10_000, 100_000)
+DEFENCES = ("off", "on")
+DURATION_S = 10.0
+QUICK_DURATION_S = 4.0
+ATTACK_START_S = 2.0
+SOURCE_CAP = 100
+PROBE_LIMIT = 32  # crates/admission moving_table.rs: slots per probe run, bounded table
+
+PARAMS = {
+    "topology": ("short-long (section 4.3) + attacker M -> R 1 Gbps, 1 ms", "SCENARIOS.md"),
+    "router": ("buffer 20, t = 10, EPOCH 80 ms, Bloom 2^16 bits x 4, 4096 pairs", "SCENARIOS.md"),
+    "duration_s": (DURATION_S, "SCENARIOS.md (quick: 4 s)"),
+    "attack_start_s": (ATTACK_START_S, "SCENARIOS.md"),
+    "rates_pps": (list(RATES), "SCENARIOS.md (quick: 10^4, 10^5)"),
+    "attack_packet_bytes": (40, "SCENARIOS.md"),
+    "attack_len": (10, "SCENARIOS.md"),
+    "defences": ("keyed hashing, bounded table, per-source cap, random EPOCH phase; all on or all off",
+                 "SCENARIOS.md"),
+    "source_cap_pkts": (SOURCE_CAP, ("ours: 10 super-packets of 10 per (src, dst) and epoch; a victim host "
+                                     "opens 1.6 per epoch on average")),
+    "victims": ("short flows of B and C starting at or after the attack start", "ours"),
+    "outstanding_drain_mix": ("half pollution first packets from M, half spoofed subsequent packets",
+                              "ours (traffic/attack.rs)"),
+    "epoch_sync_grid": ("bursts at k x 80 ms, M's line rate (1 Gbps)", "ours (traffic/attack.rs)"),
+}
+
+ROUTER_KEYS = ("sp_memory_bytes", "sp_probes_per_decision", "sp_probes_max", "sp_fp_rate_measured",
+               "sp_fp_queries", "sp_bloom_fill_peak", "sp_table_pairs_peak", "sp_table_refusals",
+               "sp_source_cap_refusals", "sp_reserved_peak", "sp_table_grows", "sp_partly", "sp_admitted",
+               "sp_denied")
+
+
+def variant_names(quick: bool = False) -> list[str]:
+    rates = QUICK_RATES if quick else RATES
+    names = [f"none/0/{d}" for d in DEFENCES]
+    names += [f"{a}/{r}/{d}" for a in ATTACKS for r in rates for d in DEFENCES]
+    return names
+
+
+def scenario(variant: str, duration_s: float = DURATION_S) -> dict[str, Any]:
+    """`variant` is "<attack>/<rate>/<on|off>", attack "none" for the run without M."""
+    attack, rate, defences = variant.split("/")
+    sc = copy.deepcopy(short_long.scenario("superpacket", duration_s))
+    sc["name"] = f"attacks-{attack}-{rate}-{defences}"
+    on = defences == "on"
+    for link in sc["topology"]["links"]:
+        q = link.get("queue", {})
+        if q.get("kind") == "superpacket":
+            q.update({"bloom_bits": 1 << 16, "bloom_hashes": 4, "max_pairs": 4096, "keyed": on,
+                      "bounded_table": on, "max_reserved_per_pair": SOURCE_CAP if on else 0,
+                      "random_epoch_phase": on})
+    sc["topology"]["nodes"].append("M")
+    sc["topology"]["links"].append({"a": "M", "b": "R", "rate": "1Gbps", "delay": "1ms"})
+    if attack != "none":
+        sc["traffic"].append({
+            "kind": "sp_attack", "attack": attack.replace("-", "_"), "from": "M", "to": "D",
+            "rate_pps": float(rate), "packet_bytes": 40, "len": 10, "start": f"{ATTACK_START_S}s",
+            "victims": ["B", "C"], "epoch": "80ms",
+        })
+    return sc
+
+
+def run_variant(variant: str, seed: int, duration_s: float = DURATION_S) -> dict[str, Any]:
+    res = api.run(scenario(variant, duration_s), seed=seed, progress=False)
+    fl = res.flows
+    vic = fl.filter(~fl["bulk"] & (fl["start_s"] >= ATTACK_START_S))
+    done = vic.filter(vic["fct_s"].is_not_null() & vic["fct_s"].is_not_nan())
+    c = {cn: v for ln, cn, v in res.queue_counters.iter_rows() if ln == "R->D"}
+    rd = res.links.filter(res.links["name"] == "R->D")
+    sent = float(vic["sp_sent"].sum())
+    # a victim that did not finish counts with the time it had (to the end of the run): a
+    # lower bound, so that an attack that stops flows from finishing is not a faster mean
+    end = float(res.summary["sim_time_s"])
+    fct = [f if f is not None and not math.isnan(f) else end - s
+           for f, s in zip(vic["fct_s"], vic["start_s"], strict=True)]
+    out: dict[str, Any] = {
+        "victim_fct_s": sum(fct) / len(fct) if fct else float("nan"),
+        "victim_fct_completed_s": float(done["fct_s"].mean()) if done.height else float("nan"),  # type: ignore[arg-type]
+        "victim_flows": float(vic.height),
+        "victim_not_completed": float(vic.height - done.height),
+        "victim_sp_sent": sent,
+        "victim_admission_rate": (sent - float(vic["sp_denied"].sum())) / sent if sent else float("nan"),
+        "victim_with_timeout": float((vic["timeouts"] > 0).sum()),
+        "queue_max_pkts": float(rd["max_pkts"].sum()),
+        "conservation": res.summary["conservation"],
+    }
+    for k in ROUTER_KEYS:
+        out[k] = float(c.get(k, 0.0))
+    return out
+
+
+KEYS = ("victim_fct_s", "victim_admission_rate", "victim_not_completed", "victim_with_timeout",
+        "queue_max_pkts", *ROUTER_KEYS)
+
+
+def run(seeds: int | None = None, quick: bool = False, client: Any = None, **_: Any) -> dict[str, Any]:
+    """`quick`: 1 seed, 4 s runs, rates 10^4 and 10^5. `client`: a `distributed.Client`
+    (same results)."""
+    n_seeds = seeds if seeds is not None else (1 if quick else 10)
+    duration_s = QUICK_DURATION_S if quick else DURATION_S
+    names = variant_names(quick)
+    per_seed, detail = run_seeds(names, n_seeds, KEYS, functools.partial(run_variant, duration_s=duration_s),
+                                 client)
+    # victims' FCT relative to the same seed without the attack, same defences
+    for v in names:
+        base = per_seed[f"none/0/{v.split('/')[2]}"]["victim_fct_s"]
+        per_seed[v]["victim_fct_rel"] = [x / b for x, b in zip(per_seed[v]["victim_fct_s"], base, strict=True)]
+    variants = summarize(per_seed)
+    cons = all(d["conservation"] == "ok" for ds in detail.values() for d in ds)
+    mem = {d: per_seed[f"none/0/{d}"]["sp_memory_bytes"][0] for d in DEFENCES}
+    on = [v for v in names if v.endswith("/on") and not v.startswith("none/")]
+    off = [v for v in names if v.endswith("/off") and not v.startswith("none/")]
+    mem_on = {v: max(per_seed[v]["sp_memory_bytes"]) for v in on}
+    probes_on = {v: max(per_seed[v]["sp_probes_max"]) for v in on}
+    rel_on = {v: variants[v]["victim_fct_rel"] for v in on}
+    claims = [
+        {"claim": "defences on: router memory stays at its configured size in every run",
+         "must_hold": True, "configured_bytes": mem["on"], "max_bytes_by_variant": mem_on,
+         "holds": all(m == mem["on"] for m in mem_on.values())},
+        {"claim": f"defences on: per-packet work bounded (at most 2 x {PROBE_LIMIT} table slots per decision: "
+                  "A3 may look in h1 and h2)",
+         "must_hold": True, "max_probes_by_variant": probes_on,
+         "holds": all(p <= 2 * PROBE_LIMIT for p in probes_on.values())},
+        {"claim": "defences on: victims' mean FCT within 2x of the run without attack at every rate",
+         "must_hold": True, "victim_fct_rel_by_variant": rel_on,
+         "failing": sorted(v for v, r in rel_on.items() if not r <= 2.0),
+         "holds": all(r <= 2.0 for r in rel_on.values())},
+        {"claim": "defences off (shown beside, not a must-hold): some attack pushes the victims' mean FCT past "
+                  "2x or the router's memory past its configured size",
+         "must_hold": False,
+         "victim_fct_rel_by_variant": {v: variants[v]["victim_fct_rel"] for v in off},
+         "max_bytes_by_variant": {v: max(per_seed[v]["sp_memory_bytes"]) for v in off},
+         "max_probes_by_variant": {v: max(per_seed[v]["sp_probes_max"]) for v in off},
+         "harmless_attacks_off": sorted({v.split("/")[0] for v in off} - {
+             v.split("/")[0] for v in off
+             if not variants[v]["victim_fct_rel"] <= 2.0 or max(per_seed[v]["sp_memory_bytes"]) > mem["off"]}),
+         "holds": any(not variants[v]["victim_fct_rel"] <= 2.0 or max(per_seed[v]["sp_memory_bytes"]) > mem["off"]
+                      for v in off)},
+        {"claim": "every run conserves packets", "must_hold": True, "holds": cons},
+    ]
+    params = {k: {"value": v, "source": s} for k, (v, s) in PARAMS.items()}
+    params["duration_s"] = {"value": duration_s, "source": "SCENARIOS.md" if not quick else "--quick"}
+    return {
+        "experiment": "attacks",
+        "seeds": n_seeds,
+        "quick": quick,
+        "params": params,
+        "variants": variants,
+        "paper": {},
+        "claims": claims,
+        "table": table_rows(names, variants),
+    }
+
+
+def table_rows(names: list[str], variants: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """SCENARIOS.md's report, one row per attack x rate x defences."""
+    rows = []
+    for v in names:
+        attack, rate, d = v.split("/")
+        m = variants[v]
+        rows.append({"attack": attack, "rate_pps": int(rate), "defences": d,
+                     **{k: m[k] for k in ("victim_fct_rel", "victim_fct_s", "victim_admission_rate", "sp_partly",
+                                          "sp_memory_bytes", "sp_probes_per_decision", "sp_probes_max",
+                                          "sp_fp_rate_measured", "sp_bloom_fill_peak", "sp_table_pairs_peak",
+                                          "sp_table_refusals", "sp_source_cap_refusals", "queue_max_pkts")}})
+    return rows

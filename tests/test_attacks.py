@@ -1,0 +1,97 @@
+"""`superpacket reproduce attacks` (seeds/000 section 3.1, SCENARIOS.md "attacks") at
+its --quick scale (1 seed, 4 s runs, 10^4 and 10^5 packets/s): the JSON layout, the
+router's counters against what each defence must do, the figure and the command line.
+
+By hand, for the router of SCENARIOS.md (4096 pairs, 2^16-bit Bloom filter x 2
+generations, 8192 slots of 24 B per table generation): the table holds
+2 x 8192 x 24 = 393,216 B and the Bloom filter 2 x 2^16 / 8 = 16,384 B."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from superpacket import experiment_figures
+from superpacket.experiments import EXPERIMENTS, attacks
+
+EXE = str(Path(sys.executable).parent / "superpacket")
+TABLE_BYTES = 2 * 8192 * 24
+BLOOM_BYTES = 2 * (1 << 16) // 8
+
+
+@pytest.fixture(scope="module")
+def result():
+    return attacks.run(quick=True)
+
+
+def v(result, name):
+    return result["variants"][name]
+
+
+def test_layout_and_registration(result):
+    assert EXPERIMENTS["attacks"] is attacks
+    assert result["experiment"] == "attacks" and result["seeds"] == 1 and result["quick"]
+    names = ["none/0/off", "none/0/on"] + [f"{a}/{r}/{d}" for a in attacks.ATTACKS for r in attacks.QUICK_RATES
+                                           for d in attacks.DEFENCES]
+    assert sorted(result["variants"]) == sorted(names)
+    assert len(result["table"]) == len(names)
+    for c in result["claims"]:
+        assert isinstance(c["holds"], bool) and isinstance(c["must_hold"], bool)
+    json.dumps(result)  # JSON-clean
+
+
+def test_memory_is_the_configured_size_with_defences_on(result):
+    on = [n for n in result["variants"] if n.endswith("/on")]
+    mems = {v(result, n)["sp_memory_bytes"] for n in on}
+    assert len(mems) == 1
+    (mem,) = mems
+    # the struct itself is a few hundred bytes beside the two tables and filters
+    assert 0 < mem - TABLE_BYTES - BLOOM_BYTES < 1024
+    assert result["claims"][0]["holds"]
+
+
+def test_work_per_packet_is_bounded_with_defences_on(result):
+    for n in result["variants"]:
+        if n.endswith("/on"):
+            assert v(result, n)["sp_probes_max"] <= 2 * attacks.PROBE_LIMIT
+    assert result["claims"][1]["holds"]
+
+
+def test_each_defence_does_its_part(result):
+    # no attack: the defences change nothing for the victims (same seed, same flows)
+    assert v(result, "none/0/on")["victim_fct_s"] == v(result, "none/0/off")["victim_fct_s"]
+    # spoof-flood at 10^5/s: 8,000 new pairs per 80 ms epoch; bounded, the table fills to
+    # its 4096 and refuses the rest; unbounded, it grows past its configured size
+    on, off = v(result, "spoof-flood/100000/on"), v(result, "spoof-flood/100000/off")
+    assert on["sp_table_pairs_peak"] == 4096 and on["sp_table_refusals"] > 0
+    assert off["sp_table_pairs_peak"] > 4096 and off["sp_table_grows"] > 0
+    assert off["sp_memory_bytes"] > on["sp_memory_bytes"]
+    # bloom-pollution: the per-source cap (100 packets) lets 10 super-packets of M in per
+    # epoch, so b2 holds at most 10 + the victims' few items; without it the fill rises
+    on, off = v(result, "bloom-pollution/100000/on"), v(result, "bloom-pollution/100000/off")
+    assert on["sp_source_cap_refusals"] > 0 and on["sp_reserved_peak"] <= attacks.SOURCE_CAP
+    assert on["sp_bloom_fill_peak"] < 0.005 and off["sp_bloom_fill_peak"] > 0.1
+    # outstanding-drain: the spoofed subsequent packets are measured as false-positive
+    # queries; with the filter kept nearly empty none of them hits
+    on = v(result, "outstanding-drain/100000/on")
+    assert on["sp_fp_queries"] > 10_000 and on["sp_fp_rate_measured"] == 0.0
+
+
+def test_failing_claims_are_named(result):
+    c = result["claims"][2]
+    assert c["must_hold"] and c["holds"] == (not c["failing"])
+    assert all(n.endswith("/on") for n in c["failing"])
+
+
+def test_figure(result):
+    figs = experiment_figures.build(result)
+    assert [f.name for f in figs] == ["attacks_victim_fct"]
+    assert set(figs[0].data) == {f"{a}/{d}" for a in attacks.ATTACKS for d in attacks.DEFENCES}
+
+
+def test_command_line_refuses_options_it_ignores():
+    r = subprocess.run([EXE, "reproduce", "attacks", "--jitter-us", "5", "--json"], capture_output=True, text=True,
+                       check=False)
+    assert r.returncode == 2 and r.stdout == ""
+    assert len(r.stderr.strip().splitlines()) == 1 and "--jitter-us applies to" in r.stderr
