@@ -78,6 +78,17 @@ def test_each_defence_does_its_part(result):
     assert on["sp_fp_queries"] > 10_000 and on["sp_fp_rate_measured"] == 0.0
 
 
+def test_keyed_hashing_bounds_the_work_of_an_aimed_flood(result):
+    # 256 spoofed sources per victim aimed at its home slot under the public zero key:
+    # with the router's secret key they scatter (about one slot per lookup); with the
+    # zero key they queue in the victims' probe runs and a decision walks them (the
+    # unbounded table has no probe limit): more than 2 x 32 slots at the worst
+    on, off = v(result, "spoof-flood-aimed/100000/on"), v(result, "spoof-flood-aimed/100000/off")
+    assert on["sp_table_pairs_peak"] == off["sp_table_pairs_peak"] == 2 * attacks.AIM_PER_VICTIM + 2
+    assert on["sp_probes_per_decision"] < 1.5 and on["sp_probes_max"] <= 2 * attacks.PROBE_LIMIT
+    assert off["sp_probes_per_decision"] > 50 and off["sp_probes_max"] > attacks.AIM_PER_VICTIM
+
+
 def test_failing_claims_are_named(result):
     c = result["claims"][2]
     assert c["must_hold"] and c["holds"] == (not c["failing"])

@@ -11,7 +11,7 @@ from typing import Any
 from superpacket.experiment_figures import ExpFigure, register
 from superpacket.figures import _f, plt
 
-COLORS = {"spoof-flood": "#d62728", "bloom-pollution": "#ff7f0e", "outstanding-drain": "#9467bd",
+COLORS = {"spoof-flood": "#d62728", "spoof-flood-aimed": "#8c564b", "bloom-pollution": "#ff7f0e", "outstanding-drain": "#9467bd",
           "epoch-sync": "#1f77b4"}
 
 

@@ -9,6 +9,9 @@ and attacks R's state from 2 s to the end of a 10 s run (traffic kind `sp_attack
 crates/sim/src/traffic/attack.rs):
 
 - `spoof-flood`: first packets (len 10, 40 B) from random spoofed sources;
+- `spoof-flood-aimed` (ours, for the keyed-hashing defence): the same from 256 spoofed
+  sources per victim whose pair with D has B's or C's home slot in R's 8192-slot table
+  under the public zero key, as an attacker who knows the router's hash computes them;
 - `bloom-pollution`: first packets from M's own address with ever new sids;
 - `outstanding-drain`: alternately such a pollution packet and a subsequent packet
   (first = 0) claiming B's or C's pair to D with a random sid;
@@ -36,7 +39,9 @@ from superpacket.experiments.common import run_seeds, summarize
 
 OPTIONS = ("quick",)  # the command line's --quick
 
-ATTACKS = ("spoof-flood", "bloom-pollution", "outstanding-drain", "epoch-sync")
+ATTACKS = ("spoof-flood", "spoof-flood-aimed", "bloom-pollution", "outstanding-drain", "epoch-sync")
+AIM_SLOTS = 8192  # the table's slots per generation for 4096 pairs (load <= 1/2)
+AIM_PER_VICTIM = 256
 RATES = (10_000, 100_000, 1_000_000)
 QUICK_RATES = (10_000, 100_000)
 DEFENCES = ("off", "on")
@@ -62,6 +67,8 @@ PARAMS = {
     "outstanding_drain_mix": ("half pollution first packets from M, half spoofed subsequent packets",
                               "ours (traffic/attack.rs)"),
     "epoch_sync_grid": ("bursts at k x 80 ms, M's line rate (1 Gbps)", "ours (traffic/attack.rs)"),
+    "spoof_flood_aimed": ((f"{AIM_PER_VICTIM} spoofed sources per victim aimed at its home slot of {AIM_SLOTS} "
+                           "under the zero key"), "ours (the keyed-hashing defence's attack)"),
 }
 
 ROUTER_KEYS = ("sp_memory_bytes", "sp_probes_per_decision", "sp_probes_max", "sp_fp_rate_measured",
@@ -92,11 +99,14 @@ def scenario(variant: str, duration_s: float = DURATION_S) -> dict[str, Any]:
     sc["topology"]["nodes"].append("M")
     sc["topology"]["links"].append({"a": "M", "b": "R", "rate": "1Gbps", "delay": "1ms"})
     if attack != "none":
-        sc["traffic"].append({
-            "kind": "sp_attack", "attack": attack.replace("-", "_"), "from": "M", "to": "D",
+        a: dict[str, Any] = {
+            "kind": "sp_attack", "attack": attack.removesuffix("-aimed").replace("-", "_"), "from": "M", "to": "D",
             "rate_pps": float(rate), "packet_bytes": 40, "len": 10, "start": f"{ATTACK_START_S}s",
             "victims": ["B", "C"], "epoch": "80ms",
-        })
+        }
+        if attack.endswith("-aimed"):
+            a.update({"aim_slots": AIM_SLOTS, "aim_per_victim": AIM_PER_VICTIM})
+        sc["traffic"].append(a)
     return sc
 
 
