@@ -280,6 +280,9 @@ pub struct Flow {
     pub(crate) ecn_recover: u64,
     /// snd_max at the last local-drop reduction (once per window).
     pub(crate) local_recover: u64,
+    /// The send gate, not the window, stopped the last send loop (sender.rs
+    /// `grow_cwnd`: the window does not grow meanwhile).
+    pub(crate) gate_limited: bool,
     pub(crate) cwr_pending: bool,
     /// snd_una when the retransmission timer last fired (0: never): a second timeout of
     /// the same segment keeps ssthresh (RFC 5681 3.1, after eq. 4).
@@ -341,6 +344,7 @@ impl Flow {
             ecn_ok: false,
             ecn_recover: 0,
             local_recover: 0,
+            gate_limited: false,
             cwr_pending: false,
             rto_una: 0,
             response_flight: None,

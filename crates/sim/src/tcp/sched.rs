@@ -49,6 +49,12 @@ pub trait SendGate: Send {
     fn on_sent(&mut self, _v: &GateView, _now: SimTime) {}
     /// An ACK arrived (after the sender processed it: `snd_una` is the new one).
     fn on_ack(&mut self, _v: &GateView, _now: SimTime) {}
+    /// Whether the window stops growing while this gate holds packets back (sender.rs
+    /// `grow_cwnd`): true for a gate that paces a window-controlled flow (burstiness
+    /// control); false for one whose flow's window is a fixed bound by design (PDA).
+    fn holds_window(&self) -> bool {
+        false
+    }
 }
 
 pub struct Scheduler {

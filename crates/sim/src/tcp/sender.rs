@@ -73,7 +73,10 @@ impl Flow {
         let in_order = matches!(self.rec, Some(Recovery::NewReno(_)));
         loop {
             let next = if in_order { next_in_order(self, wnd) } else { self.recovery().next_segment(self, wnd) };
-            let Some((seq, len)) = next else { break };
+            let Some((seq, len)) = next else {
+                self.gate_limited = false; // the window (or the data) is used up
+                break;
+            };
             let advances = seq >= self.snd_nxt;
             if advances && self.sp.gate(seq, self.snd_una, self.snd_max, end, mss, wnd) == SpGate::Wait {
                 break;
@@ -83,6 +86,7 @@ impl Flow {
                 let rate = self.pacing_rate();
                 if let Some(t) = self.sched.release_at(&v, rate, now) {
                     self.timers.set(TimerKind::Send, t.max(now));
+                    self.gate_limited = self.sched.gate.as_ref().is_some_and(|g| g.holds_window());
                     break;
                 }
                 self.sched.on_sent(&v, rate, now);
@@ -334,8 +338,18 @@ impl Flow {
     /// growth (ns-2's maxcwnd_ in opencwnd; in recovery it bounds only the usable window,
     /// try_send).
     #[inline]
+    ///
+    /// While a send gate, not the window, limits sending, the window does not grow (it
+    /// may shrink): Linux grows cwnd only when tcp_is_cwnd_limited, RFC 7661 section 4.3
+    /// not in its non-validated phase. Without it a delay-based window (FAST sees no
+    /// queue while the gate paces) grows without bound and leaves as a burst once the
+    /// gate opens.
     pub(crate) fn grow_cwnd(&mut self, acked: f64, rtt: Option<SimTime>, now: SimTime) {
+        let before = self.cc_state.cwnd;
         self.cc.on_ack(&mut self.cc_state, acked, rtt, now);
+        if self.gate_limited && self.cc_state.cwnd > before {
+            self.cc_state.cwnd = before;
+        }
         if self.cc_state.cwnd > self.cc_state.max_cwnd {
             self.cc_state.cwnd = self.cc_state.max_cwnd;
         }

@@ -273,6 +273,12 @@ impl SendGate for Burstiness {
         Some(t.max(now + SimTime(1)))
     }
 
+    /// Window control and burstiness control split the work (slide 26): while this rule
+    /// holds packets the window is not what limits the flow, so it must not grow.
+    fn holds_window(&self) -> bool {
+        true
+    }
+
     fn on_sent(&mut self, v: &GateView, now: SimTime) {
         if self.p.measure == Measure::Queue {
             self.vq = match self.estimate(v) {
