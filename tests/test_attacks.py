@@ -106,3 +106,14 @@ def test_command_line_refuses_options_it_ignores():
                        check=False)
     assert r.returncode == 2 and r.stdout == ""
     assert len(r.stderr.strip().splitlines()) == 1 and "--jitter-us applies to" in r.stderr
+
+
+def test_ablation_settings_turn_one_defence_off():
+    assert attacks.settings(quick=True) == ("off", "on")
+    assert len(attacks.variant_names(False)) == 6 + 6 * len(attacks.ATTACKS) * len(attacks.RATES)
+    for name, off in (("no-key", "keyed"), ("no-bound", "bounded_table"), ("no-cap", "max_reserved_per_pair"),
+                      ("no-phase", "random_epoch_phase")):
+        sc = attacks.scenario(f"spoof-flood/10000/{name}")
+        (q,) = [lk["queue"] for lk in sc["topology"]["links"] if lk.get("queue", {}).get("kind") == "superpacket"]
+        sw = {k: bool(q[k]) for k in ("keyed", "bounded_table", "max_reserved_per_pair", "random_epoch_phase")}
+        assert [k for k, on in sw.items() if not on] == [off]

@@ -18,7 +18,9 @@ crates/sim/src/traffic/attack.rs):
 - `epoch-sync`: whole super-packets from M, sent in one burst at each start of an epoch
   of the public grid k x 80 ms (rate x 80 ms packets per burst).
 
-Each at 10^4, 10^5 and 10^6 packets/s, with R's section 3.1 defences all on or all off:
+Each at 10^4, 10^5 and 10^6 packets/s, with R's section 3.1 defences all on, all off, or
+(full runs, not --quick) each one off alone with the others on (`no-key`, `no-bound`,
+`no-cap`, `no-phase`):
 keyed hashing (a secret per router, or the public zero key), a bounded table refusing new
 pairs when full (or one that grows), a per-source cap on reserved packets (100 packets per
 (src, dst) entry per epoch, or none) and an EPOCH phase drawn per router (or epochs at
@@ -45,6 +47,8 @@ AIM_PER_VICTIM = 256
 RATES = (10_000, 100_000, 1_000_000)
 QUICK_RATES = (10_000, 100_000)
 DEFENCES = ("off", "on")
+# each defence off alone, the others on (full runs only): which defence does what
+ABLATIONS = ("no-key", "no-bound", "no-cap", "no-phase")
 DURATION_S = 10.0
 QUICK_DURATION_S = 4.0
 ATTACK_START_S = 2.0
@@ -77,11 +81,24 @@ ROUTER_KEYS = ("sp_memory_bytes", "sp_probes_per_decision", "sp_probes_max", "sp
                "sp_denied")
 
 
+def settings(quick: bool = False) -> tuple[str, ...]:
+    return DEFENCES if quick else DEFENCES + ABLATIONS
+
+
 def variant_names(quick: bool = False) -> list[str]:
     rates = QUICK_RATES if quick else RATES
-    names = [f"none/0/{d}" for d in DEFENCES]
-    names += [f"{a}/{r}/{d}" for a in ATTACKS for r in rates for d in DEFENCES]
+    names = [f"none/0/{d}" for d in settings(quick)]
+    names += [f"{a}/{r}/{d}" for a in ATTACKS for r in rates for d in settings(quick)]
     return names
+
+
+def defence_switches(setting: str) -> dict[str, bool]:
+    """"on", "off", or "no-<defence>" (that one off, the others on)."""
+    names = {"key": "keyed", "bound": "bounded_table", "cap": "cap", "phase": "random_epoch_phase"}
+    if setting in ("on", "off"):
+        return dict.fromkeys(names.values(), setting == "on")
+    off = names[setting.removeprefix("no-")]
+    return {n: n != off for n in names.values()}
 
 
 def scenario(variant: str, duration_s: float = DURATION_S) -> dict[str, Any]:
@@ -89,13 +106,13 @@ def scenario(variant: str, duration_s: float = DURATION_S) -> dict[str, Any]:
     attack, rate, defences = variant.split("/")
     sc = copy.deepcopy(short_long.scenario("superpacket", duration_s))
     sc["name"] = f"attacks-{attack}-{rate}-{defences}"
-    on = defences == "on"
+    sw = defence_switches(defences)
     for link in sc["topology"]["links"]:
         q = link.get("queue", {})
         if q.get("kind") == "superpacket":
-            q.update({"bloom_bits": 1 << 16, "bloom_hashes": 4, "max_pairs": 4096, "keyed": on,
-                      "bounded_table": on, "max_reserved_per_pair": SOURCE_CAP if on else 0,
-                      "random_epoch_phase": on})
+            q.update({"bloom_bits": 1 << 16, "bloom_hashes": 4, "max_pairs": 4096, "keyed": sw["keyed"],
+                      "bounded_table": sw["bounded_table"], "max_reserved_per_pair": SOURCE_CAP if sw["cap"] else 0,
+                      "random_epoch_phase": sw["random_epoch_phase"]})
     sc["topology"]["nodes"].append("M")
     sc["topology"]["links"].append({"a": "M", "b": "R", "rate": "1Gbps", "delay": "1ms"})
     if attack != "none":
@@ -157,7 +174,7 @@ def run(seeds: int | None = None, quick: bool = False, client: Any = None, **_: 
         per_seed[v]["victim_fct_rel"] = [x / b for x, b in zip(per_seed[v]["victim_fct_s"], base, strict=True)]
     variants = summarize(per_seed)
     cons = all(d["conservation"] == "ok" for ds in detail.values() for d in ds)
-    mem = {d: per_seed[f"none/0/{d}"]["sp_memory_bytes"][0] for d in DEFENCES}
+    mem = {d: per_seed[f"none/0/{d}"]["sp_memory_bytes"][0] for d in settings(quick)}
     on = [v for v in names if v.endswith("/on") and not v.startswith("none/")]
     off = [v for v in names if v.endswith("/off") and not v.startswith("none/")]
     mem_on = {v: max(per_seed[v]["sp_memory_bytes"]) for v in on}
