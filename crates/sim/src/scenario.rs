@@ -1285,8 +1285,12 @@ pub struct MonitorSpec {
     pub interval: Dur,
 }
 
-/// Rows the monitor may write in one run (output.monitor: duration / interval).
+/// Rows the monitor, the queue series or the flow series may write in one run
+/// (duration / interval, times the links sampled).
 pub const MONITOR_MAX_ROWS: u64 = 20_000_000;
+
+/// Hosts (dumbbell pairs, star senders) or routers (chain) a built-in topology may have.
+pub const MAX_HOSTS: u32 = 100_000;
 
 impl Default for OutputSpec {
     fn default() -> Self {
@@ -1403,8 +1407,8 @@ impl Scenario {
         let mut b = Builder { net: &mut net, seed };
         match &self.topology {
             TopologySpec::Dumbbell(DumbbellSpec { pairs, access, bottleneck, edge_classifier }) => {
-                if *pairs == 0 {
-                    return Err("topology.pairs: must be >= 1".into());
+                if *pairs == 0 || *pairs > MAX_HOSTS {
+                    return Err(format!("topology.pairs: must be 1..{MAX_HOSTS} (got {pairs})"));
                 }
                 b.node("R1")?;
                 b.node("R2")?;
@@ -1428,8 +1432,8 @@ impl Scenario {
                 }
             }
             TopologySpec::Star(StarSpec { senders, sender_link, receiver_link }) => {
-                if *senders == 0 {
-                    return Err("topology.senders: must be >= 1".into());
+                if *senders == 0 || *senders > MAX_HOSTS {
+                    return Err(format!("topology.senders: must be 1..{MAX_HOSTS} (got {senders})"));
                 }
                 b.node("R")?;
                 b.node("d")?;
@@ -1440,8 +1444,8 @@ impl Scenario {
                 b.duplex("R", "d", receiver_link, "topology.receiver_link")?;
             }
             TopologySpec::Chain(ChainSpec { routers, link, host_link }) => {
-                if *routers < 2 {
-                    return Err("topology.routers: must be >= 2".into());
+                if *routers < 2 || *routers > MAX_HOSTS {
+                    return Err(format!("topology.routers: must be 2..{MAX_HOSTS} (got {routers})"));
                 }
                 for i in 1..=*routers {
                     b.node(&format!("R{i}"))?;
@@ -1496,9 +1500,26 @@ impl Scenario {
                     ids.push(id);
                 }
             }
-            sim.sample_queues(ids, self.output.sample_interval.0);
+            let iv = self.output.sample_interval.0;
+            let rows = self.duration.0.ns() / iv.ns().max(1) * ids.len() as u64;
+            if iv == SimTime::ZERO || rows > MONITOR_MAX_ROWS {
+                return Err(format!(
+                    "output.sample_interval: {}s over {}s for {} links is {rows} rows, above {MONITOR_MAX_ROWS} (a longer interval, or fewer links)",
+                    iv.as_secs_f64(),
+                    self.duration.0.as_secs_f64(),
+                    ids.len()
+                ));
+            }
+            sim.sample_queues(ids, iv);
         }
         if let Some(iv) = self.output.sample_flows {
+            if iv.0 == SimTime::ZERO || self.duration.0.ns() / iv.0.ns().max(1) > MONITOR_MAX_ROWS {
+                return Err(format!(
+                    "output.sample_flows: must be above 0 and at least duration / {MONITOR_MAX_ROWS} = {}s (got {}s)",
+                    self.duration.0.as_secs_f64() / MONITOR_MAX_ROWS as f64,
+                    iv.0.as_secs_f64()
+                ));
+            }
             sim.sample_flows(iv.0);
         }
         if let Some(m) = &self.output.monitor {

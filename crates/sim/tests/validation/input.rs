@@ -117,6 +117,13 @@ fn bad_input_names_the_field() {
         (mutate("delay = \"20ms\"", "delay = \"18446744073s\""), vec!["delay", "limit"]),
         (mutate("duration = \"2s\"", "duration = \"1e12s\""), vec!["duration", "limit"]),
         (mutate("start_jitter = \"100ms\"", "start_jitter = \"1e300s\""), vec!["start_jitter", "limit"]),
+        // sizes past their limits (once: allocation until abort)
+        (mutate("pairs = 2", "pairs = 100000000"), vec!["topology.pairs", "100000"]),
+        (mutate("sample_interval = \"10ms\"", "sample_interval = \"1ns\""), vec!["output.sample_interval", "rows"]),
+        (
+            mutate("sample_interval = \"10ms\"", "sample_interval = \"10ms\"\nsample_flows = \"1ns\""),
+            vec!["output.sample_flows"],
+        ),
         // not TOML at all
         (mutate("[output]", "[output"), vec!["TOML"]),
     ];
