@@ -88,3 +88,49 @@ fn options_in_scenarios() {
     let e = sim::Scenario::from_toml_str(&scenario("rto_backoff_reset = \"sometimes\"")).map(|_| ()).unwrap_err();
     assert!(e.contains("tcp.rto_backoff_reset"), "{e}");
 }
+
+/// A send gate that lets `n` packets go, then holds every later one for a second;
+/// `holds` says whether the window must stay put while it holds (`SendGate::holds_window`).
+struct HoldAfter {
+    n: u32,
+    holds: bool,
+}
+
+impl sim::tcp::sched::SendGate for HoldAfter {
+    fn name(&self) -> &'static str {
+        "hold-after"
+    }
+    fn release_at(&mut self, _v: &sim::tcp::sched::GateView, now: SimTime) -> Option<SimTime> {
+        (self.n == 0).then(|| now + ms(1000))
+    }
+    fn on_sent(&mut self, _v: &sim::tcp::sched::GateView, _now: SimTime) {
+        self.n -= 1;
+    }
+    fn holds_window(&self) -> bool {
+        self.holds
+    }
+}
+
+/// The window does not grow while a gate, not the window, limits sending (Linux's
+/// tcp_is_cwnd_limited; RFC 7661 section 4.3: no increase in the non-validated phase).
+/// Slow start, initial window 10 (RFC 5681 3.1: +1 per ACK of new data): the gate lets
+/// the first flight of 10 go, which uses the window, so the ACK of segment 0 grows cwnd
+/// to 11. The two segments that window allows are held by the gate, so the ACK of
+/// segment 1 leaves cwnd at 11; a gate that does not hold the window (the PDA sender's
+/// fixed window) lets it reach 12.
+#[test]
+fn window_held_while_the_gate_holds() {
+    for (holds, want) in [(true, 11.0), (false, 12.0)] {
+        let mut s = Script::new(defaults(), 100 * 1460);
+        s.flow.set_send_gate(Box::new(HoldAfter { n: 10, holds }));
+        s.open();
+        s.advance(ms(100));
+        let first = s.syn_ack(false);
+        assert_eq!(first.len(), 10);
+        s.advance(ms(100));
+        assert!(s.ack_segs(1).is_empty(), "held by the gate");
+        assert_eq!(s.cwnd(), 11.0);
+        s.ack_segs(2);
+        assert_eq!(s.cwnd(), want, "holds_window = {holds}");
+    }
+}
