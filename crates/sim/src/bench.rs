@@ -25,12 +25,17 @@ to = "d{i}"
 count = 64
 "#;
 
-/// Peak resident set size of this process (VmHWM), bytes.
-pub fn peak_rss_bytes() -> Option<u64> {
+/// A kB field of /proc/self/status ("VmHWM:", "VmRSS:"), in bytes.
+fn proc_status_bytes(key: &str) -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let line = s.lines().find(|l| l.starts_with(key))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
+}
+
+/// Peak resident set size of this process (VmHWM), bytes.
+pub fn peak_rss_bytes() -> Option<u64> {
+    proc_status_bytes("VmHWM:")
 }
 
 /// How this library was compiled: "release", or "release+pgo" when the build set
@@ -173,10 +178,7 @@ off_time = "40ms"
 
 /// Current resident set size (VmRSS), bytes.
 pub fn rss_bytes() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
+    proc_status_bytes("VmRSS:")
 }
 
 /// Runs `fast_burstiness_toml` for `duration_s` simulated seconds in ten steps, the

@@ -78,6 +78,10 @@ NR_SUFFIX = "/newreno-recovery"
 NO_REVERSE = "/no-reverse"
 SCHEMES = ("fast", "reno")
 
+# The report's loss table: one row per variant, these columns (both experiments).
+LOSS_COLUMNS = ["variant", "router_drops", "sender_drops", "router_share_pct", "ack_drops", "throughput_mbps",
+                "max_queue_pkts", "max_txq_pkts", "timeouts"]
+
 METRICS = ("router_drops", "sender_drops", "ack_drops", "throughput_bps", "max_queue_pkts", "mean_queue_pkts",
            "max_txq_pkts", "retransmits", "timeouts", "local_cwr")
 

@@ -58,8 +58,7 @@ VARIANTS = SETUP.variants()
 METRICS = bc_common.METRICS
 REPORT_TABLES = {"loss_table": (("Where the packets were lost, per variant (means over seeds): at the router "
                                  "(R1->R2) or at the senders' own NIC queues."),
-                                ["variant", "router_drops", "sender_drops", "router_share_pct", "ack_drops",
-                                 "throughput_mbps", "max_queue_pkts", "max_txq_pkts", "timeouts"])}
+                                bc_common.LOSS_COLUMNS)}
 PAPER: dict[str, dict[str, float]] = {}
 PAPER_NOTE = ("Slides 5-7 and 24 are traces without loss counts: DataTAG (May 2003), RTT 120 ms, 1 Gbps, router "
               "queue 170 packets (2 ms), max cwnd 4000 packets (383 Mbps per flow), 2 flows, with txqueuelen "

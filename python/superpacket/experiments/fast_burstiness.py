@@ -58,9 +58,7 @@ METRICS = bc_common.METRICS
 REPORT_TABLES = {"loss_table": (("Where the packets were lost, per variant (means over seeds): at the router "
                                  "(R1->R2) or at the sender's own NIC queue; the slides' FAST run over 1000 s lost "
                                  "about 70,000 packets of which the Dummynet router dropped about 30,000 "
-                                 "(43 %)."), ["variant", "router_drops", "sender_drops", "router_share_pct",
-                                              "ack_drops", "throughput_mbps", "max_queue_pkts", "max_txq_pkts",
-                                              "timeouts"])}
+                                 "(43 %)."), bc_common.LOSS_COLUMNS)}
 # Slide 4: "About 70,000 packets are lost, but Dummynet Router dropped 30,000 packets
 # only!" (1000 s, txqueuelen not given: Linux's default of the time, 100)
 PAPER: dict[str, dict[str, float]] = {}

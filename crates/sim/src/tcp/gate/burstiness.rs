@@ -137,10 +137,9 @@ pub struct Burstiness {
     mss: f64,
     /// The host's line rate in full packets per second (the cap on c).
     line_pps: f64,
-    /// Per new segment not yet cumulatively acknowledged, oldest first: its first and end
-    /// sequence numbers, first send time, and the transmissions before it (the front
-    /// gives u and s_u).
-    sent: VecDeque<(u64, u64, SimTime)>,
+    /// Per new segment not yet cumulatively acknowledged, oldest first: its end sequence
+    /// number and first send time (the front gives s_u).
+    sent: VecDeque<(u64, SimTime)>,
     /// Packets this gate let go, retransmissions included.
     tx: u64,
     /// Send time and `tx` before it of every transmission of the last two SRTTs (the
@@ -207,7 +206,7 @@ impl Burstiness {
     pub fn anchor(&self, v: &GateView, now: SimTime) -> Option<(SimTime, u64)> {
         let srtt = v.srtt?;
         let mut from = SimTime(now.ns().saturating_sub(srtt.ns()));
-        if let Some(&(_, _, s_u)) = self.sent.front() {
+        if let Some(&(_, s_u)) = self.sent.front() {
             from = from.max(s_u);
         }
         let i = self.log.partition_point(|e| e.0 < from);
@@ -228,12 +227,12 @@ impl Burstiness {
         }
     }
 
-    /// B(n) for the packet `v` describes, at `now`, with the anchor's send time and c
-    /// (None: no estimate, or nothing sent in the last SRTT).
-    pub fn measure(&self, v: &GateView, now: SimTime) -> Option<(f64, SimTime, f64)> {
+    /// The slides' B(n) for the packet `v` describes, at `now`, and c (None: no estimate,
+    /// or nothing sent in the last SRTT).
+    pub fn measure(&self, v: &GateView, now: SimTime) -> Option<(f64, f64)> {
         let (s_a, n_a) = self.anchor(v, now)?;
         let c = self.estimate(v)?;
-        Some((n_a as f64 - c * (now - s_a).as_secs_f64(), s_a, c))
+        Some((n_a as f64 - c * (now - s_a).as_secs_f64(), c))
     }
 }
 
@@ -243,34 +242,23 @@ impl SendGate for Burstiness {
     }
 
     fn release_at(&mut self, v: &GateView, now: SimTime) -> Option<SimTime> {
-        if self.p.measure == Measure::Queue {
-            let c = self.estimate(v)?;
-            let q = self.queue_at(c, now);
-            let ok = if self.p.strict { q < self.p.threshold - EPS } else { q <= self.p.threshold + EPS };
-            if ok {
-                return None;
+        let (b, c) = match self.p.measure {
+            Measure::Queue => {
+                let c = self.estimate(v)?;
+                (self.queue_at(c, now), c)
             }
-            // drains to the threshold (q - B_th) / c later; strictly, one ns later still
-            let wait_ns = ((q - self.p.threshold) / c * 1e9 - 1e-3).ceil().max(1.0) as u64;
-            self.holds += 1;
-            return Some(now + SimTime(wait_ns + self.p.strict as u64));
-        }
-        let (b, s_a, c) = self.measure(v, now)?;
+            Measure::Anchor => self.measure(v, now)?,
+        };
         // EPS: float rounding in B (the wait below is whole ns, rounded up)
         let ok = if self.p.strict { b < self.p.threshold - EPS } else { b <= self.p.threshold + EPS };
         if ok {
             return None;
         }
-        // t' = s_a + (n - a - B_th) / c, rounded up to the next ns (at t', B <= B_th);
-        // strictly, one ns later still
-        let n_a = b + c * (now - s_a).as_secs_f64();
-        let wait_ns = ((n_a - self.p.threshold) / c * 1e9 - 1e-3).ceil().max(0.0);
-        let mut t = s_a + SimTime(wait_ns.min(1e18) as u64);
-        if self.p.strict {
-            t = t + SimTime(1);
-        }
+        // B drains to the threshold (B - B_th) / c later (for the anchor form the sheet's
+        // t' = s_a + (n - a - B_th) / c); strictly, one ns later still
+        let wait_ns = ((b - self.p.threshold) / c * 1e9 - 1e-3).ceil().clamp(0.0, 1e18) as u64;
         self.holds += 1;
-        Some(t.max(now + SimTime(1)))
+        Some(now + SimTime((wait_ns + self.p.strict as u64).max(1)))
     }
 
     /// Window control and burstiness control split the work (slide 26): while this rule
@@ -288,8 +276,8 @@ impl SendGate for Burstiness {
             self.vq_at = now;
         }
         let end = v.seq + v.len;
-        if v.len > 0 && self.sent.back().is_none_or(|&(_, e, _)| end > e) && v.seq >= v.snd_max {
-            self.sent.push_back((v.seq, end, now));
+        if v.len > 0 && self.sent.back().is_none_or(|&(e, _)| end > e) && v.seq >= v.snd_max {
+            self.sent.push_back((end, now));
         }
         self.log.push_back((now, self.tx));
         self.tx += 1;
@@ -297,7 +285,7 @@ impl SendGate for Burstiness {
     }
 
     fn on_ack(&mut self, v: &GateView, now: SimTime) {
-        while self.sent.front().is_some_and(|&(_, e, _)| e <= v.snd_una) {
+        while self.sent.front().is_some_and(|&(e, _)| e <= v.snd_una) {
             self.sent.pop_front();
         }
         self.prune(v.srtt, now);
@@ -379,7 +367,7 @@ mod tests {
         send(&mut g, &mut v, 0, 1, SimTime::ZERO); // u = segment 0 at s_u = 0
         send(&mut g, &mut v, 1, 105, SimTime::from_ms(50));
         let t = SimTime::from_ms(100);
-        let (b, _, c) = g.measure(&v, t).unwrap();
+        let (b, c) = g.measure(&v, t).unwrap();
         assert!((b - 5.0).abs() < 1e-9 && (c - 1000.0).abs() < 1e-9, "B = {b}, c = {c}");
         assert_eq!(g.release_at(&v, t), None);
         send(&mut g, &mut v, 105, 111, t);
@@ -540,7 +528,7 @@ mod tests {
         }
         let t = SimTime::from_ms(1000);
         assert_eq!(g.anchor(&v, t), Some((SimTime::from_ms(901), 100)));
-        let (b, _, _) = g.measure(&v, t).unwrap();
+        let (b, _) = g.measure(&v, t).unwrap();
         assert!((b - 1.0).abs() < 1e-9, "B = {b}");
         assert_eq!(g.release_at(&v, t), None);
         send(&mut g, &mut v, 101, 111, t);
