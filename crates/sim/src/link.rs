@@ -118,6 +118,11 @@ impl Link {
         self.q
     }
 
+    /// A DropTail queue's capacity in `pkt_bytes` packets (None for other disciplines).
+    pub fn droptail_capacity_pkts(&self, pkt_bytes: u32) -> Option<u64> {
+        self.disc.as_droptail().map(|d| d.capacity_pkts(pkt_bytes))
+    }
+
     pub fn disc_name(&self) -> &'static str {
         self.disc.name()
     }

@@ -34,6 +34,8 @@ use crate::traffic::mbs_probe::{MbsProbe, ProbeParams};
 use crate::traffic::raw::{Periods, RawKind, RawSource, Stream};
 use crate::traffic::{FlowSpec, GenKind, Generator};
 
+#[path = "scenario_fabric.rs"]
+pub mod fabric;
 /// The RIO-PS pieces of the schema (issue 4): rio/riops queues, edge classifiers,
 /// back_to_back and web traffic.
 #[path = "scenario_riops.rs"]
@@ -194,6 +196,10 @@ pub enum TopologySpec {
     Star(StarSpec),
     Chain(ChainSpec),
     Graph(GraphSpec),
+    /// A two-tier Clos fabric (scenario_fabric.rs).
+    LeafSpine(Box<fabric::LeafSpineSpec>),
+    /// A k-ary three-tier fat tree (scenario_fabric.rs).
+    FatTree(Box<fabric::FatTreeSpec>),
 }
 
 /// Senders s0..s{pairs-1} -> R1 -> R2 -> receivers d0..d{pairs-1}.
@@ -241,6 +247,8 @@ tagged!(TopologySpec, "topology kind", {
     "star" => Star,
     "chain" => Chain,
     "graph" => Graph,
+    "leaf_spine" => LeafSpine,
+    "fat_tree" => FatTree,
 });
 
 /// A full-duplex link: the same rate and delay both ways, a queue at each end.
@@ -1476,6 +1484,8 @@ impl Scenario {
                     b.duplex(&l.a, &l.b, &spec, &format!("topology.links[{i}]"))?;
                 }
             }
+            TopologySpec::LeafSpine(ls) => fabric::build_leaf_spine(&mut b, ls)?,
+            TopologySpec::FatTree(ft) => fabric::build_fat_tree(&mut b, ft)?,
         }
         for (i, r) in self.reorder.iter().enumerate() {
             r.attach(&mut net, seed, &format!("reorder[{i}]"))?;

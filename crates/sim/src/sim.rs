@@ -16,6 +16,13 @@ use crate::tcp::cc::CongestionControl;
 use crate::tcp::recovery::LossRecovery;
 use crate::tcp::sack::{SackBlock, SackBlocks};
 use crate::tcp::{Flow, SenderState, TcpOut, TcpParams};
+use crate::topology::{FiveTuple, Multipath};
+
+/// The spraying RNG's stream (apart from the scenario's streams, scenario.rs).
+const STREAM_SPRAY: u64 = 0x5350_5241_5900_0000; // "SPRAY"
+/// At most this many equal-cost paths per pair to spray over (a k = 16 fat tree has 64
+/// between pods).
+const SPRAY_MAX_PATHS: usize = 1024;
 use crate::time::SimTime;
 use crate::topology::Network;
 use crate::traffic::raw::{RawKind, RawSource};
@@ -75,6 +82,11 @@ pub struct Sim {
     pub flows: Vec<Flow>,
     routes: Vec<Box<[LinkId]>>,
     route_cache: HashMap<(NodeId, NodeId), RouteId>,
+    /// Multipath routes interned by their links (one RouteId per distinct path).
+    path_ids: HashMap<Box<[LinkId]>, RouteId>,
+    /// Spraying: a flow direction's route -> the pair's equal-cost routes to draw from.
+    spray_sets: HashMap<RouteId, Box<[RouteId]>>,
+    spray_rng: crate::rng::Rng,
     slab: PacketSlab,
     /// SACK blocks of the ACKs in flight (a packet's `sack` is 1 + its slot), beside the
     /// packets so that packets stay small; slots are reused.
@@ -109,6 +121,9 @@ impl Sim {
             flows: Vec::new(),
             routes: Vec::new(),
             route_cache: HashMap::new(),
+            path_ids: HashMap::new(),
+            spray_sets: HashMap::new(),
+            spray_rng: crate::rng::Rng::stream(seed, STREAM_SPRAY),
             slab: PacketSlab::default(),
             sacks: Vec::new(),
             free_sacks: Vec::new(),
@@ -141,6 +156,44 @@ impl Sim {
         Ok(id)
     }
 
+    /// A path as a route id, interned: flows on the same path share it.
+    fn intern_path(&mut self, path: Vec<LinkId>) -> RouteId {
+        let path = path.into_boxed_slice();
+        if let Some(&r) = self.path_ids.get(&path) {
+            return r;
+        }
+        let id = self.routes.len() as RouteId;
+        self.routes.push(path.clone());
+        self.path_ids.insert(path, id);
+        id
+    }
+
+    /// The route of one direction of flow `f` under the network's multipath rule
+    /// (topology.rs): the pair's shortest path, or the path ECMP hashes its 5-tuple onto
+    /// (with spraying, that path is the flow's own and each packet draws among the pair's
+    /// equal-cost paths, `spray_sets`).
+    fn flow_route(&mut self, f: FlowId, src: NodeId, dst: NodeId, forward: bool) -> Result<RouteId, String> {
+        if self.net.multipath == Multipath::Single {
+            return self.route_id(src, dst);
+        }
+        let (sport, dport) = (crate::trace::src_port(f), crate::trace::DST_PORT);
+        let (sport, dport) = if forward { (sport, dport) } else { (dport, sport) };
+        let t = FiveTuple { src, dst, sport, dport, proto: 6 };
+        let path = self.net.ecmp_route(&t, self.seed).ok_or_else(|| {
+            format!("no route from {:?} to {:?}", self.net.nodes[src as usize].name, self.net.nodes[dst as usize].name)
+        })?;
+        let r = self.intern_path(path);
+        if self.net.multipath == Multipath::Spray && !self.spray_sets.contains_key(&r) {
+            let set: Vec<RouteId> =
+                self.net.equal_cost_paths(src, dst, SPRAY_MAX_PATHS).into_iter().map(|p| self.intern_path(p)).collect();
+            for &q in &set {
+                self.spray_sets.insert(q, set.clone().into_boxed_slice());
+            }
+            self.spray_sets.entry(r).or_insert_with(|| set.into_boxed_slice());
+        }
+        Ok(r)
+    }
+
     pub fn route(&self, r: RouteId) -> &[LinkId] {
         &self.routes[r as usize]
     }
@@ -155,9 +208,9 @@ impl Sim {
         size: u64,
         start: SimTime,
     ) -> Result<FlowId, String> {
-        let fwd = self.route_id(src, dst)?;
-        let rev = self.route_id(dst, src)?;
         let id = self.flows.len() as FlowId;
+        let fwd = self.flow_route(id, src, dst, true)?;
+        let rev = self.flow_route(id, dst, src, false)?;
         let mut flow = Flow::new(id, src, dst, fwd, rev, p, cc, size, start);
         let nic = &self.net.links[self.routes[fwd as usize][0] as usize];
         let nic_pkts = nic.disc.as_droptail().map(|d| d.capacity_pkts(p.mss + p.header));
@@ -503,6 +556,9 @@ impl Sim {
             let flow = &mut self.flows[f as usize];
             flow.stats.pkts_sent += 1;
             (p.src, p.dst) = if p.route == flow.fwd { (flow.src, flow.dst) } else { (flow.dst, flow.src) };
+            if self.net.multipath == Multipath::Spray {
+                p.route = self.spray(p.route);
+            }
             self.inject(p);
         }
         // put the buffers back; the placeholder left by `take` holds no allocation
@@ -513,6 +569,15 @@ impl Sim {
                 flow.timer_at = Some(d);
                 self.events.push(d.max(self.now).ns(), Ev::Timer(f));
             }
+        }
+    }
+
+    /// Spraying: one of the equal-cost routes of `r`'s pair, uniformly at random.
+    #[cold]
+    fn spray(&mut self, r: RouteId) -> RouteId {
+        match self.spray_sets.get(&r) {
+            Some(set) if set.len() > 1 => set[self.spray_rng.range_u64(0, set.len() as u64 - 1) as usize],
+            _ => r,
         }
     }
 
@@ -554,9 +619,15 @@ impl Sim {
             return;
         }
         let (hop, route) = (p.hop, p.route);
+        let fwd = self.flows[flow as usize].fwd;
+        // a sprayed packet's route is not the flow's own; its first link tells the side
+        let at_sender = hop == 0
+            && (route == fwd
+                || self.net.multipath == Multipath::Spray
+                    && self.routes[route as usize][0] == self.routes[fwd as usize][0]);
         let f = &mut self.flows[flow as usize];
         f.stats.pkts_dropped += 1;
-        if hop == 0 && route == f.fwd {
+        if at_sender {
             f.stats.sender_drops += 1; // the host's NIC queue (txqueuelen)
             let now = self.now;
             f.on_local_drop(now);

@@ -1,0 +1,258 @@
+//! Datacenter fabrics (issue 16 section 1): leaf-spine and fat-tree shapes, ECMP by a
+//! seeded 5-tuple hash at every switch, per-packet spraying, queue disciplines by port
+//! class, schema errors. Expected values are counted from the shapes' definitions
+//! (Al-Fares et al., SIGCOMM 2008, section 3.2 for the fat tree) and binomial bounds.
+//!
+//! Run: `cargo test --release -p superpacket-sim --test fabric`.
+
+use sim::{Scenario, Sim, SimTime};
+
+fn build(toml: &str, seed: u64) -> Sim {
+    let sc = Scenario::from_toml_str(toml).unwrap_or_else(|e| panic!("scenario: {e}"));
+    sc.build(Some(seed)).unwrap_or_else(|e| panic!("build: {e}"))
+}
+
+fn build_err(toml: &str) -> String {
+    match Scenario::from_toml_str(toml).and_then(|sc| sc.build(Some(1))) {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => e,
+    }
+}
+
+fn leaf_spine(leaves: u32, spines: u32, hosts: u32, routing: &str, extra: &str) -> String {
+    format!(
+        r#"
+        duration = "10ms"
+        [topology]
+        kind = "leaf_spine"
+        leaves = {leaves}
+        spines = {spines}
+        hosts_per_leaf = {hosts}
+        host_link = {{ rate = "10Gbps", delay = "1us" }}
+        fabric_link = {{ rate = "40Gbps", delay = "1us" }}
+        routing = "{routing}"
+        {extra}
+        "#
+    )
+}
+
+/// Names of the links of flow `f`'s forward route.
+fn path(sim: &Sim, f: usize) -> Vec<String> {
+    sim.route(sim.flows[f].fwd).iter().map(|&l| sim.net.links[l as usize].name.clone()).collect()
+}
+
+fn link<'a>(sim: &'a Sim, name: &str) -> &'a sim::link::Link {
+    &sim.net.links[sim.net.link_by_name(name).unwrap_or_else(|| panic!("no link {name}")) as usize]
+}
+
+#[test]
+fn leaf_spine_has_the_counted_nodes_links_and_hop_counts() {
+    // 3 leaves x 4 hosts, 2 spines: 12 hosts + 5 switches = 17 nodes; 12 host links +
+    // 3 x 2 fabric links, each two directed links = 36.
+    let toml = leaf_spine(3, 2, 4, "ecmp", "");
+    let sim = build(&toml, 1);
+    assert_eq!(sim.net.nodes.len(), 17);
+    assert_eq!(sim.net.links.len(), 36);
+    for n in ["h0_0", "h2_3", "leaf2", "spine1"] {
+        assert!(sim.net.node(n).is_some(), "{n}");
+    }
+    // same rack: host -> leaf -> host (2 links); other rack: host, leaf, spine, leaf, host (4)
+    let toml = format!(
+        "{toml}\n[[traffic]]\nkind = \"flow\"\nfrom = \"h0_0\"\nto = \"h0_1\"\nsize_bytes = 1000\n\
+         [[traffic]]\nkind = \"flow\"\nfrom = \"h0_0\"\nto = \"h2_3\"\nsize_bytes = 1000\n"
+    );
+    let mut sim = build(&toml, 1);
+    assert_eq!(path(&sim, 0), ["h0_0->leaf0", "leaf0->h0_1"]);
+    let p = path(&sim, 1);
+    assert_eq!(p.len(), 4);
+    assert_eq!((p[0].as_str(), p[3].as_str()), ("h0_0->leaf0", "leaf2->h2_3"));
+    sim.run_until(SimTime::from_ms(10));
+    sim.check_conservation().unwrap();
+    assert!(sim.flows.iter().all(|f| f.stats.sender_done.is_some()));
+}
+
+#[test]
+fn ecmp_spreads_flows_over_spines_within_binomial_bounds() {
+    // 2,000 flows from rack 0 to rack 1 over 4 spines: each spine's count is
+    // Binomial(2000, 1/4), mean 500, sd sqrt(2000 x 1/4 x 3/4) = 19.4; 4 sd = 77.5.
+    // The reverse directions (rack 1 -> rack 0, hashed on the swapped tuple) alike.
+    let mut toml = leaf_spine(2, 4, 8, "ecmp", "");
+    toml.push_str("[[traffic]]\nkind = \"flow\"\nfrom = \"h0_{i}\"\nto = \"h1_{i}\"\ncount = 8\nsize_bytes = 1000\n");
+    let mut traffic = String::new();
+    for _ in 0..249 {
+        traffic.push_str(
+            "[[traffic]]\nkind = \"flow\"\nfrom = \"h0_{i}\"\nto = \"h1_{i}\"\ncount = 8\nsize_bytes = 1000\n",
+        );
+    }
+    toml.push_str(&traffic);
+    let sim = build(&toml, 7);
+    assert_eq!(sim.flows.len(), 2000);
+    for (dir, hop) in [("fwd", 1usize), ("rev", 1usize)] {
+        let mut per_spine = [0u32; 4];
+        for f in &sim.flows {
+            let r = if dir == "fwd" { f.fwd } else { f.rev };
+            let l = &sim.net.links[sim.route(r)[hop] as usize];
+            let spine = if dir == "fwd" { &l.name["leaf0->spine".len()..] } else { &l.name["leaf1->spine".len()..] };
+            per_spine[spine.parse::<usize>().unwrap()] += 1;
+        }
+        for (s, &c) in per_spine.iter().enumerate() {
+            assert!((c as f64 - 500.0).abs() < 77.5, "{dir}: spine {s} carries {c} of 2000 flows: {per_spine:?}");
+        }
+    }
+    // a flow's two directions are hashed independently: the reverse spine matches the
+    // forward one for about 1/4 of the flows (Binomial(2000, 1/4) again)
+    let same = sim
+        .flows
+        .iter()
+        .filter(|f| {
+            let a = &sim.net.links[sim.route(f.fwd)[1] as usize].name;
+            let b = &sim.net.links[sim.route(f.rev)[1] as usize].name;
+            a["leaf0->".len()..] == b["leaf1->".len()..]
+        })
+        .count();
+    assert!((same as f64 - 500.0).abs() < 77.5, "{same}");
+}
+
+#[test]
+fn ecmp_choice_follows_the_seed_and_is_deterministic() {
+    let mut toml = leaf_spine(2, 4, 16, "ecmp", "");
+    toml.push_str("[[traffic]]\nkind = \"flow\"\nfrom = \"h0_{i}\"\nto = \"h1_{i}\"\ncount = 16\nsize_bytes = 1000\n");
+    let spines = |seed| (0..16).map(|f| path(&build(&toml, seed), f)[1].clone()).collect::<Vec<_>>();
+    assert_eq!(spines(3), spines(3));
+    // 16 flows, 4 spines: two seeds agreeing on all 16 has probability 4^-16
+    assert_ne!(spines(3), spines(4));
+}
+
+#[test]
+fn ecmp_keeps_every_packet_of_a_flow_on_one_path_and_spraying_spreads_them() {
+    // One flow of 2,000 full packets from rack 0 to rack 1 over 4 spines. ECMP: exactly
+    // one leaf0 uplink carries packets. Spraying: each data packet draws one of the 4
+    // paths, so each uplink's share of the 2,001 forward packets (SYN + data) is
+    // Binomial(2001, 1/4): mean 500, sd 19.4, bound 4 sd.
+    let flow = "[[traffic]]\nkind = \"flow\"\nfrom = \"h0_0\"\nto = \"h1_0\"\nsize_pkts = 2000\n";
+    for routing in ["ecmp", "spray"] {
+        let toml = leaf_spine(2, 4, 2, routing, "").replace("10ms", "50ms") + flow;
+        let mut sim = build(&toml, 5);
+        sim.run_until(SimTime::from_ms(50));
+        sim.check_conservation().unwrap();
+        assert!(sim.flows[0].stats.sender_done.is_some(), "{routing}: flow not done");
+        let up: Vec<u64> = (0..4).map(|s| link(&sim, &format!("leaf0->spine{s}")).stats.arrivals).collect();
+        let total: u64 = up.iter().sum();
+        assert!(total >= 2001, "{routing}: the SYN and 2,000 data packets cross an uplink ({total})");
+        if routing == "ecmp" {
+            assert_eq!(up.iter().filter(|&&n| n > 0).count(), 1, "ecmp: {up:?}");
+        } else {
+            for &n in &up {
+                assert!(
+                    (n as f64 - total as f64 / 4.0).abs() < 4.0 * (total as f64 * 3.0 / 16.0).sqrt(),
+                    "spray: {up:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn fat_tree_has_k_cubed_over_4_hosts_and_the_counted_equal_cost_paths() {
+    // k = 4: 16 hosts, (k/2)^2 = 4 cores, 8 aggregation, 8 edge switches = 36 nodes;
+    // links: 16 host + k pods x (k/2)^2 edge-agg + k x (k/2)^2 agg-core = 16 + 16 + 16
+    // = 48 duplex, 96 directed.
+    let toml = r#"
+        duration = "10ms"
+        [topology]
+        kind = "fat_tree"
+        k = 4
+        host_link = { rate = "10Gbps", delay = "1us" }
+        fabric_link = { rate = "10Gbps", delay = "1us" }
+        [[traffic]]
+        kind = "flow"
+        from = "h0_0_0"
+        to = "h0_0_1"
+        size_bytes = 1000
+        [[traffic]]
+        kind = "flow"
+        from = "h0_0_0"
+        to = "h0_1_0"
+        size_bytes = 1000
+        [[traffic]]
+        kind = "flow"
+        from = "h0_0_0"
+        to = "h3_1_1"
+        size_bytes = 1000
+    "#;
+    let mut sim = build(toml, 1);
+    assert_eq!(sim.net.nodes.len(), 36);
+    assert_eq!(sim.net.links.len(), 96);
+    // hops: same edge 2, same pod 4, other pod 6
+    assert_eq!([path(&sim, 0).len(), path(&sim, 1).len(), path(&sim, 2).len()], [2, 4, 6]);
+    // equal-cost paths: same pod k/2 = 2 (one per aggregation switch), other pod
+    // (k/2)^2 = 4 (aggregation switch x core switch)
+    let mut n = |a: &str, b: &str| {
+        let (a, b) = (sim.net.node(a).unwrap(), sim.net.node(b).unwrap());
+        sim.net.equal_cost_paths(a, b, 1000).len()
+    };
+    assert_eq!([n("h0_0_0", "h0_0_1"), n("h0_0_0", "h0_1_0"), n("h0_0_0", "h3_1_1")], [1, 2, 4]);
+    sim.run_until(SimTime::from_ms(10));
+    sim.check_conservation().unwrap();
+    assert!(sim.flows.iter().all(|f| f.stats.sender_done.is_some()));
+}
+
+#[test]
+fn a_k16_fat_tree_has_1024_hosts_and_64_paths_between_pods() {
+    let toml = r#"
+        duration = "1ms"
+        [topology]
+        kind = "fat_tree"
+        k = 16
+        host_link = { rate = "10Gbps", delay = "1us" }
+        fabric_link = { rate = "10Gbps", delay = "1us" }
+    "#;
+    let mut sim = build(toml, 1);
+    // 1024 hosts + 64 core + 16 x (8 + 8) = 1344 nodes
+    assert_eq!(sim.net.nodes.len(), 1344);
+    let (a, b) = (sim.net.node("h0_0_0").unwrap(), sim.net.node("h15_7_7").unwrap());
+    assert_eq!(sim.net.equal_cost_paths(a, b, 1000).len(), 64);
+}
+
+#[test]
+fn port_classes_put_disciplines_where_they_say() {
+    let extra = r#"
+        [[topology.queues]]
+        ports = "all_switch_ports"
+        queue = { kind = "droptail", limit = 77 }
+        [[topology.queues]]
+        ports = "leaf_uplinks"
+        queue = { kind = "red", limit = 300, min_th = 50, max_th = 150 }
+    "#;
+    let sim = build(&leaf_spine(2, 2, 2, "ecmp", extra), 1);
+    let kind = |n: &str| link(&sim, n).disc_name();
+    let cap = |n: &str| link(&sim, n).droptail_capacity_pkts(1500);
+    assert_eq!(cap("h0_0->leaf0"), Some(1000), "host NICs keep the link's default queue");
+    assert_eq!(cap("leaf0->h0_0"), Some(77));
+    assert_eq!(cap("spine1->leaf1"), Some(77));
+    assert_eq!(kind("leaf1->spine0"), "red");
+}
+
+#[test]
+fn bad_fabrics_are_refused_by_field() {
+    let ft = |k: &str| {
+        format!(
+            "duration = \"1s\"\n[topology]\nkind = \"fat_tree\"\nk = {k}\nhost_link = {{ rate = \"1Gbps\", delay = \"1us\" }}\nfabric_link = {{ rate = \"1Gbps\", delay = \"1us\" }}\n"
+        )
+    };
+    assert!(build_err(&ft("5")).starts_with("topology.k: must be even"), "{}", build_err(&ft("5")));
+    assert!(build_err(&ft("0")).starts_with("topology.k:"));
+    assert!(build_err(&ft("100")).starts_with("topology.k:"), "100^3/4 = 250,000 hosts");
+    assert!(build_err(&leaf_spine(0, 2, 2, "ecmp", "")).starts_with("topology.leaves: must be 1.."));
+    assert!(build_err(&leaf_spine(1000, 2, 1000, "ecmp", "")).starts_with("topology.hosts_per_leaf:"));
+    let e = build_err(&leaf_spine(
+        2,
+        2,
+        2,
+        "ecmp",
+        "[[topology.queues]]\nports = \"core_downlinks\"\nqueue = { kind = \"droptail\" }\n",
+    ));
+    assert!(e.starts_with("topology.queues[0].ports:"), "{e}");
+    let e = build_err(&leaf_spine(2, 2, 2, "sideways", ""));
+    assert!(e.contains("routing") || e.contains("sideways"), "{e}");
+}
