@@ -95,6 +95,13 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
     flows.push("start_s", Column::F64(fl.iter().map(|f| f.start.as_secs_f64()).collect()));
     flows.push("end_s", Column::OptF64(fl.iter().map(|f| f.stats.end.map(|t| t.as_secs_f64())).collect()));
     flows.push("fct_s", Column::OptF64(fl.iter().map(|f| f.fct().map(|t| t.as_secs_f64())).collect()));
+    flows.push("ideal_fct_s", Column::OptF64(fl.iter().map(|f| f.stats.ideal_fct.map(|t| t.as_secs_f64())).collect()));
+    flows.push(
+        "slowdown",
+        Column::OptF64(
+            fl.iter().map(|f| Some(f.fct()?.as_secs_f64() / f.stats.ideal_fct?.as_secs_f64().max(1e-12))).collect(),
+        ),
+    );
     flows.push("completed", Column::Bool(fl.iter().map(|f| f.stats.end.is_some()).collect()));
     flows.push("bytes_received", u(&|f| f.stats.bytes_received));
     flows.push(

@@ -212,6 +212,9 @@ impl Sim {
         let fwd = self.flow_route(id, src, dst, true)?;
         let rev = self.flow_route(id, dst, src, false)?;
         let mut flow = Flow::new(id, src, dst, fwd, rev, p, cc, size, start);
+        if !flow.is_bulk() {
+            flow.stats.ideal_fct = Some(self.ideal_fct(fwd, rev, size, p.mss, p.header));
+        }
         let nic = &self.net.links[self.routes[fwd as usize][0] as usize];
         let nic_pkts = nic.disc.as_droptail().map(|d| d.capacity_pkts(p.mss + p.header));
         if let Some(g) = p.gate.build(nic.rate.0 as f64, nic_pkts, p.mss, p.mss + p.header) {
@@ -318,6 +321,35 @@ impl Sim {
                 .sum()
         };
         leg(fwd, data) + leg(rev, ack)
+    }
+
+    /// The FCT of a `size`-byte flow alone on the empty network with an unlimited window
+    /// (the denominator of FCT slowdown, as datacenter transport papers define it): the
+    /// handshake (SYN out, SYN-ACK back, header-only packets stored and forwarded at
+    /// every hop), then the first data packet's store-and-forward latency along `fwd`, then
+    /// the rest of the data's wire bytes at the path's bottleneck rate. A lower bound for
+    /// any sender; a flow whose window never limits it meets it to within rounding.
+    pub fn ideal_fct(&self, fwd: RouteId, rev: RouteId, size: u64, mss: u32, header: u32) -> SimTime {
+        let ser = |bytes: u64, rate: u64| -> u64 { (bytes * 8 * 1_000_000_000).div_ceil(rate.max(1)) };
+        let leg = |r: RouteId, bytes: u64| -> u64 {
+            self.routes[r as usize]
+                .iter()
+                .map(|&l| {
+                    let link = &self.net.links[l as usize];
+                    link.delay.ns() + ser(bytes, link.rate.0)
+                })
+                .fold(0u64, |a, b| a.saturating_add(b))
+        };
+        let pkts = size.div_ceil(mss.max(1) as u64).max(1);
+        let wire = size + pkts * header as u64;
+        let first = (size.min(mss as u64) + header as u64).min(wire);
+        let bottleneck =
+            self.routes[fwd as usize].iter().map(|&l| self.net.links[l as usize].rate.0).min().unwrap_or(1);
+        let ns = leg(fwd, header as u64)
+            .saturating_add(leg(rev, header as u64))
+            .saturating_add(leg(fwd, first))
+            .saturating_add(ser(wire - first, bottleneck));
+        SimTime::from_ns(ns)
     }
 
     pub fn sample_queues(&mut self, links: Vec<LinkId>, interval: SimTime) {

@@ -256,3 +256,31 @@ fn bad_fabrics_are_refused_by_field() {
     let e = build_err(&leaf_spine(2, 2, 2, "sideways", ""));
     assert!(e.contains("routing") || e.contains("sideways"), "{e}");
 }
+
+#[test]
+fn a_flow_alone_with_an_unlimited_window_meets_its_ideal_fct() {
+    // Rack 0 -> rack 1: links 10, 40, 40, 10 Gb/s, 1 us each. By hand:
+    // - SYN (40 B) out: 4 x 1000 + 32 + 8 + 8 + 32 = 4,080 ns; the SYN-ACK back the same:
+    //   handshake 8,160 ns.
+    // - 146,000 B = 100 segments of 1,460 B, 150,000 B on the wire. The first 1,500 B
+    //   packet: 4 x 1000 + 1200 + 300 + 300 + 1200 = 7,000 ns; the other 148,500 B at the
+    //   10 Gb/s bottleneck: 118,800 ns.
+    // ideal = 8,160 + 7,000 + 118,800 = 133,960 ns. With init_cwnd 200 the window never
+    // limits the flow, so its FCT is the ideal. (So does the default 10: the path holds
+    // about (7,000 + 4,080) / 1,200 = 9.2 packets, and slow start's ACKs come back before
+    // the NIC runs dry.) With init_cwnd 1 the pipe drains in the first round trips.
+    for (cwnd, alone) in [(200, true), (10, true), (1, false)] {
+        let toml = leaf_spine(2, 1, 1, "ecmp", &format!("[tcp]\ninit_cwnd = {cwnd}\n"))
+            + "[[traffic]]\nkind = \"flow\"\nfrom = \"h0_0\"\nto = \"h1_0\"\nsize_bytes = 146000\n";
+        let mut sim = build(&toml, 1);
+        sim.run_until(SimTime::from_ms(10));
+        let f = &sim.flows[0];
+        assert_eq!(f.stats.ideal_fct, Some(SimTime::from_ns(133_960)));
+        let fct = f.fct().expect("done").ns();
+        if alone {
+            assert_eq!(fct, 133_960, "FCT {fct} ns");
+        } else {
+            assert!(fct > 133_960 + 8_000, "a round trip more at least: {fct} ns");
+        }
+    }
+}

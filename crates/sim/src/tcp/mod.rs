@@ -219,6 +219,8 @@ pub struct FlowStats {
     /// RTT samples taken and their sum (for the mean RTT column).
     pub rtt_samples: u64,
     pub rtt_sum_ns: u128,
+    /// The flow's FCT alone on the empty network (`Sim::ideal_fct`); None for bulk flows.
+    pub ideal_fct: Option<SimTime>,
 }
 
 /// Packets an endpoint emits during one call, and the SACK blocks of its ACKs (a packet's
