@@ -36,6 +36,10 @@
 //!   ECE halves the window, as RFC 3168 would, until the estimate has learned.
 //! - WindowEnd starts below every sequence number (SND.UNA at the start of the
 //!   connection), so the first ACK of data closes a first, one-ACK window.
+//! - A window ends with the first ACK above WindowEnd, as RFC 8257's step 4 reads ("less
+//!   than or equal to DCTCP.WindowEnd, stop processing"); Linux ends it one ACK earlier,
+//!   at the ACK that reaches it (`!before(snd_una, next_seq)`). Either way one window is
+//!   one round trip of data; the window here also counts that one ACK's bytes.
 //! - SND.NXT is the highest sequence sent + 1 (the sender's snd_max: snd_nxt goes back
 //!   after a timeout); SACKed bytes are not counted (RFC 8257 step 1 ignores SACK).
 //! - alpha is a real number (Linux keeps it in 10-bit fixed point).
