@@ -3,10 +3,9 @@
 //! 6.1.2; its size is the congestion control's, which for DCTCP also sees every ACK's
 //! ECE: RFC 8257 section 3.3). What to do about duplicate and partial ACKs is the
 //! loss-recovery piece's (recovery/: NewReno RFC 6582 or SACK RFC 6675), how the window
-//! grows the congestion
-//! control's (cc/), when a segment may leave the scheduler's (sched.rs), and super-packet
-//! marking a behaviour of its own (spmark.rs). Each rule is tested on its own in
-//! crates/sim/tests/tcp/ (a scripted flow, tcp/script.rs).
+//! grows the congestion control's (cc/), when a segment may leave the scheduler's
+//! (sched.rs), and super-packet marking a behaviour of its own (spmark.rs). Each rule is
+//! tested on its own in crates/sim/tests/tcp/ (a scripted flow, tcp/script.rs).
 
 use super::cc::{CongestionEvent, EcnAck};
 use super::recovery::{next_in_order, AckInfo, LossRecovery, Recovery};
