@@ -126,9 +126,10 @@ def cmd_list(a: argparse.Namespace) -> int:
     print("benchmarks:\n  P1  dumbbell of 64 long-lived NewReno flows, 10 Gbps (superpacket bench)")
     print("congestion controls ([tcp] cc = NAME or [tcp.cc] kind = NAME plus parameters):")
     print("  newreno, fixed (window = N: a constant window, validation and benchmarks)")
+    print("  dctcp (g = 0.0625; RFC 8257: turns ECN on; mark with droptail ecn_threshold)")
     print("loss recovery ([tcp] recovery):\n  newreno (RFC 6582), sack (RFC 2018 + RFC 6675)")
     print("send scheduler ([tcp] pacing):\n  off, cc, a rate such as \"10Mbps\"")
-    print("queue disciplines:\n  droptail, red, rio, riops, superpacket")
+    print("queue disciplines:\n  droptail (ecn_threshold: DCTCP marking), red, rio, riops, superpacket")
     print("send gates ([tcp] gate = { kind = NAME, ... }):\n  bursts (burst_pkts, rate), pda (packet drop avoidance)")
     print("traffic kinds:\n  bulk, flow, poisson, back_to_back, web; without transport: cbr, onoff, mbs_probe")
     return 0

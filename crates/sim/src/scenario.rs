@@ -346,6 +346,11 @@ pub struct DropTailSpec {
     pub limit: u64,
     #[serde(default)]
     pub unit: UnitSpec,
+    /// DCTCP marking threshold K (queue/droptail.rs; DCTCP paper section 3.1, RFC 8257
+    /// section 3.1), in the queue's unit: an ECT arrival that finds more than K queued
+    /// is CE-marked (never dropped for it). In 1..=limit; unset: no marking.
+    #[serde(default)]
+    pub ecn_threshold: Option<u64>,
 }
 
 /// RED (Floyd and Jacobson 1993); thresholds in the queue's unit.
@@ -465,18 +470,23 @@ tagged!(QueueSpec, "queue kind", {
 
 impl Default for QueueSpec {
     fn default() -> Self {
-        QueueSpec::Droptail(DropTailSpec { limit: d_limit(), unit: UnitSpec::Packets })
+        QueueSpec::Droptail(DropTailSpec { limit: d_limit(), unit: UnitSpec::Packets, ecn_threshold: None })
     }
 }
 
 impl QueueSpec {
     fn build(&self, rate: BitsPerSec, rng: Rng, path: &str) -> Result<Box<dyn QueueDisc>, String> {
         match self {
-            &QueueSpec::Droptail(DropTailSpec { limit, unit }) => {
+            &QueueSpec::Droptail(DropTailSpec { limit, unit, ecn_threshold }) => {
                 if limit == 0 {
                     return Err(format!("{path}.limit: must be > 0"));
                 }
-                Ok(Box::new(DropTail { limit, unit: unit.into() }))
+                if let Some(k) = ecn_threshold {
+                    if k == 0 || k > limit {
+                        return Err(format!("{path}.ecn_threshold: must be in 1..=limit ({limit}) (got {k})"));
+                    }
+                }
+                Ok(Box::new(DropTail { ecn_threshold, ..DropTail::new(limit, unit.into()) }))
             }
             &QueueSpec::Red(RedSpec { limit, unit, min_th, max_th, p_max, w_q, gentle, wait, ecn, mean_pkt_size }) => {
                 if limit == 0 {
@@ -546,7 +556,10 @@ impl QueueSpec {
 #[serde(deny_unknown_fields)]
 pub struct TcpSpec {
     /// Congestion control: a name of cc::NAMES ("newreno") or a `[tcp.cc]` table with
-    /// `kind` and the algorithm's parameters (tcp/cc/mod.rs, `CcConfig`).
+    /// `kind` and the algorithm's parameters (tcp/cc/mod.rs, `CcConfig`). "dctcp"
+    /// (`cc = { kind = "dctcp", g = 0.0625 }`, g in (0, 1], RFC 8257) turns ECN on and
+    /// makes the receiver echo CE exactly (RFC 8257 section 3.2, `TcpParams::ece_echo`);
+    /// pair it with a marking queue (droptail `ecn_threshold`).
     pub cc: Option<cc::CcSpec>,
     /// Payload bytes per full segment (1460).
     pub mss: Option<u32>,
@@ -564,7 +577,8 @@ pub struct TcpSpec {
     pub dupack_threshold: Option<u32>,
     pub delayed_ack: Option<bool>,
     pub delack_timeout: Option<Dur>,
-    /// Negotiate ECN (RFC 3168).
+    /// Negotiate ECN (RFC 3168). Default false; true with cc kind "dctcp", which
+    /// rejects false.
     pub ecn: Option<bool>,
     /// Send as super-packets (seeds/000 section 2.3): "off", "flow" (the whole flow is
     /// one super-packet) or "runs" (every `sp_len` consecutive packets).
@@ -946,6 +960,13 @@ impl TcpSpec {
 
     fn resolve(&self, path: &str) -> Result<(TcpParams, cc::CcConfig), String> {
         let d = TcpParams::default();
+        let cc_cfg = self.cc.clone().map(|c| c.0).unwrap_or_default();
+        cc_cfg.validate(&format!("{path}.cc"))?;
+        // DCTCP works on ECE (RFC 8257 section 3): ECN is on unless refused, and refusing
+        // it is an error rather than a silent NewReno
+        if cc_cfg.needs_ecn() && self.ecn == Some(false) {
+            return Err(format!("{path}.ecn: cc kind {:?} needs ECN; leave ecn unset or true", cc_cfg.name()));
+        }
         let p = TcpParams {
             mss: self.mss.unwrap_or(d.mss),
             header: self.header_bytes.unwrap_or(d.header),
@@ -958,7 +979,8 @@ impl TcpSpec {
             dupack_threshold: self.dupack_threshold.unwrap_or(d.dupack_threshold),
             delayed_ack: self.delayed_ack.unwrap_or(d.delayed_ack),
             delack_timeout: self.delack_timeout.map_or(d.delack_timeout, |x| x.0),
-            ecn: self.ecn.unwrap_or(d.ecn),
+            ecn: self.ecn.unwrap_or(d.ecn || cc_cfg.needs_ecn()),
+            ece_echo: cc_cfg.ece_echo(),
             sp: match self.superpacket.unwrap_or(SpModeSpec::Off) {
                 SpModeSpec::Off => SpMode::Off,
                 SpModeSpec::Flow => SpMode::Flow,
@@ -1026,8 +1048,6 @@ impl TcpSpec {
         if matches!(p.reordering, Reordering::Ncr(_)) && p.recovery != RecoveryKind::Sack {
             return Err(format!("{path}.reordering: \"ncr\" needs recovery = \"sack\" (RFC 4653 builds on SACK)"));
         }
-        let cc_cfg = self.cc.clone().map(|c| c.0).unwrap_or_default();
-        cc_cfg.validate(&format!("{path}.cc"))?;
         if p.mss == 0 || p.mss > 65_495 {
             return Err(format!("{path}.mss: must be in 1..=65495 (got {})", p.mss));
         }

@@ -295,7 +295,7 @@ fn schema_errors_name_the_field() {
     let s = sc.build(None).unwrap();
     let id = s.net.link_by_name("R1->R2").unwrap();
     assert_eq!(s.net.links[id as usize].disc_name(), "riops");
-    let d: Box<dyn QueueDisc> = Box::new(sim::queue::droptail::DropTail { limit: 1, unit: sim::queue::Unit::Packets });
+    let d: Box<dyn QueueDisc> = Box::new(sim::queue::droptail::DropTail::new(1, sim::queue::Unit::Packets));
     assert_eq!(d.name(), "droptail");
 }
 

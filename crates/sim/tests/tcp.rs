@@ -30,6 +30,8 @@ mod common;
 mod composable;
 #[path = "tcp/dcr_ncr.rs"]
 mod dcr_ncr;
+#[path = "tcp/dctcp.rs"]
+mod dctcp;
 #[path = "tcp/defects.rs"]
 mod defects;
 #[path = "tcp/options.rs"]

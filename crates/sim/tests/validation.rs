@@ -12,6 +12,8 @@ mod burstiness;
 mod common;
 #[path = "validation/dcr.rs"]
 mod dcr;
+#[path = "validation/dctcp.rs"]
+mod dctcp;
 #[path = "validation/determinism.rs"]
 mod determinism;
 #[path = "validation/fast.rs"]

@@ -3,8 +3,8 @@
 //! sequence 0, data starts at 1. Windows are in segments.
 //!
 //! Sources: RFC 793 (handshake), RFC 5681 (congestion control), RFC 6582 (NewReno),
-//! RFC 2018 and RFC 6675 (SACK), RFC 6298 (RTO), RFC 3168 (ECN), RFC 3042 (limited
-//! transmit), RFC 1122 4.2.3.2 (delayed ACK).
+//! RFC 2018 and RFC 6675 (SACK), RFC 6298 (RTO), RFC 3168 (ECN), RFC 8257 (DCTCP's ECE
+//! echo and window), RFC 3042 (limited transmit), RFC 1122 4.2.3.2 (delayed ACK).
 //!
 //! The sender is four pieces (../shared/DESIGN.md "TCP sender"), each next algorithm one
 //! file in one of them:
@@ -56,6 +56,10 @@ pub struct TcpParams {
     pub delayed_ack: bool,
     pub delack_timeout: SimTime,
     pub ecn: bool,
+    /// How the receiver echoes CE in ECE: RFC 3168's "until CWR" (default) or DCTCP's
+    /// exact echo (RFC 8257 section 3.2). The scenario derives it from the congestion
+    /// control (`CcConfig::ece_echo`: DCTCP's sender needs the exact one).
+    pub ece_echo: EceEcho,
     /// Super-packet sending (seeds/000 section 2.3).
     pub sp: SpMode,
     /// What a super-packet sender does when its super-packet is denied.
@@ -110,6 +114,18 @@ pub enum LocalDrop {
     Cwr,
 }
 
+/// The receiver's ECN feedback (receiver.rs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EceEcho {
+    /// RFC 3168 section 6.1.3: ECE on every ACK from a CE packet until a CWR packet.
+    #[default]
+    Rfc3168,
+    /// RFC 8257 section 3.2: every ACK's ECE is the CE state of the data it
+    /// acknowledges; with delayed ACKs, a change of CE state first acknowledges the
+    /// packets held under the old state.
+    Accurate,
+}
+
 /// When the RTO doubled by timeouts (RFC 6298 5.5) is recomputed from SRTT and RTTVAR.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RtoBackoffReset {
@@ -158,6 +174,7 @@ impl Default for TcpParams {
             delayed_ack: false,
             delack_timeout: SimTime::from_ms(200),
             ecn: false,
+            ece_echo: EceEcho::Rfc3168,
             sp: SpMode::Off,
             sp_on_denial: SpDenial::Fallback,
             limited_transmit: false,
@@ -237,6 +254,8 @@ pub struct Receiver {
     pub(crate) rcv_nxt: u64,
     /// Out-of-order ranges held, sorted and disjoint, all above rcv_nxt.
     pub(crate) ooo: Vec<(u64, u64)>,
+    /// ECE on the next ACK: RFC 3168's "CE seen, no CWR since"; with the RFC 8257 echo,
+    /// the CE state (the CE bit of the last data packet).
     pub(crate) ece_pending: bool,
     pub(crate) delack_pending: u32,
     pub(crate) delack_ts: Option<SimTime>,
@@ -268,6 +287,8 @@ pub struct Flow {
     pub(crate) cc: Box<dyn CongestionControl>,
     /// `cc.per_packet_hooks()`, read once.
     pub(crate) cc_hooks: bool,
+    /// `cc.handles_ece()`, read once: the sender calls `cc.on_ecn_ack` per ACK.
+    pub(crate) cc_ece: bool,
     /// Loss detection and recovery (recovery/); taken out while it runs.
     pub(crate) rec: Option<Recovery>,
     /// Between window and wire (sched.rs).
@@ -335,6 +356,7 @@ impl Flow {
             snd_max: 1,
             cc_state: CcState { cwnd: p.init_cwnd, ssthresh: f64::INFINITY, max_cwnd: p.max_cwnd },
             cc_hooks: cc.per_packet_hooks(),
+            cc_ece: cc.handles_ece(),
             cc,
             rec: Some(Recovery::build(p.recovery, p.reordering)),
             sched: Scheduler::new(p.pacing),

@@ -1,7 +1,15 @@
 //! The TCP receiver: SYN-ACK, cumulative ACKs with an out-of-order list, optional
 //! delayed ACK (RFC 1122 section 4.2.3.2, RFC 5681 section 4.2: every second full
 //! segment or after a timeout; immediately for out-of-order data or when a hole fills),
-//! and the ECN receiver (RFC 3168 section 6.1.3: ECE on every ACK from a CE until CWR).
+//! and the ECN receiver in one of two modes (`TcpParams::ece_echo`):
+//! - RFC 3168 section 6.1.3: ECE on every ACK from a CE until CWR;
+//! - RFC 8257 section 3.2 (DCTCP): ECE echoes CE exactly. The receiver keeps one bit of
+//!   state, the CE bit of the last data packet. A packet whose CE bit differs from it
+//!   first makes the receiver acknowledge, at once, the packets it holds for a delayed
+//!   ACK, with ECE = the old state; then the state flips. Every ACK carries
+//!   ECE = the state, so with delayed ACKs each ACK covers packets of one CE state only,
+//!   and without them each ACK's ECE is the CE bit of the packet it acknowledges. CWR is
+//!   ignored.
 //!
 //! SACK (RFC 2018 section 4), when the flow uses SACK recovery: every ACK sent while
 //! out-of-order data is held carries up to 3 blocks, the first holding the segment that
@@ -12,7 +20,7 @@
 
 use super::recovery::RecoveryKind;
 use super::timers::TimerKind;
-use super::{Flow, TcpOut};
+use super::{EceEcho, Flow, TcpOut};
 use crate::packet::{flags, Packet};
 use crate::time::SimTime;
 
@@ -67,12 +75,18 @@ impl Flow {
             out.pkts.push(a);
             return;
         }
-        // RFC 3168 6.1.3: CWR stops ECE, a CE (in this same packet too) starts it again.
-        if pkt.has(flags::CWR) {
-            self.rcv.ece_pending = false;
-        }
-        if pkt.has(flags::CE) {
-            self.rcv.ece_pending = true;
+        match self.p.ece_echo {
+            EceEcho::Rfc3168 => {
+                // RFC 3168 6.1.3: CWR stops ECE, a CE (in this same packet too) starts it
+                // again.
+                if pkt.has(flags::CWR) {
+                    self.rcv.ece_pending = false;
+                }
+                if pkt.has(flags::CE) {
+                    self.rcv.ece_pending = true;
+                }
+            }
+            EceEcho::Accurate => self.ce_state(pkt.has(flags::CE), now, out),
         }
         let seq = pkt.seq;
         let end = seq + pkt.payload as u64;
@@ -113,6 +127,19 @@ impl Flow {
             self.send_ack(now, out);
         } else {
             self.timers.set_if_idle(TimerKind::DelAck, now + self.p.delack_timeout);
+        }
+    }
+
+    /// RFC 8257 section 3.2, the two-state machine: on a change of CE state, the packets
+    /// held for a delayed ACK are acknowledged at once with the old state's ECE (so the
+    /// sender counts their bytes as they were marked), then the state flips.
+    #[inline]
+    fn ce_state(&mut self, ce: bool, now: SimTime, out: &mut TcpOut) {
+        if ce != self.rcv.ece_pending {
+            if self.rcv.delack_pending > 0 {
+                self.send_ack(now, out);
+            }
+            self.rcv.ece_pending = ce;
         }
     }
 

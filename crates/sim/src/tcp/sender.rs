@@ -1,12 +1,13 @@
 //! The TCP sender: handshake (RFC 793), the send loop, the RTT estimator and the
 //! retransmission timer (RFC 6298), and the ECN sender reaction (RFC 3168 section
-//! 6.1.2). What to do about duplicate and partial ACKs is the loss-recovery piece's
-//! (recovery/: NewReno RFC 6582 or SACK RFC 6675), how the window grows the congestion
-//! control's (cc/), when a segment may leave the scheduler's (sched.rs), and super-packet
-//! marking a behaviour of its own (spmark.rs). Each rule is tested on its own in
-//! crates/sim/tests/tcp/ (a scripted flow, tcp/script.rs).
+//! 6.1.2; its size is the congestion control's, which for DCTCP also sees every ACK's
+//! ECE: RFC 8257 section 3.3). What to do about duplicate and partial ACKs is the
+//! loss-recovery piece's (recovery/: NewReno RFC 6582 or SACK RFC 6675), how the window
+//! grows the congestion control's (cc/), when a segment may leave the scheduler's
+//! (sched.rs), and super-packet marking a behaviour of its own (spmark.rs). Each rule is
+//! tested on its own in crates/sim/tests/tcp/ (a scripted flow, tcp/script.rs).
 
-use super::cc::CongestionEvent;
+use super::cc::{CongestionEvent, EcnAck};
 use super::recovery::{next_in_order, AckInfo, LossRecovery, Recovery};
 use super::sack::SackBlock;
 use super::sched::{GateView, Pacing};
@@ -292,6 +293,11 @@ impl Flow {
             } else if self.p.rto_backoff_reset == RtoBackoffReset::NewAck {
                 self.rto = self.estimated_rto(); // ns-3: the back-off ends with any new ACK
             }
+            if self.cc_ece {
+                // RFC 8257 section 3.3 steps 1-8, before the ECE response below (step 9)
+                let a = EcnAck { acked_bytes: newly, ece, ack, snd_nxt: self.snd_max };
+                self.cc.on_ecn_ack(&mut self.cc_state, &a, now);
+            }
             let info = AckInfo { ack, newly, dup: false, sack };
             let r = self.rec.as_mut().expect("recovery");
             let (v, in_recovery) = match r.on_ack_fast(&info) {
@@ -374,7 +380,9 @@ impl Flow {
     }
 
     /// RFC 3168 section 6.1.2: react to ECE at most once per window of data, like a
-    /// loss but without retransmitting; set CWR on the next new data packet.
+    /// loss but without retransmitting; set CWR on the next new data packet. The size of
+    /// the reduction is the congestion control's ssthresh for an ECN event: RFC 3168's
+    /// halving by default, DCTCP's cwnd x (1 - alpha / 2) (cc/dctcp.rs).
     fn on_ece(&mut self, in_recovery: bool, now: SimTime) {
         if in_recovery || self.snd_una <= self.ecn_recover {
             return;

@@ -14,6 +14,7 @@
 
 pub mod bic;
 pub mod cubic;
+pub mod dctcp;
 pub mod fast;
 pub mod fixed;
 pub mod highspeed;
@@ -46,6 +47,20 @@ pub enum CongestionEvent {
     Timeout,
 }
 
+/// One ACK of new data as an ECN-measuring algorithm sees it (DCTCP, RFC 8257 section
+/// 3.3 steps 1-8). Sequence numbers in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EcnAck {
+    /// Bytes newly acknowledged (SEG.ACK - SND.UNA before the ACK).
+    pub acked_bytes: u64,
+    /// The ACK carried ECE (always false on a connection without ECN).
+    pub ece: bool,
+    /// The cumulative acknowledgment (SND.UNA after the ACK).
+    pub ack: u64,
+    /// SND.NXT: one past the highest sequence sent (the sender's snd_max).
+    pub snd_nxt: u64,
+}
+
 pub trait CongestionControl: Send {
     fn name(&self) -> &'static str;
 
@@ -69,8 +84,22 @@ pub trait CongestionControl: Send {
     /// `per_packet_hooks` is true.
     fn on_packet_sent(&mut self, _s: &mut CcState, _seq: u64, _bytes: u32, _retx: bool, _now: SimTime) {}
 
+    /// Whether the algorithm measures ECN feedback itself (DCTCP): the sender then calls
+    /// `on_ecn_ack` on every ACK of new data, and the algorithm's ssthresh for
+    /// `CongestionEvent::Ecn` is its whole ECN response (in place of RFC 3168's halving,
+    /// which is only the default ssthresh). The sender keeps RFC 3168's rules around it:
+    /// at most one reduction per window of data, CWR, none in loss recovery.
+    fn handles_ece(&self) -> bool {
+        false
+    }
+
+    /// One ACK of new data, in or out of loss recovery, before the sender reacts to its
+    /// ECE. Called only when `handles_ece` is true.
+    fn on_ecn_ack(&mut self, _s: &mut CcState, _a: &EcnAck, _now: SimTime) {}
+
     /// The congestion event `ev`: the new ssthresh; `flight` is FlightSize in segments.
-    /// Default: RFC 5681 eq. 4, ssthresh = max(FlightSize / 2, 2 SMSS).
+    /// Default: RFC 5681 eq. 4, ssthresh = max(FlightSize / 2, 2 SMSS); for
+    /// `CongestionEvent::Ecn` the sender also sets cwnd to it (RFC 3168 section 6.1.2).
     fn ssthresh(&mut self, _s: &CcState, flight: f64, _ev: CongestionEvent, _now: SimTime) -> f64 {
         (flight / 2.0).max(2.0)
     }
@@ -113,6 +142,8 @@ pub enum CcConfig {
     Vegas(vegas::Params),
     /// FAST TCP (fast.rs).
     Fast(fast::Params),
+    /// DCTCP, RFC 8257 (dctcp.rs); needs ECN, which it turns on.
+    Dctcp(dctcp::Params),
 }
 
 impl Default for CcConfig {
@@ -134,6 +165,7 @@ impl CcConfig {
             "htcp" => Some(CcConfig::Htcp(Default::default())),
             "vegas" => Some(CcConfig::Vegas(Default::default())),
             "fast" => Some(CcConfig::Fast(Default::default())),
+            "dctcp" => Some(CcConfig::Dctcp(Default::default())),
             _ => None,
         }
     }
@@ -150,6 +182,7 @@ impl CcConfig {
             CcConfig::Htcp(_) => "htcp",
             CcConfig::Vegas(_) => "vegas",
             CcConfig::Fast(_) => "fast",
+            CcConfig::Dctcp(_) => "dctcp",
         }
     }
 
@@ -169,6 +202,7 @@ impl CcConfig {
             CcConfig::Htcp(p) => p.validate(path),
             CcConfig::Vegas(p) => p.validate(path),
             CcConfig::Fast(p) => p.validate(path),
+            CcConfig::Dctcp(p) => p.validate(path),
         }
     }
 
@@ -185,6 +219,21 @@ impl CcConfig {
             CcConfig::Htcp(p) => Box::new(p.build()),
             CcConfig::Vegas(p) => Box::new(p.build()),
             CcConfig::Fast(p) => Box::new(p.build()),
+            CcConfig::Dctcp(p) => Box::new(p.build()),
+        }
+    }
+
+    /// Whether the flow must negotiate ECN (DCTCP: RFC 8257 section 3 works on ECE).
+    pub fn needs_ecn(&self) -> bool {
+        matches!(self, CcConfig::Dctcp(_))
+    }
+
+    /// The receiver's ECE echo this algorithm's sender relies on: DCTCP's exact echo
+    /// (RFC 8257 section 3.2), RFC 3168's for the others.
+    pub fn ece_echo(&self) -> super::EceEcho {
+        match self {
+            CcConfig::Dctcp(_) => super::EceEcho::Accurate,
+            _ => super::EceEcho::Rfc3168,
         }
     }
 }
@@ -194,7 +243,8 @@ pub fn by_name(name: &str) -> Option<Box<dyn CongestionControl>> {
     CcConfig::by_name(name).map(|c| c.build())
 }
 
-pub const NAMES: &[&str] = &["newreno", "highspeed", "scalable", "ltcp", "bic", "cubic", "htcp", "vegas", "fast"];
+pub const NAMES: &[&str] =
+    &["newreno", "highspeed", "scalable", "ltcp", "bic", "cubic", "htcp", "vegas", "fast", "dctcp"];
 
 /// `cc` in a scenario: a name (`cc = "newreno"`, default parameters) or a table
 /// (`[tcp.cc] kind = "newreno"` plus parameters).
