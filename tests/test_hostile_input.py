@@ -300,3 +300,69 @@ def test_reproduce_refuses_options_an_experiment_ignores(capsys, tmp_path, monke
             assert len(lines) == 1 and flag[0] in lines[0], (name, flag, err)
             refused += 1
     assert refused >= 20 and list(tmp_path.iterdir()) == []
+
+
+# ---- panics: an error naming the scenario, never a hang ---------------------------------
+
+PANIC_SCENARIO = """
+name = "panic-me"
+duration = "1s"
+[topology]
+kind = "dumbbell"
+pairs = 1
+access = { rate = "100Mbps", delay = "1ms" }
+bottleneck = { rate = "10Mbps", delay = "5ms" }
+[[traffic]]
+kind = "flow"
+from = "s0"
+to = "d0"
+size_bytes = 10000
+"""
+
+
+def test_t_min_above_the_limit_is_refused_by_name():
+    # the dynamic rules clamp t to [t_min, limit]: t_min above limit was a panic (issue 14)
+    q = '{ kind = "superpacket", limit = 20, threshold = 10, rule = "ewma", t_min = 50 }'
+    text = PANIC_SCENARIO.replace('bottleneck = { rate = "10Mbps", delay = "5ms" }',
+                                  f'bottleneck = {{ rate = "10Mbps", delay = "5ms", queue = {q} }}')
+    with pytest.raises(ScenarioError, match=r"topology\.bottleneck\.queue\.t_min: must be at most limit \(20\)"):
+        _core.validate(text)
+
+
+def test_a_panic_inside_a_run_is_a_simulation_error_naming_the_scenario(monkeypatch, tmp_path):
+    # SUPERPACKET_TEST_PANIC = a scenario's name makes its runs panic inside the simulator
+    # (the hook in crates/py/src/lib.rs): it must come back as an exception, not abort
+    monkeypatch.setenv("SUPERPACKET_TEST_PANIC", "panic-me")
+    with pytest.raises(_core.SimulationError, match='scenario "panic-me": internal error while running'):
+        api.run(PANIC_SCENARIO)
+    sim = _core.Simulation(PANIC_SCENARIO)
+    with pytest.raises(_core.SimulationError):
+        sim.run_until(0.5)
+    with pytest.raises(_core.SimulationError):  # the state is not trusted after a panic
+        sim.results()
+    # another scenario runs
+    assert api.run(PANIC_SCENARIO.replace("panic-me", "fine")).flows["completed"].to_list() == [True]
+    # the command line: one line, exit 1 (a bug, not bad input), no traceback
+    f = tmp_path / "p.toml"
+    f.write_text(PANIC_SCENARIO)
+    r = subprocess.run([EXE, "run", str(f)], capture_output=True, text=True, check=False, timeout=60,
+                       env={**os.environ, "SUPERPACKET_TEST_PANIC": "panic-me"})
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "panic-me" in r.stderr
+
+
+@pytest.mark.parametrize("workers", [0, 1])
+def test_a_panicking_run_is_a_failed_run_of_the_sweep(monkeypatch, tmp_path, workers):
+    # every run of this sweep panics: the sweep returns (no hang), each run is in
+    # failures.jsonl with the scenario's name, on one process and on a Dask worker
+    import json
+
+    monkeypatch.setenv("SUPERPACKET_TEST_PANIC", "panic-me")  # inherited by the local workers
+    f = tmp_path / "p.toml"
+    f.write_text(PANIC_SCENARIO)
+    out = tmp_path / "out"
+    r = sweeps.sweep(f, params={"traffic[0].size_bytes": [1000, 2000]}, seeds=[1], out=out, workers=workers,
+                     progress=False)
+    assert r.runs == 2 and r.ran == 0 and len(r.failed) == 2
+    recs = [json.loads(ln) for ln in (out / "failures.jsonl").read_text().splitlines()]
+    assert len(recs) == 2 and all('scenario "panic-me": internal error' in x["error"] for x in recs)

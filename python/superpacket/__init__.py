@@ -10,7 +10,7 @@ The heavy modules (polars) load on first use, so `superpacket._core` alone stays
 
 from typing import Any
 
-__all__ = ["Results", "ScenarioError", "load_scenario", "load_sweep", "report", "run", "sweep"]
+__all__ = ["Results", "ScenarioError", "SimulationError", "load_scenario", "load_sweep", "report", "run", "sweep"]
 
 
 def __getattr__(name: str) -> Any:
@@ -18,6 +18,10 @@ def __getattr__(name: str) -> Any:
         from superpacket._core import ScenarioError
 
         return ScenarioError
+    if name == "SimulationError":
+        from superpacket._core import SimulationError
+
+        return SimulationError
     if name in ("Results", "load_scenario", "run"):
         from superpacket import api
 

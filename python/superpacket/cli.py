@@ -68,6 +68,9 @@ def cmd_run(a: argparse.Namespace) -> int:
                       pcap=a.pcap, pcap_snaplen=a.pcap_snaplen)
     except (ScenarioError, OSError, UnicodeDecodeError) as e:
         return _fail(f"{a.file}: {e}")
+    except _core.SimulationError as e:  # a panic inside the simulator: a bug, one line
+        print(f"superpacket: {a.file}: {e}", file=sys.stderr)
+        return 1
     if a.out:
         try:
             res.write(a.out)

@@ -1,6 +1,9 @@
 //! PyO3 bindings: `superpacket._core`. Thin: parse, build, run (without holding the
 //! interpreter), hand back columns. Every scenario error comes back as
-//! `superpacket._core.ScenarioError` (a ValueError) naming the field; no panic crosses.
+//! `superpacket._core.ScenarioError` (a ValueError) naming the field; no panic crosses:
+//! a panic inside the simulator (a bug) comes back as `superpacket._core.SimulationError`
+//! (a RuntimeError, so sweeps record it as a failed run) naming the scenario, and the
+//! simulation refuses further calls.
 
 use std::sync::Mutex;
 
@@ -13,6 +16,42 @@ use sim::results::{Column, Table};
 use sim::{Scenario, SimTime};
 
 create_exception!(_core, ScenarioError, PyValueError, "A scenario file or dict is invalid.");
+create_exception!(
+    _core,
+    SimulationError,
+    pyo3::exceptions::PyRuntimeError,
+    "The simulator failed inside a run (an internal error): the message names the scenario."
+);
+
+thread_local! {
+    /// Where the last panic on this thread happened (the panic hook's record).
+    static PANIC_AT: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The module's panic hook: records the location for `guarded`'s one-line error instead of
+/// printing a backtrace over the user's terminal (the error names it).
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let at = info.location().map(|l| format!("{}:{}", l.file(), l.line())).unwrap_or_default();
+        PANIC_AT.with(|p| *p.borrow_mut() = Some(at));
+    }));
+}
+
+/// Runs `f`, turning a panic into SimulationError naming scenario `name` and what it did.
+fn guarded<T>(name: &str, what: &str, f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| {
+        let msg = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        let at = PANIC_AT.with(|p| p.borrow_mut().take()).map(|a| format!(" at {a}")).unwrap_or_default();
+        format!(
+            "scenario {name:?}: internal error while {what}: {msg}{at} (a bug in superpacket; please report it with the scenario)"
+        )
+        .replace('\n', " ")
+    })
+}
 
 fn parse(text: &str, fmt: &str) -> PyResult<Scenario> {
     let r = match fmt {
@@ -93,9 +132,24 @@ struct Simulation {
     sim: Mutex<sim::Sim>,
     name: String,
     duration: SimTime,
+    /// Set when a call panicked: the state is not trusted any more.
+    failed: Mutex<Option<String>>,
 }
 
 impl Simulation {
+    /// The error of an earlier panic, if any.
+    fn check(&self) -> PyResult<()> {
+        match &*self.failed.lock().unwrap_or_else(|e| e.into_inner()) {
+            Some(e) => Err(SimulationError::new_err(e.clone())),
+            None => Ok(()),
+        }
+    }
+
+    fn fail(&self, e: String) -> PyErr {
+        *self.failed.lock().unwrap_or_else(|p| p.into_inner()) = Some(e.clone());
+        SimulationError::new_err(e)
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, sim::Sim> {
         // a panic never crosses into Python, so a poisoned lock still holds a usable sim
         self.sim.lock().unwrap_or_else(|e| e.into_inner())
@@ -108,8 +162,10 @@ impl Simulation {
     #[pyo3(signature = (text, fmt = "toml", seed = None))]
     fn new(text: &str, fmt: &str, seed: Option<u64>) -> PyResult<Self> {
         let sc = parse(text, fmt)?;
-        let s = sc.build(seed).map_err(ScenarioError::new_err)?;
-        Ok(Simulation { sim: Mutex::new(s), name: sc.name.clone(), duration: sc.duration.0 })
+        let s = guarded(&sc.name, "building it", || sc.build(seed))
+            .map_err(SimulationError::new_err)?
+            .map_err(ScenarioError::new_err)?;
+        Ok(Simulation { sim: Mutex::new(s), name: sc.name.clone(), duration: sc.duration.0, failed: Mutex::new(None) })
     }
 
     #[getter]
@@ -133,11 +189,26 @@ impl Simulation {
     }
 
     /// Runs every event up to `t_s` seconds of simulated time (capped at the duration).
-    fn run_until(&mut self, py: Python<'_>, t_s: f64) {
+    fn run_until(&mut self, py: Python<'_>, t_s: f64) -> PyResult<()> {
+        self.check()?;
         let until = SimTime::from_secs_f64(t_s).min(self.duration);
-        let mut g = self.lock();
-        let s = &mut *g;
-        py.detach(|| s.run_until(until));
+        let name = self.name.clone();
+        let r = {
+            let mut g = self.lock();
+            let s = &mut *g;
+            // the test hook: SUPERPACKET_TEST_PANIC = a scenario's name makes its runs panic
+            // (tests/test_hostile_input.py: a panic becomes an error, never a hang)
+            let inject = std::env::var("SUPERPACKET_TEST_PANIC").is_ok_and(|v| !v.is_empty() && v == name);
+            py.detach(|| {
+                guarded(&name, &format!("running to t = {t_s} s"), || {
+                    if inject {
+                        panic!("SUPERPACKET_TEST_PANIC");
+                    }
+                    s.run_until(until)
+                })
+            })
+        };
+        r.map_err(|e| self.fail(e))
     }
 
     /// Traces links by name ("R->d", "R-to-d" or "all") to pcap; `snaplen` (bytes kept
@@ -170,7 +241,9 @@ impl Simulation {
     /// `table`) and the summary as a JSON string.
     #[pyo3(signature = (buffers_from = 4096))]
     fn results<'py>(&self, py: Python<'py>, buffers_from: usize) -> PyResult<Bound<'py, PyDict>> {
-        let r = sim::results::collect(&self.lock(), &self.name);
+        self.check()?;
+        let r = guarded(&self.name, "collecting the results", || sim::results::collect(&self.lock(), &self.name))
+            .map_err(|e| self.fail(e))?;
         let d = PyDict::new(py);
         d.set_item("flows", table(py, &r.flows, buffers_from)?)?;
         d.set_item("links", table(py, &r.links, buffers_from)?)?;
@@ -190,7 +263,9 @@ impl Simulation {
 #[pyo3(signature = (text, fmt = "toml"))]
 fn validate(text: &str, fmt: &str) -> PyResult<()> {
     let sc = parse(text, fmt)?;
-    sc.build(None).map_err(ScenarioError::new_err)?;
+    guarded(&sc.name, "building it", || sc.build(None))
+        .map_err(SimulationError::new_err)?
+        .map_err(ScenarioError::new_err)?;
     Ok(())
 }
 
@@ -218,11 +293,13 @@ fn bench_fast_burstiness(py: Python<'_>, duration_s: f64, txqueuelen: u32, gate:
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    install_panic_hook();
     m.add_class::<Simulation>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(toml_to_json, m)?)?;
     m.add_function(wrap_pyfunction!(bench_p1, m)?)?;
     m.add_function(wrap_pyfunction!(bench_fast_burstiness, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add("SimulationError", m.py().get_type::<SimulationError>())?;
     Ok(())
 }

@@ -543,6 +543,10 @@ impl QueueSpec {
                 if !(sp.rule_weight > 0.0 && sp.rule_weight <= 1.0) {
                     return Err(format!("{path}.rule_weight: must be in (0, 1]"));
                 }
+                if sp.rule != RuleSpec::Static && sp.t_min as u64 > sp.limit {
+                    // the rule clamps t to [t_min, limit]: an empty range
+                    return Err(format!("{path}.t_min: must be at most limit ({}) (got {})", sp.limit, sp.t_min));
+                }
                 let unit: Unit = sp.unit.into();
                 Ok(Box::new(SuperPacketDisc::with_defences(cfg, defences, rule, unit)?))
             }
