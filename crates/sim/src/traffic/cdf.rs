@@ -219,12 +219,17 @@ mod tests {
             let n = 1_000_000;
             let mean = (0..n).map(|_| cdf.sample(&mut rng) as f64).sum::<f64>() / n as f64;
             assert!((mean / want - 1.0).abs() < 0.02, "{name}: sample mean {mean} vs {want}");
+            eprintln!(
+                "{name}: mean of 10^6 draws {mean:.0} B, WORKLOADS.md {want} B ({:+.2} %)",
+                (mean / want - 1.0) * 100.0
+            );
         }
         let cdf = FlowSizeCdf::builtin("data_mining").unwrap();
         let mut rng = Rng::new(2);
         let n = 10_000_000;
         let mean = (0..n).map(|_| cdf.sample(&mut rng) as f64).sum::<f64>() / n as f64;
         assert!((mean / 5_036_535.0 - 1.0).abs() < 0.01, "data_mining at 10^7: {mean}");
+        eprintln!("data_mining: mean of 10^7 draws {mean:.0} B ({:+.2} %)", (mean / 5_036_535.0 - 1.0) * 100.0);
     }
 
     #[test]
