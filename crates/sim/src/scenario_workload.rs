@@ -233,6 +233,36 @@ fn select(sim: &Sim, patterns: &[String], path: &str) -> Result<Vec<NodeId>, Str
         .collect())
 }
 
+/// Checks that every host reaches every other: links are full-duplex (scenario.rs builds
+/// them in pairs), so hosts reached from the first reach each other both ways. One search
+/// over the links, O(nodes + links), where a route per pair would cost a shortest-path
+/// search each (the routes of the pairs used are computed when their first flow opens).
+fn connected(sim: &Sim, hosts: &[NodeId], path: &str) -> Result<(), String> {
+    let n = sim.net.nodes.len();
+    let mut next: Vec<Vec<NodeId>> = vec![Vec::new(); n];
+    for l in &sim.net.links {
+        next[l.from as usize].push(l.to);
+    }
+    let mut seen = vec![false; n];
+    let mut stack = vec![hosts[0]];
+    seen[hosts[0] as usize] = true;
+    while let Some(u) = stack.pop() {
+        for &v in &next[u as usize] {
+            if !seen[v as usize] {
+                seen[v as usize] = true;
+                stack.push(v);
+            }
+        }
+    }
+    match hosts.iter().find(|&&h| !seen[h as usize]) {
+        None => Ok(()),
+        Some(&h) => Err(format!(
+            "{path}: no route from {:?} to {:?}",
+            sim.net.nodes[hosts[0] as usize].name, sim.net.nodes[h as usize].name
+        )),
+    }
+}
+
 /// Checks that `a` and `b` reach each other (routes are computed once and cached).
 fn routes(sim: &mut Sim, a: NodeId, b: NodeId, path: &str) -> Result<(), String> {
     sim.route_id(a, b).map_err(|e| format!("{path}: {e}"))?;
@@ -308,15 +338,23 @@ fn add_workload(
         return Err(format!("{path}.hosts: need at least 2 hosts (got {:?})", sim.net.nodes[hosts[0] as usize].name));
     }
     // C of each host: its first link (the NIC) or link_rate
+    let mut nic: Vec<Option<f64>> = vec![None; sim.net.nodes.len()];
+    for l in sim.net.links.iter().rev() {
+        nic[l.from as usize] = Some(l.rate.0 as f64);
+    }
     let mut rates = Vec::with_capacity(hosts.len());
     for &h in hosts.iter() {
         let c = match w.link_rate {
             Some(r) => r.0 .0 as f64,
-            None => sim.net.links.iter().find(|l| l.from == h).map(|l| l.rate.0 as f64).ok_or_else(|| {
+            None => nic[h as usize].ok_or_else(|| {
                 format!("{path}.hosts: node {:?} has no link (give link_rate)", sim.net.nodes[h as usize].name)
             })?,
         };
-        rates.push(workload::rate_for_load(w.load, c, mean));
+        let rate = workload::rate_for_load(w.load, c, mean);
+        if !(rate.is_finite() && rate > 0.0) {
+            return Err(format!("{path}.load: {} gives no flows (rate {rate} flows/s)", w.load));
+        }
+        rates.push(rate);
     }
     let secs = (stop.saturating_sub(start)).as_secs_f64();
     let expected: f64 = rates.iter().map(|r| r * secs).sum();
@@ -325,20 +363,12 @@ fn add_workload(
             "{path}.load: about {expected:.3e} flows expected over {secs} s (sum over the hosts of rate x (stop - start)), above the limit of {MAX_EXPECTED_FLOWS:e}: lower the load, shorten the window or select fewer hosts"
         ));
     }
+    connected(sim, &hosts, &format!("{path}.hosts"))?;
     let dests: Vec<Dest> = match w.pattern {
-        PatternSpec::AllToAll => {
-            // links are full-duplex: every host reaching the first both ways reaches all
-            for &h in &hosts[1..] {
-                routes(sim, hosts[0], h, &format!("{path}.hosts"))?;
-            }
-            (0..hosts.len()).map(|me| Dest::Others { hosts: hosts.clone(), me }).collect()
-        }
+        PatternSpec::AllToAll => (0..hosts.len()).map(|me| Dest::Others { hosts: hosts.clone(), me }).collect(),
         PatternSpec::Permutation => {
             let mut rng = Rng::stream(seed, STREAM_PERMUTATION + k as u64);
             let p = derangement(hosts.len(), &mut rng);
-            for (i, &d) in p.iter().enumerate() {
-                routes(sim, hosts[i], hosts[d], &format!("{path}.hosts"))?;
-            }
             p.iter().map(|&d| Dest::Fixed(hosts[d])).collect()
         }
     };

@@ -209,6 +209,12 @@ fn schema_errors_name_the_field() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
+    // two hosts x0, x1 linked to each other only: no route from the fabric's hosts
+    let island = fabric("10Gbps", "1s", &wl("load = 0.5").replace("[\"h*\"]", "[\"h0_*\", \"x*\"]"))
+        .replace("nodes = [", "nodes = [\"x0\", \"x1\", ")
+        .replace("links = [", "links = [{ a = \"x0\", b = \"x1\", rate = \"1Gbps\", delay = \"1us\" }, ");
+    let e = build(&island, 1).map(|_| ()).unwrap_err();
+    assert_eq!(e, "traffic[0].hosts: no route from \"x0\" to \"h0_0\"");
     // a file of fractions is read (relative paths: from the current directory)
     let ok = wl("load = 0.5").replace("\"web_search\"", &format!("{{ file = {:?} }}", good.to_str().unwrap()));
     let sim = build(&fabric("10Gbps", "1s", &ok), 1).unwrap();
