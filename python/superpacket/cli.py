@@ -134,7 +134,9 @@ def cmd_list(a: argparse.Namespace) -> int:
     print("send scheduler ([tcp] pacing):\n  off, cc, a rate such as \"10Mbps\"")
     print("queue disciplines:\n  droptail (ecn_threshold: DCTCP marking), red, rio, riops, superpacket")
     print("send gates ([tcp] gate = { kind = NAME, ... }):\n  bursts (burst_pkts, rate), pda (packet drop avoidance)")
-    print("traffic kinds:\n  bulk, flow, poisson, back_to_back, web; without transport: cbr, onoff, mbs_probe")
+    print("traffic kinds:\n  bulk, flow, poisson, back_to_back, web, incast,\n"
+          "  workload (cdf = web_search, data_mining, fb_hadoop or { file = ... });\n"
+          "  without transport: cbr, onoff, mbs_probe")
     return 0
 
 

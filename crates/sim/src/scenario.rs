@@ -42,6 +42,11 @@ pub mod fabric;
 pub mod riops;
 use riops::{BackToBackSpec, ClassifierSpec, RioSpec, WebSpec};
 
+/// The datacenter workloads (WORKLOADS.md): workload and incast traffic.
+#[path = "scenario_workload.rs"]
+pub mod workload;
+use workload::{IncastSpec, WorkloadSpec};
+
 /// Deserialises `v` and reports errors as "@path@ message" so that nested tagged enums
 /// (which serde buffers, losing the path) still name the full field path.
 fn de_path<T: serde::de::DeserializeOwned>(v: serde_json::Value) -> Result<T, String> {
@@ -1090,6 +1095,12 @@ pub enum TrafficSpec {
     MbsProbe(MbsProbeSpec),
     /// An attacker on the super-packet router's state (traffic/attack.rs).
     SpAttack(SpAttackSpec),
+    /// Datacenter flow-size workload: Poisson arrivals per host at a load, sizes from an
+    /// empirical CDF (scenario_workload.rs, traffic/workload.rs).
+    Workload(WorkloadSpec),
+    /// Incast rounds: servers answer one client at the same instant (scenario_workload.rs,
+    /// traffic/incast.rs).
+    Incast(IncastSpec),
 }
 
 /// An attacker (traffic/attack.rs, SCENARIOS.md "attacks"): `attack` is
@@ -1281,6 +1292,8 @@ tagged!(TrafficSpec, "traffic kind", {
     "onoff" => OnOff,
     "mbs_probe" => MbsProbe,
     "sp_attack" => SpAttack,
+    "workload" => Workload,
+    "incast" => Incast,
 });
 
 fn d_sample() -> Dur {
@@ -1587,18 +1600,15 @@ impl Scenario {
             TrafficSpec::BackToBack(_) | TrafficSpec::Web(_) => {
                 return riops::add_traffic(self, sim, k, t, seed, end);
             }
+            TrafficSpec::Workload(_) | TrafficSpec::Incast(_) => {
+                return workload::add_traffic(self, sim, k, t, seed, end);
+            }
             TrafficSpec::Cbr(_) | TrafficSpec::OnOff(_) | TrafficSpec::MbsProbe(_) | TrafficSpec::SpAttack(_) => {
                 return add_raw(sim, k, t, seed, end);
             }
         };
         let (params, cc_name) = tcp.over(&self.tcp).resolve(&format!("{path}.tcp"))?;
-        sim.tcp_configs.push((
-            path.clone(),
-            format!(
-                "cc: {cc_name:?}; recovery: {:?}; reordering: {:?}; gate: {:?}",
-                params.recovery, params.reordering, params.gate
-            ),
-        ));
+        sim.tcp_configs.push((path.clone(), tcp_config_line(&params, &cc_name)));
         let size_of = |bytes: Option<u64>, pkts: Option<u64>| -> Result<u64, String> {
             match (bytes, pkts) {
                 (Some(b), None) if b > 0 => Ok(b),
@@ -1644,6 +1654,7 @@ impl Scenario {
                     });
                 }
                 TrafficSpec::BackToBack(_) | TrafficSpec::Web(_) => unreachable!("routed to riops above"),
+                TrafficSpec::Workload(_) | TrafficSpec::Incast(_) => unreachable!("routed to workload above"),
                 TrafficSpec::Cbr(_) | TrafficSpec::OnOff(_) | TrafficSpec::MbsProbe(_) | TrafficSpec::SpAttack(_) => {
                     unreachable!("routed to add_raw above")
                 }
@@ -1651,6 +1662,12 @@ impl Scenario {
         }
         Ok(())
     }
+}
+
+/// The resolved congestion control, recovery, reordering response and gate of a traffic
+/// entry, as the results' `tcp_configs` record them.
+fn tcp_config_line(params: &TcpParams, cc: &cc::CcConfig) -> String {
+    format!("cc: {cc:?}; recovery: {:?}; reordering: {:?}; gate: {:?}", params.recovery, params.reordering, params.gate)
 }
 
 /// Adds the non-TCP sources of traffic entry `k` (cbr, onoff, mbs_probe).

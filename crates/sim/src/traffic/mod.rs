@@ -3,13 +3,17 @@
 //!
 //! Poisson arrivals: inter-arrival times exponential with mean 1/rate (a Poisson
 //! process), each arrival one TCP flow of the configured size. Closed-loop sources
-//! (closed_loop.rs) and the web model (web.rs) are generators too.
+//! (closed_loop.rs), the web model (web.rs), the datacenter workloads (workload.rs: flow
+//! sizes from an empirical CDF, cdf.rs) and incast rounds (incast.rs) are generators too.
 
 pub mod attack;
+pub mod cdf;
 pub mod closed_loop;
+pub mod incast;
 pub mod mbs_probe;
 pub mod raw;
 pub mod web;
+pub mod workload;
 
 use crate::packet::NodeId;
 use crate::rng::Rng;
@@ -42,6 +46,10 @@ pub enum GenKind {
     BackToBack(closed_loop::BackToBack),
     /// One web session.
     Web(web::WebSession),
+    /// One source host of a datacenter workload (Poisson arrivals, CDF sizes).
+    Workload(Box<workload::WorkloadSource>),
+    /// One server of an incast entry.
+    Incast(Box<incast::IncastServer>),
 }
 
 impl Generator {
@@ -53,6 +61,8 @@ impl Generator {
             }
             GenKind::BackToBack(b) => b.first_arrival(),
             GenKind::Web(w) => w.first_arrival(&mut self.rng),
+            GenKind::Workload(w) => w.first_arrival(&mut self.rng),
+            GenKind::Incast(s) => s.first_arrival(&mut self.rng),
         }
     }
 
@@ -65,6 +75,8 @@ impl Generator {
             }
             GenKind::BackToBack(b) => (b.next_flow(now), None),
             GenKind::Web(w) => w.fire(now, &mut self.rng),
+            GenKind::Workload(w) => w.fire(now, &mut self.rng),
+            GenKind::Incast(s) => s.fire(now, &mut self.rng),
         }
     }
 
