@@ -1,6 +1,7 @@
 //! Results as plain columns (DESIGN.md: statistics are rows handed to Python as columns,
 //! then polars DataFrames and Parquet; never printed strings to parse).
 
+use crate::flows::FlowRecord;
 use crate::mbs;
 use crate::queue::DropReason;
 use crate::sim::Sim;
@@ -83,34 +84,34 @@ pub struct RunResults {
 pub fn collect(sim: &Sim, name: &str) -> RunResults {
     let now = sim.now;
     let node = |n: u32| sim.net.nodes[n as usize].name.clone();
-    let fl = &sim.flows;
+    // every flow's row in id order, live or retired (flows.rs); walked once per column
+    let fl = || sim.flows.records();
     let mut flows = Table::default();
-    let u = |f: &dyn Fn(&crate::tcp::Flow) -> u64| Column::U64(fl.iter().map(f).collect());
+    let u = |f: &dyn Fn(&FlowRecord) -> u64| Column::U64(fl().map(|r| f(&r)).collect());
     flows.push("flow_id", u(&|f| f.id as u64));
-    flows.push("src", Column::Str(fl.iter().map(|f| node(f.src)).collect()));
-    flows.push("dst", Column::Str(fl.iter().map(|f| node(f.dst)).collect()));
-    flows.push("cc", Column::Str(fl.iter().map(|f| f.cc_name().to_string()).collect()));
-    flows.push("bulk", Column::Bool(fl.iter().map(|f| f.is_bulk()).collect()));
-    flows.push("size_bytes", Column::OptF64(fl.iter().map(|f| (!f.is_bulk()).then_some(f.size as f64)).collect()));
-    flows.push("start_s", Column::F64(fl.iter().map(|f| f.start.as_secs_f64()).collect()));
-    flows.push("end_s", Column::OptF64(fl.iter().map(|f| f.stats.end.map(|t| t.as_secs_f64())).collect()));
-    flows.push("fct_s", Column::OptF64(fl.iter().map(|f| f.fct().map(|t| t.as_secs_f64())).collect()));
-    flows.push("completed", Column::Bool(fl.iter().map(|f| f.stats.end.is_some()).collect()));
+    flows.push("src", Column::Str(fl().map(|f| node(f.src)).collect()));
+    flows.push("dst", Column::Str(fl().map(|f| node(f.dst)).collect()));
+    flows.push("cc", Column::Str(fl().map(|f| f.cc.to_string()).collect()));
+    flows.push("bulk", Column::Bool(fl().map(|f| f.is_bulk()).collect()));
+    flows.push("size_bytes", Column::OptF64(fl().map(|f| (!f.is_bulk()).then_some(f.size as f64)).collect()));
+    flows.push("start_s", Column::F64(fl().map(|f| f.start.as_secs_f64()).collect()));
+    flows.push("end_s", Column::OptF64(fl().map(|f| f.stats.end.map(|t| t.as_secs_f64())).collect()));
+    flows.push("fct_s", Column::OptF64(fl().map(|f| f.fct().map(|t| t.as_secs_f64())).collect()));
+    flows.push("completed", Column::Bool(fl().map(|f| f.stats.end.is_some()).collect()));
     flows.push("bytes_received", u(&|f| f.stats.bytes_received));
     flows.push(
         "goodput_bps",
         Column::F64(
-            fl.iter()
-                .map(|f| {
-                    let end = f.stats.end.unwrap_or(now);
-                    let dt = end.saturating_sub(f.start).as_secs_f64();
-                    if dt > 0.0 {
-                        f.stats.bytes_received as f64 * 8.0 / dt
-                    } else {
-                        0.0
-                    }
-                })
-                .collect(),
+            fl().map(|f| {
+                let end = f.stats.end.unwrap_or(now);
+                let dt = end.saturating_sub(f.start).as_secs_f64();
+                if dt > 0.0 {
+                    f.stats.bytes_received as f64 * 8.0 / dt
+                } else {
+                    0.0
+                }
+            })
+            .collect(),
         ),
     );
     flows.push("pkts_sent", u(&|f| f.stats.pkts_sent));
@@ -127,17 +128,16 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
     flows.push(
         "mean_rtt_s",
         Column::OptF64(
-            fl.iter()
-                .map(|f| {
-                    (f.stats.rtt_samples > 0).then(|| f.stats.rtt_sum_ns as f64 / f.stats.rtt_samples as f64 * 1e-9)
-                })
-                .collect(),
+            fl().map(|f| {
+                (f.stats.rtt_samples > 0).then(|| f.stats.rtt_sum_ns as f64 / f.stats.rtt_samples as f64 * 1e-9)
+            })
+            .collect(),
         ),
     );
-    flows.push("cwnd_pkts", Column::F64(fl.iter().map(|f| f.cc_state.cwnd).collect()));
+    flows.push("cwnd_pkts", Column::F64(fl().map(|f| f.cwnd).collect()));
     flows.push("sp_sent", u(&|f| f.stats.sp_sent));
     flows.push("sp_denied", u(&|f| f.stats.sp_denied));
-    flows.push("sp_fell_back", Column::Bool(fl.iter().map(|f| f.stats.sp_fell_back).collect()));
+    flows.push("sp_fell_back", Column::Bool(fl().map(|f| f.stats.sp_fell_back).collect()));
 
     let ls = &sim.net.links;
     let mut links = Table::default();
@@ -202,7 +202,7 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
     series.push("marks", Column::U64(ss.iter().map(|s| s.marks).collect()));
     series.push("bytes_delivered", Column::U64(ss.iter().map(|s| s.bytes_delivered).collect()));
 
-    let fcts: Vec<f64> = fl.iter().filter_map(|f| f.fct()).map(|t| t.as_secs_f64()).collect();
+    let fcts: Vec<f64> = fl().filter_map(|f| f.fct()).map(|t| t.as_secs_f64()).collect();
     let mut summary = serde_json::Map::new();
     summary.insert("name".into(), name.into());
     summary.insert("seed".into(), sim.seed.into());
@@ -215,14 +215,14 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
             sim.tcp_configs.iter().map(|(k, v)| (k.clone(), v.clone().into())).collect();
         summary.insert("tcp_configs".into(), m.into());
     }
-    summary.insert("flows".into(), fl.len().into());
+    summary.insert("flows".into(), sim.flows.len().into());
     summary.insert("completed_flows".into(), fcts.len().into());
     let mean = if fcts.is_empty() { None } else { Some(fcts.iter().sum::<f64>() / fcts.len() as f64) };
     summary.insert("mean_fct_s".into(), mean.into());
-    summary.insert("flows_with_timeout".into(), fl.iter().filter(|f| f.stats.timeouts > 0).count().into());
+    summary.insert("flows_with_timeout".into(), fl().filter(|f| f.stats.timeouts > 0).count().into());
     summary.insert("drops".into(), ls.iter().map(|l| l.stats.total_drops()).sum::<u64>().into());
     // TCP data dropped by the senders' own NIC queues, apart from everything else
-    let sender_drops: u64 = fl.iter().map(|f| f.stats.sender_drops).sum();
+    let sender_drops: u64 = fl().map(|f| f.stats.sender_drops).sum();
     summary.insert("sender_drops".into(), sender_drops.into());
     summary.insert("live_packets".into(), sim.live_packets().into());
     summary.insert("peak_live_packets".into(), sim.peak_live_packets().into());

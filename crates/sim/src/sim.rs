@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 
 use crate::event::EventList;
+use crate::flows::Flows;
 use crate::link::Slot;
 use crate::monitor::{window_queue_bits, FluidFlow, Monitor, MonitorRow};
 use crate::packet::{flags, FlowId, LinkId, NodeId, Packet, PacketSlab, PktId, RouteId};
@@ -72,7 +73,8 @@ pub struct Sim {
     pub now: SimTime,
     events: EventList<Ev>,
     pub net: Network,
-    pub flows: Vec<Flow>,
+    /// Every flow by FlowId: live ones whole, finished ones as compact rows (flows.rs).
+    pub flows: Flows,
     routes: Vec<Box<[LinkId]>>,
     route_cache: HashMap<(NodeId, NodeId), RouteId>,
     slab: PacketSlab,
@@ -106,7 +108,7 @@ impl Sim {
             now: SimTime::ZERO,
             events: EventList::new(),
             net,
-            flows: Vec::new(),
+            flows: Flows::default(),
             routes: Vec::new(),
             route_cache: HashMap::new(),
             slab: PacketSlab::default(),
@@ -199,6 +201,7 @@ impl Sim {
             return;
         }
         self.flow_sample_interval = interval;
+        self.flows.keep_all(); // the series sample every flow, finished or not
         self.events.push(self.now.ns(), Ev::FlowSample);
     }
 
@@ -220,7 +223,7 @@ impl Sim {
         self.net.links[l as usize].advance(self.now, &self.slab);
         let mut fluid = Vec::new();
         let (mut window_pkts, mut wire) = (0.0, None);
-        for f in &self.flows {
+        for f in self.flows.live() {
             if f.state != SenderState::Established || !self.routes[f.fwd as usize].contains(&l) {
                 continue;
             }
@@ -317,18 +320,20 @@ impl Sim {
             Ev::FlowStart(f) => {
                 let now = self.now;
                 let mut out = std::mem::take(&mut self.out);
-                self.flows[f as usize].open(now, &mut out);
+                self.flows.get_mut(f).expect("a new flow is live").open(now, &mut out);
                 self.emit(f, out);
             }
             Ev::Timer(f) => {
-                let flow = &mut self.flows[f as usize];
+                // a retired flow has no timer pending (flows.rs): its stale events find
+                // nothing due, as they would have
+                let Some(flow) = self.flows.get_mut(f) else { return };
                 if flow.timer_at != Some(self.now) {
                     return; // superseded by an earlier re-arm
                 }
                 flow.timer_at = None;
                 let now = self.now;
                 let mut out = std::mem::take(&mut self.out);
-                self.flows[f as usize].on_timer(now, &mut out);
+                flow.on_timer(now, &mut out);
                 self.emit(f, out);
             }
             Ev::Gen(g) => self.generator_fire(g),
@@ -336,7 +341,7 @@ impl Sim {
             Ev::Monitor => self.monitor_fire(),
             Ev::FlowSample => {
                 let now = self.now;
-                self.flow_samples.extend(self.flows.iter().map(|f| FlowSample {
+                self.flow_samples.extend(self.flows.live().map(|f| FlowSample {
                     t: now,
                     flow: f.id,
                     bytes_received: f.stats.bytes_received,
@@ -489,7 +494,7 @@ impl Sim {
         let cc = spec.cc.build();
         // routes were validated when the generator was added
         if let Ok(f) = self.add_flow(spec.src, spec.dst, spec.params, cc, spec.size, self.now) {
-            self.flows[f as usize].owner = Some(g);
+            self.flows.get_mut(f).expect("a new flow is live").owner = Some(g);
         }
     }
 
@@ -500,19 +505,21 @@ impl Sim {
             self.keep_sacks(&mut out);
         }
         for mut p in out.pkts.drain(..) {
-            let flow = &mut self.flows[f as usize];
+            let flow = self.flows.get_mut(f).expect("an emitting flow is live");
             flow.stats.pkts_sent += 1;
             (p.src, p.dst) = if p.route == flow.fwd { (flow.src, flow.dst) } else { (flow.dst, flow.src) };
             self.inject(p);
         }
         // put the buffers back; the placeholder left by `take` holds no allocation
         std::mem::forget(std::mem::replace(&mut self.out, out));
-        let flow = &mut self.flows[f as usize];
+        let flow = self.flows.get_mut(f).expect("an emitting flow is live");
         if let Some(d) = flow.next_deadline() {
             if flow.timer_at.is_none_or(|t| d < t) {
                 flow.timer_at = Some(d);
                 self.events.push(d.max(self.now).ns(), Ev::Timer(f));
             }
+        } else if flow.state == SenderState::Done {
+            self.flows.retire_if_done(f);
         }
     }
 
@@ -554,17 +561,24 @@ impl Sim {
             return;
         }
         let (hop, route) = (p.hop, p.route);
-        let f = &mut self.flows[flow as usize];
+        // a retired flow has no packet left in the network (flows.rs)
+        let f = self.flows.get_mut(flow).expect("a packet's flow is live");
         f.stats.pkts_dropped += 1;
         if hop == 0 && route == f.fwd {
             f.stats.sender_drops += 1; // the host's NIC queue (txqueuelen)
             let now = self.now;
             f.on_local_drop(now);
         }
+        // its last packet may be gone; a drop at hop 0 happens while the flow emits, and
+        // `emit` looks once it is done
+        let retire = hop != 0 && f.state == SenderState::Done;
         if sack != 0 {
             self.free_sacks.push(sack - 1);
         }
         self.slab.free(id);
+        if retire {
+            self.flows.retire_if_done(flow);
+        }
     }
 
     /// A packet arrives at the egress of link `l`.
@@ -701,7 +715,8 @@ impl Sim {
         }
         let f = pkt.flow;
         let mut out = std::mem::take(&mut self.out);
-        let flow = &mut self.flows[f as usize];
+        // a retired flow has no packet left in the network (flows.rs)
+        let flow = self.flows.get_mut(f).expect("a packet's flow is live");
         flow.stats.pkts_delivered += 1;
         let mut done_owner = None;
         if pkt.has(flags::DATA) || (pkt.has(flags::SYN) && !pkt.has(flags::ACK)) {
@@ -776,7 +791,8 @@ impl Sim {
                 sack_held
             ));
         }
-        for (f, flow) in self.flows.iter().enumerate() {
+        // a retired flow's pkts_sent is delivered + dropped: none of it may be in the network
+        for (f, flow) in self.flows.records().enumerate() {
             let s = &flow.stats;
             if s.pkts_sent != s.pkts_delivered + s.pkts_dropped + in_net[f] {
                 return Err(format!(
