@@ -298,6 +298,50 @@ impl Flows {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::collect;
+    use crate::scenario::Scenario;
+
+    /// riops-web for 60 s (bench.rs, ~25,000 web connections): the flows holding a whole
+    /// `Flow` stay as few as the flows still open, at every tenth of the run, while the
+    /// finished ones pile up as rows; the results (every table and summary figure) equal
+    /// those of the same run with every flow kept whole. Memory, not time: no clock read.
+    #[test]
+    fn finished_flows_retire_and_the_results_do_not_change() {
+        let sc = Scenario::from_toml_str(&crate::bench::riops_web_toml(60.0)).expect("scenario");
+        let mut sim = sc.build(Some(3)).expect("build");
+        let mut kept = sc.build(Some(3)).expect("build");
+        kept.flows.keep_all();
+        let mut max_live = 0;
+        for k in 1..=10 {
+            let t = SimTime::from_secs(6 * k);
+            sim.run_until(t);
+            kept.run_until(t);
+            max_live = max_live.max(sim.flows.live_count());
+            // each live flow is still open: sending, a packet in the network, a timer pending
+            let open = sim
+                .flows
+                .live()
+                .filter(|f| {
+                    f.state != SenderState::Done
+                        || f.stats.end.is_none()
+                        || f.stats.pkts_sent != f.stats.pkts_delivered + f.stats.pkts_dropped
+                        || f.next_deadline().is_some()
+                })
+                .count();
+            assert_eq!(open, sim.flows.live_count(), "at {t:?}: finished flows kept whole");
+            assert_eq!(kept.flows.live_count(), kept.flows.len());
+        }
+        let n = sim.flows.len();
+        assert!(n > 20_000 && max_live < 1_000, "{n} flows, up to {max_live} live");
+        // the rows' heap: a slot and a row per flow, at most doubled by Vec growth
+        let per_flow = std::mem::size_of::<DoneFlow>() + std::mem::size_of::<Option<Box<Flow>>>();
+        assert!(sim.flows.table_bytes() <= 2 * per_flow * n, "{} bytes", sim.flows.table_bytes());
+        sim.check_conservation().expect("conservation");
+        let (a, b) = (collect(&sim, "web"), collect(&kept, "web"));
+        assert_eq!(a.flows.to_json(), b.flows.to_json());
+        assert_eq!(a.links.to_json(), b.links.to_json());
+        assert_eq!(serde_json::Value::from(a.summary), serde_json::Value::from(b.summary));
+    }
 
     #[test]
     fn done_row_is_small() {
