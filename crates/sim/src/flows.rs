@@ -247,6 +247,15 @@ impl Flows {
         self.live[id as usize].as_deref_mut()
     }
 
+    /// The live flow `id` of a packet, an emission or a timer: a retired flow has none.
+    #[inline(always)]
+    pub(crate) fn live_mut(&mut self, id: FlowId) -> &mut Flow {
+        match self.live[id as usize].as_deref_mut() {
+            Some(f) => f,
+            None => retired(id),
+        }
+    }
+
     /// The live flows, in id order.
     pub fn live(&self) -> impl Iterator<Item = &Flow> {
         self.live.iter().flatten().map(|b| &**b)
@@ -268,7 +277,9 @@ impl Flows {
         (0..self.live.len() as FlowId).map(|id| self.record(id))
     }
 
-    /// Retires flow `id` if it is finished (module doc); true if it did.
+    /// Retires flow `id` if it is finished (module doc); true if it did. Out of line: the
+    /// callers are on the per-packet path.
+    #[inline(never)]
     pub(crate) fn retire_if_done(&mut self, id: FlowId) -> bool {
         let Some(f) = self.live[id as usize].as_deref() else { return false };
         if self.keep
@@ -293,6 +304,12 @@ impl Flows {
         self.n_live -= 1;
         true
     }
+}
+
+#[cold]
+#[inline(never)]
+fn retired(id: FlowId) -> ! {
+    panic!("flow {id} was retired with a packet in the network")
 }
 
 #[cfg(test)]

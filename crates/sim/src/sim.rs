@@ -320,7 +320,7 @@ impl Sim {
             Ev::FlowStart(f) => {
                 let now = self.now;
                 let mut out = std::mem::take(&mut self.out);
-                self.flows.get_mut(f).expect("a new flow is live").open(now, &mut out);
+                self.flows.live_mut(f).open(now, &mut out);
                 self.emit(f, out);
             }
             Ev::Timer(f) => {
@@ -339,19 +339,7 @@ impl Sim {
             Ev::Gen(g) => self.generator_fire(g),
             Ev::Source(s) => self.source_fire(s),
             Ev::Monitor => self.monitor_fire(),
-            Ev::FlowSample => {
-                let now = self.now;
-                self.flow_samples.extend(self.flows.live().map(|f| FlowSample {
-                    t: now,
-                    flow: f.id,
-                    bytes_received: f.stats.bytes_received,
-                    cwnd: f.cc_state.cwnd,
-                    ssthresh: f.cc_state.ssthresh,
-                    srtt: f.srtt(),
-                    in_recovery: f.rec.as_ref().is_some_and(|r| r.in_recovery()),
-                }));
-                self.events.push((now + self.flow_sample_interval).ns(), Ev::FlowSample);
-            }
+            Ev::FlowSample => self.flow_sample_fire(),
             Ev::Sample => {
                 for &l in &self.sample_links {
                     self.net.links[l as usize].advance(self.now, &self.slab);
@@ -372,6 +360,22 @@ impl Sim {
                 self.events.push(next.ns(), Ev::Sample);
             }
         }
+    }
+
+    /// One row of every flow's series (`Ev::FlowSample`).
+    #[inline(never)]
+    fn flow_sample_fire(&mut self) {
+        let now = self.now;
+        self.flow_samples.extend(self.flows.live().map(|f| FlowSample {
+            t: now,
+            flow: f.id,
+            bytes_received: f.stats.bytes_received,
+            cwnd: f.cc_state.cwnd,
+            ssthresh: f.cc_state.ssthresh,
+            srtt: f.srtt(),
+            in_recovery: f.rec.as_ref().is_some_and(|r| r.in_recovery()),
+        }));
+        self.events.push((now + self.flow_sample_interval).ns(), Ev::FlowSample);
     }
 
     fn generator_fire(&mut self, g: u32) {
@@ -494,7 +498,7 @@ impl Sim {
         let cc = spec.cc.build();
         // routes were validated when the generator was added
         if let Ok(f) = self.add_flow(spec.src, spec.dst, spec.params, cc, spec.size, self.now) {
-            self.flows.get_mut(f).expect("a new flow is live").owner = Some(g);
+            self.flows.live_mut(f).owner = Some(g);
         }
     }
 
@@ -505,14 +509,14 @@ impl Sim {
             self.keep_sacks(&mut out);
         }
         for mut p in out.pkts.drain(..) {
-            let flow = self.flows.get_mut(f).expect("an emitting flow is live");
+            let flow = self.flows.live_mut(f);
             flow.stats.pkts_sent += 1;
             (p.src, p.dst) = if p.route == flow.fwd { (flow.src, flow.dst) } else { (flow.dst, flow.src) };
             self.inject(p);
         }
         // put the buffers back; the placeholder left by `take` holds no allocation
         std::mem::forget(std::mem::replace(&mut self.out, out));
-        let flow = self.flows.get_mut(f).expect("an emitting flow is live");
+        let flow = self.flows.live_mut(f);
         if let Some(d) = flow.next_deadline() {
             if flow.timer_at.is_none_or(|t| d < t) {
                 flow.timer_at = Some(d);
@@ -562,7 +566,7 @@ impl Sim {
         }
         let (hop, route) = (p.hop, p.route);
         // a retired flow has no packet left in the network (flows.rs)
-        let f = self.flows.get_mut(flow).expect("a packet's flow is live");
+        let f = self.flows.live_mut(flow);
         f.stats.pkts_dropped += 1;
         if hop == 0 && route == f.fwd {
             f.stats.sender_drops += 1; // the host's NIC queue (txqueuelen)
@@ -716,7 +720,7 @@ impl Sim {
         let f = pkt.flow;
         let mut out = std::mem::take(&mut self.out);
         // a retired flow has no packet left in the network (flows.rs)
-        let flow = self.flows.get_mut(f).expect("a packet's flow is live");
+        let flow = self.flows.live_mut(f);
         flow.stats.pkts_delivered += 1;
         let mut done_owner = None;
         if pkt.has(flags::DATA) || (pkt.has(flags::SYN) && !pkt.has(flags::ACK)) {
