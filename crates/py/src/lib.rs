@@ -79,6 +79,10 @@ fn table<'py>(py: Python<'py>, t: &Table, buffers_from: usize) -> PyResult<Bound
                 Column::F64(v) => d.set_item(name, ("list", "f64", v))?,
                 Column::OptF64(v) => d.set_item(name, ("list", "optf64", v))?,
                 Column::Str(v) => d.set_item(name, ("list", "str", v))?,
+                Column::Dict { values, codes } => {
+                    let v: Vec<&str> = codes.iter().map(|&c| values[c as usize].as_str()).collect();
+                    d.set_item(name, ("list", "str", v))?
+                }
                 Column::Bool(v) => d.set_item(name, ("list", "bool", v))?,
             }
         }
@@ -114,6 +118,11 @@ fn table<'py>(py: Python<'py>, t: &Table, buffers_from: usize) -> PyResult<Bound
                     })
                     .collect();
                 d.set_item(name, ("str", uniques, PyBytes::new(py, &le(&codes, u32::to_le_bytes))))?
+            }
+            Column::Dict { values, codes } => {
+                // as `Str` sends it: the distinct values in order of first appearance
+                let uniques: Vec<&str> = values.iter().map(String::as_str).collect();
+                d.set_item(name, ("str", uniques, PyBytes::new(py, &le(codes, u32::to_le_bytes))))?
             }
             Column::Bool(v) => {
                 let b: Vec<u8> = v.iter().map(|&x| x as u8).collect();

@@ -64,7 +64,7 @@ pub fn run_p1(duration_s: f64) -> Result<serde_json::Value, String> {
     let bl = sim.net.link_by_name("R1->R2").ok_or("no bottleneck")?;
     let bpkts = sim.net.links[bl as usize].departures(sim.now);
     let r = results::collect(&sim, "P1");
-    let bytes: u64 = sim.flows.iter().map(|f| f.stats.bytes_received).sum();
+    let bytes: u64 = sim.flows.records().map(|f| f.stats.bytes_received).sum();
     Ok(serde_json::json!({
         "scenario": "P1",
         "build": BUILD,
@@ -113,7 +113,7 @@ to = "d"
     let t0 = Instant::now();
     sim.run_until(SimTime::from_secs_f64(duration_s));
     let wall = t0.elapsed().as_secs_f64();
-    let f = &sim.flows[0];
+    let f = sim.flows.record(0);
     let delivered: u64 = f.stats.pkts_delivered;
     Ok(serde_json::json!({
         "scenario": "window",
@@ -194,7 +194,7 @@ pub fn run_fast_burstiness(duration_s: f64, txqueuelen: u32, gate: bool) -> Resu
     let t0 = Instant::now();
     for k in 1..=10 {
         sim.run_until(SimTime::from_secs_f64(duration_s * k as f64 / 10.0));
-        let f = &sim.flows[0];
+        let f = sim.flows.get(0).ok_or("the bulk flow finished")?;
         steps.push(serde_json::json!({
             "sim_s": sim.now.as_secs_f64(),
             "wall_s": t0.elapsed().as_secs_f64(),
@@ -205,7 +205,7 @@ pub fn run_fast_burstiness(duration_s: f64, txqueuelen: u32, gate: bool) -> Resu
     }
     let wall = t0.elapsed().as_secs_f64();
     let r = results::collect(&sim, "fast-burstiness");
-    let f = &sim.flows[0];
+    let f = sim.flows.record(0);
     let bl = sim.net.link_by_name("R1->R2").ok_or("no bottleneck")?;
     let link = &sim.net.links[bl as usize];
     Ok(serde_json::json!({
@@ -222,6 +222,105 @@ pub fn run_fast_burstiness(duration_s: f64, txqueuelen: u32, gate: bool) -> Resu
         "sender_drops": f.stats.sender_drops,
         "max_queue_pkts": link.stats.max_pkts,
         "peak_live_packets": sim.peak_live_packets(),
+        "peak_rss_bytes": peak_rss_bytes(),
+        "steps": steps,
+        "conservation": r.summary.get("conservation").cloned(),
+    }))
+}
+
+/// riops-web, Exp1 with RIO-PS (python/superpacket/experiments/riops_web.py `scenario`,
+/// "exp1-ito3", "riops"): a 20-pair dumbbell, access 100 Mbps / 1 ms, bottleneck 8 Mbps /
+/// 48 ms with the slides' RIO-PS queue (B = 2.5 BDP = 500 packets, ECN) and edge
+/// classifier; 874 web sessions (90 % load with 460 B minimum objects, ~410 connections
+/// per second) from s10..s19 to d10..d19, and the foreground batches (10 x 10 packets
+/// every 25 s, 10 x 1000 packets every 125 s).
+pub fn riops_web_toml(duration_s: f64) -> String {
+    let mut t = format!(
+        r#"
+name = "riops-web-exp1-ito3-riops"
+duration = "{duration_s}s"
+[topology]
+kind = "dumbbell"
+pairs = 20
+access = {{ rate = "100Mbps", delay = "1ms" }}
+bottleneck = {{ rate = "8Mbps", delay = "48ms", queue = {{ kind = "riops", limit = 500, w_q = 0.001953125, gentle = true, wait = true, ecn = true, mean_pkt_size = 500, short = {{ min_th = 75, max_th = 175, p_max = 0.05 }}, long = {{ min_th = 75, max_th = 250, p_max = 0.1 }} }} }}
+edge_classifier = {{ lt = 20, slr = 3.0, tc = "10s", tu = "1s", max_flows = 4096 }}
+[tcp]
+mss = 460
+header_bytes = 40
+max_cwnd = 128
+granularity = "100ms"
+init_rto = "3s"
+ecn = true
+[output]
+sample_queues = ["R1->R2"]
+sample_interval = "1s"
+[[traffic]]
+kind = "web"
+servers = "s{{i}}"
+server_first = 10
+server_count = 10
+clients = "d{{i}}"
+client_first = 10
+client_count = 10
+sessions = 874
+inter_page = "9.5s"
+inter_object = "0.05s"
+objects_min = 2
+objects_max = 7
+size_min_bytes = 460.0
+size_max_bytes = 200000.0
+shape = 1.2
+"#
+    );
+    for (every, pkts) in [(25, 10), (125, 1000)] {
+        for s in (every..duration_s.ceil() as u64).step_by(every as usize) {
+            t.push_str(&format!(
+                "[[traffic]]\nkind = \"flow\"\nfrom = \"s{{i}}\"\nto = \"d{{i}}\"\ncount = 10\nsize_pkts = {pkts}\nstart = \"{s}s\"\nstart_jitter = \"1ms\"\n"
+            ));
+        }
+    }
+    t
+}
+
+/// Runs `riops_web_toml` for `duration_s` simulated seconds in ten steps: the resident
+/// set size, the flows opened and the flows still holding a whole `Flow` after each
+/// (memory flat in simulated time for an open-loop workload: issue "Hostile input,
+/// bounded resources", section 3), then the results' tables (`results::collect`) and the
+/// peak RSS (VmHWM) before and after them. A benchmark, not a test.
+pub fn run_riops_web(duration_s: f64) -> Result<serde_json::Value, String> {
+    if !(duration_s.is_finite() && duration_s > 0.0) {
+        return Err("duration must be a finite number > 0".into());
+    }
+    let sc = Scenario::from_toml_str(&riops_web_toml(duration_s))?;
+    let mut sim = sc.build(Some(1))?;
+    let mut steps = Vec::new();
+    let t0 = Instant::now();
+    for k in 1..=10 {
+        sim.run_until(SimTime::from_secs_f64(duration_s * k as f64 / 10.0));
+        steps.push(serde_json::json!({
+            "sim_s": sim.now.as_secs_f64(),
+            "wall_s": t0.elapsed().as_secs_f64(),
+            "rss_bytes": rss_bytes(),
+            "flows": sim.flows.len(),
+            "live_flows": sim.flows.live_count(),
+        }));
+    }
+    let wall = t0.elapsed().as_secs_f64();
+    let peak_run = peak_rss_bytes();
+    let r = results::collect(&sim, "riops-web");
+    Ok(serde_json::json!({
+        "scenario": "riops-web-exp1-ito3-riops",
+        "build": BUILD,
+        "sim_s": duration_s,
+        "wall_s": wall,
+        "events": sim.events_processed,
+        "flows": sim.flows.len(),
+        "flows_finished": r.summary.get("completed_flows").cloned(),
+        "live_flows": sim.flows.live_count(),
+        "flow_struct_bytes": std::mem::size_of::<crate::tcp::Flow>(),
+        "flow_table_bytes": sim.flows.table_bytes(),
+        "peak_rss_run_bytes": peak_run,
         "peak_rss_bytes": peak_rss_bytes(),
         "steps": steps,
         "conservation": r.summary.get("conservation").cloned(),

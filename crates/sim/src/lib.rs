@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod classifier;
 pub mod event;
+pub mod flows;
 pub mod link;
 pub mod mbs;
 pub mod monitor;

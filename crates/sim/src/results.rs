@@ -1,7 +1,9 @@
 //! Results as plain columns (DESIGN.md: statistics are rows handed to Python as columns,
 //! then polars DataFrames and Parquet; never printed strings to parse).
 
+use crate::flows::FlowRecord;
 use crate::mbs;
+use crate::packet::NodeId;
 use crate::queue::DropReason;
 use crate::sim::Sim;
 use crate::traffic::raw::{RawKind, RawSource};
@@ -12,6 +14,12 @@ pub enum Column {
     F64(Vec<f64>),
     OptF64(Vec<Option<f64>>),
     Str(Vec<String>),
+    /// Strings of few distinct values (node and algorithm names, one per flow): each row's
+    /// index into `values`, which are in order of first appearance. Read as `Str`.
+    Dict {
+        values: Vec<String>,
+        codes: Vec<u32>,
+    },
     Bool(Vec<bool>),
 }
 
@@ -23,8 +31,24 @@ impl Column {
             Column::F64(v) => v.len(),
             Column::OptF64(v) => v.len(),
             Column::Str(v) => v.len(),
+            Column::Dict { codes, .. } => codes.len(),
             Column::Bool(v) => v.len(),
         }
+    }
+
+    /// A `Dict` column of `rows` (4 B a row instead of a `String`).
+    pub fn dict<'a>(rows: impl Iterator<Item = &'a str>) -> Column {
+        let mut index: std::collections::HashMap<&'a str, u32> = std::collections::HashMap::new();
+        let mut values = Vec::new();
+        let codes = rows
+            .map(|r| {
+                *index.entry(r).or_insert_with(|| {
+                    values.push(r.to_string());
+                    values.len() as u32 - 1
+                })
+            })
+            .collect();
+        Column::Dict { values, codes }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -54,6 +78,9 @@ impl Table {
                 Column::F64(v) => serde_json::json!(v),
                 Column::OptF64(v) => serde_json::json!(v),
                 Column::Str(v) => serde_json::json!(v),
+                Column::Dict { values, codes } => {
+                    serde_json::json!(codes.iter().map(|&c| &values[c as usize]).collect::<Vec<_>>())
+                }
                 Column::Bool(v) => serde_json::json!(v),
             };
             m.insert(n.clone(), v);
@@ -83,41 +110,43 @@ pub struct RunResults {
 pub fn collect(sim: &Sim, name: &str) -> RunResults {
     let now = sim.now;
     let node = |n: u32| sim.net.nodes[n as usize].name.clone();
-    let fl = &sim.flows;
+    // every flow's row in id order, live or retired (flows.rs); walked once per column
+    let fl = || sim.flows.records();
     let mut flows = Table::default();
-    let u = |f: &dyn Fn(&crate::tcp::Flow) -> u64| Column::U64(fl.iter().map(f).collect());
+    let u = |f: &dyn Fn(&FlowRecord) -> u64| Column::U64(fl().map(|r| f(&r)).collect());
     flows.push("flow_id", u(&|f| f.id as u64));
-    flows.push("src", Column::Str(fl.iter().map(|f| node(f.src)).collect()));
-    flows.push("dst", Column::Str(fl.iter().map(|f| node(f.dst)).collect()));
-    flows.push("cc", Column::Str(fl.iter().map(|f| f.cc_name().to_string()).collect()));
-    flows.push("bulk", Column::Bool(fl.iter().map(|f| f.is_bulk()).collect()));
-    flows.push("size_bytes", Column::OptF64(fl.iter().map(|f| (!f.is_bulk()).then_some(f.size as f64)).collect()));
-    flows.push("start_s", Column::F64(fl.iter().map(|f| f.start.as_secs_f64()).collect()));
-    flows.push("end_s", Column::OptF64(fl.iter().map(|f| f.stats.end.map(|t| t.as_secs_f64())).collect()));
-    flows.push("fct_s", Column::OptF64(fl.iter().map(|f| f.fct().map(|t| t.as_secs_f64())).collect()));
-    flows.push("ideal_fct_s", Column::OptF64(fl.iter().map(|f| f.stats.ideal_fct.map(|t| t.as_secs_f64())).collect()));
+    // names as codes: a String per row cost 56 B of the ~385 B a row took (1.66 M rows)
+    let node_name = |n: NodeId| sim.net.nodes[n as usize].name.as_str();
+    flows.push("src", Column::dict(fl().map(|f| node_name(f.src))));
+    flows.push("dst", Column::dict(fl().map(|f| node_name(f.dst))));
+    flows.push("cc", Column::dict(fl().map(|f| f.cc)));
+    flows.push("bulk", Column::Bool(fl().map(|f| f.is_bulk()).collect()));
+    flows.push("size_bytes", Column::OptF64(fl().map(|f| (!f.is_bulk()).then_some(f.size as f64)).collect()));
+    flows.push("start_s", Column::F64(fl().map(|f| f.start.as_secs_f64()).collect()));
+    flows.push("end_s", Column::OptF64(fl().map(|f| f.stats.end.map(|t| t.as_secs_f64())).collect()));
+    flows.push("fct_s", Column::OptF64(fl().map(|f| f.fct().map(|t| t.as_secs_f64())).collect()));
+    flows.push("ideal_fct_s", Column::OptF64(fl().map(|f| f.stats.ideal_fct.map(|t| t.as_secs_f64())).collect()));
     flows.push(
         "slowdown",
         Column::OptF64(
-            fl.iter().map(|f| Some(f.fct()?.as_secs_f64() / f.stats.ideal_fct?.as_secs_f64().max(1e-12))).collect(),
+            fl().map(|f| Some(f.fct()?.as_secs_f64() / f.stats.ideal_fct?.as_secs_f64().max(1e-12))).collect(),
         ),
     );
-    flows.push("completed", Column::Bool(fl.iter().map(|f| f.stats.end.is_some()).collect()));
+    flows.push("completed", Column::Bool(fl().map(|f| f.stats.end.is_some()).collect()));
     flows.push("bytes_received", u(&|f| f.stats.bytes_received));
     flows.push(
         "goodput_bps",
         Column::F64(
-            fl.iter()
-                .map(|f| {
-                    let end = f.stats.end.unwrap_or(now);
-                    let dt = end.saturating_sub(f.start).as_secs_f64();
-                    if dt > 0.0 {
-                        f.stats.bytes_received as f64 * 8.0 / dt
-                    } else {
-                        0.0
-                    }
-                })
-                .collect(),
+            fl().map(|f| {
+                let end = f.stats.end.unwrap_or(now);
+                let dt = end.saturating_sub(f.start).as_secs_f64();
+                if dt > 0.0 {
+                    f.stats.bytes_received as f64 * 8.0 / dt
+                } else {
+                    0.0
+                }
+            })
+            .collect(),
         ),
     );
     flows.push("pkts_sent", u(&|f| f.stats.pkts_sent));
@@ -134,17 +163,16 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
     flows.push(
         "mean_rtt_s",
         Column::OptF64(
-            fl.iter()
-                .map(|f| {
-                    (f.stats.rtt_samples > 0).then(|| f.stats.rtt_sum_ns as f64 / f.stats.rtt_samples as f64 * 1e-9)
-                })
-                .collect(),
+            fl().map(|f| {
+                (f.stats.rtt_samples > 0).then(|| f.stats.rtt_sum_ns as f64 / f.stats.rtt_samples as f64 * 1e-9)
+            })
+            .collect(),
         ),
     );
-    flows.push("cwnd_pkts", Column::F64(fl.iter().map(|f| f.cc_state.cwnd).collect()));
+    flows.push("cwnd_pkts", Column::F64(fl().map(|f| f.cwnd).collect()));
     flows.push("sp_sent", u(&|f| f.stats.sp_sent));
     flows.push("sp_denied", u(&|f| f.stats.sp_denied));
-    flows.push("sp_fell_back", Column::Bool(fl.iter().map(|f| f.stats.sp_fell_back).collect()));
+    flows.push("sp_fell_back", Column::Bool(fl().map(|f| f.stats.sp_fell_back).collect()));
 
     let ls = &sim.net.links;
     let mut links = Table::default();
@@ -209,7 +237,7 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
     series.push("marks", Column::U64(ss.iter().map(|s| s.marks).collect()));
     series.push("bytes_delivered", Column::U64(ss.iter().map(|s| s.bytes_delivered).collect()));
 
-    let fcts: Vec<f64> = fl.iter().filter_map(|f| f.fct()).map(|t| t.as_secs_f64()).collect();
+    let fcts: Vec<f64> = fl().filter_map(|f| f.fct()).map(|t| t.as_secs_f64()).collect();
     let mut summary = serde_json::Map::new();
     summary.insert("name".into(), name.into());
     summary.insert("seed".into(), sim.seed.into());
@@ -222,14 +250,14 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
             sim.tcp_configs.iter().map(|(k, v)| (k.clone(), v.clone().into())).collect();
         summary.insert("tcp_configs".into(), m.into());
     }
-    summary.insert("flows".into(), fl.len().into());
+    summary.insert("flows".into(), sim.flows.len().into());
     summary.insert("completed_flows".into(), fcts.len().into());
     let mean = if fcts.is_empty() { None } else { Some(fcts.iter().sum::<f64>() / fcts.len() as f64) };
     summary.insert("mean_fct_s".into(), mean.into());
-    summary.insert("flows_with_timeout".into(), fl.iter().filter(|f| f.stats.timeouts > 0).count().into());
+    summary.insert("flows_with_timeout".into(), fl().filter(|f| f.stats.timeouts > 0).count().into());
     summary.insert("drops".into(), ls.iter().map(|l| l.stats.total_drops()).sum::<u64>().into());
     // TCP data dropped by the senders' own NIC queues, apart from everything else
-    let sender_drops: u64 = fl.iter().map(|f| f.stats.sender_drops).sum();
+    let sender_drops: u64 = fl().map(|f| f.stats.sender_drops).sum();
     summary.insert("sender_drops".into(), sender_drops.into());
     summary.insert("live_packets".into(), sim.live_packets().into());
     summary.insert("peak_live_packets".into(), sim.peak_live_packets().into());

@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 
 use crate::event::EventList;
+use crate::flows::Flows;
 use crate::link::Slot;
 use crate::monitor::{window_queue_bits, FluidFlow, Monitor, MonitorRow};
 use crate::packet::{flags, FlowId, LinkId, NodeId, Packet, PacketSlab, PktId, RouteId};
@@ -79,7 +80,8 @@ pub struct Sim {
     pub now: SimTime,
     events: EventList<Ev>,
     pub net: Network,
-    pub flows: Vec<Flow>,
+    /// Every flow by FlowId: live ones whole, finished ones as compact rows (flows.rs).
+    pub flows: Flows,
     routes: Vec<Box<[LinkId]>>,
     route_cache: HashMap<(NodeId, NodeId), RouteId>,
     /// Multipath routes interned by their links (one RouteId per distinct path).
@@ -118,7 +120,7 @@ impl Sim {
             now: SimTime::ZERO,
             events: EventList::new(),
             net,
-            flows: Vec::new(),
+            flows: Flows::default(),
             routes: Vec::new(),
             route_cache: HashMap::new(),
             path_ids: HashMap::new(),
@@ -255,6 +257,7 @@ impl Sim {
             return;
         }
         self.flow_sample_interval = interval;
+        self.flows.keep_all(); // the series sample every flow, finished or not
         self.events.push(self.now.ns(), Ev::FlowSample);
     }
 
@@ -276,7 +279,7 @@ impl Sim {
         self.net.links[l as usize].advance(self.now, &self.slab);
         let mut fluid = Vec::new();
         let (mut window_pkts, mut wire) = (0.0, None);
-        for f in &self.flows {
+        for f in self.flows.live() {
             if f.state != SenderState::Established || !self.routes[f.fwd as usize].contains(&l) {
                 continue;
             }
@@ -402,36 +405,26 @@ impl Sim {
             Ev::FlowStart(f) => {
                 let now = self.now;
                 let mut out = std::mem::take(&mut self.out);
-                self.flows[f as usize].open(now, &mut out);
+                self.flows.live_mut(f).open(now, &mut out);
                 self.emit(f, out);
             }
             Ev::Timer(f) => {
-                let flow = &mut self.flows[f as usize];
+                // a retired flow has no timer pending (flows.rs): its stale events find
+                // nothing due, as they would have
+                let Some(flow) = self.flows.get_mut(f) else { return };
                 if flow.timer_at != Some(self.now) {
                     return; // superseded by an earlier re-arm
                 }
                 flow.timer_at = None;
                 let now = self.now;
                 let mut out = std::mem::take(&mut self.out);
-                self.flows[f as usize].on_timer(now, &mut out);
+                flow.on_timer(now, &mut out);
                 self.emit(f, out);
             }
             Ev::Gen(g) => self.generator_fire(g),
             Ev::Source(s) => self.source_fire(s),
             Ev::Monitor => self.monitor_fire(),
-            Ev::FlowSample => {
-                let now = self.now;
-                self.flow_samples.extend(self.flows.iter().map(|f| FlowSample {
-                    t: now,
-                    flow: f.id,
-                    bytes_received: f.stats.bytes_received,
-                    cwnd: f.cc_state.cwnd,
-                    ssthresh: f.cc_state.ssthresh,
-                    srtt: f.srtt(),
-                    in_recovery: f.rec.as_ref().is_some_and(|r| r.in_recovery()),
-                }));
-                self.events.push((now + self.flow_sample_interval).ns(), Ev::FlowSample);
-            }
+            Ev::FlowSample => self.flow_sample_fire(),
             Ev::Sample => {
                 for &l in &self.sample_links {
                     self.net.links[l as usize].advance(self.now, &self.slab);
@@ -452,6 +445,22 @@ impl Sim {
                 self.events.push(next.ns(), Ev::Sample);
             }
         }
+    }
+
+    /// One row of every flow's series (`Ev::FlowSample`).
+    #[inline(never)]
+    fn flow_sample_fire(&mut self) {
+        let now = self.now;
+        self.flow_samples.extend(self.flows.live().map(|f| FlowSample {
+            t: now,
+            flow: f.id,
+            bytes_received: f.stats.bytes_received,
+            cwnd: f.cc_state.cwnd,
+            ssthresh: f.cc_state.ssthresh,
+            srtt: f.srtt(),
+            in_recovery: f.rec.as_ref().is_some_and(|r| r.in_recovery()),
+        }));
+        self.events.push((now + self.flow_sample_interval).ns(), Ev::FlowSample);
     }
 
     fn generator_fire(&mut self, g: u32) {
@@ -574,7 +583,7 @@ impl Sim {
         let cc = spec.cc.build();
         // routes were validated when the generator was added
         if let Ok(f) = self.add_flow(spec.src, spec.dst, spec.params, cc, spec.size, self.now) {
-            self.flows[f as usize].owner = Some(g);
+            self.flows.live_mut(f).owner = Some(g);
         }
     }
 
@@ -585,7 +594,7 @@ impl Sim {
             self.keep_sacks(&mut out);
         }
         for mut p in out.pkts.drain(..) {
-            let flow = &mut self.flows[f as usize];
+            let flow = self.flows.live_mut(f);
             flow.stats.pkts_sent += 1;
             (p.src, p.dst) = if p.route == flow.fwd { (flow.src, flow.dst) } else { (flow.dst, flow.src) };
             if self.net.multipath == Multipath::Spray {
@@ -595,12 +604,14 @@ impl Sim {
         }
         // put the buffers back; the placeholder left by `take` holds no allocation
         std::mem::forget(std::mem::replace(&mut self.out, out));
-        let flow = &mut self.flows[f as usize];
+        let flow = self.flows.live_mut(f);
         if let Some(d) = flow.next_deadline() {
             if flow.timer_at.is_none_or(|t| d < t) {
                 flow.timer_at = Some(d);
                 self.events.push(d.max(self.now).ns(), Ev::Timer(f));
             }
+        } else if flow.state == SenderState::Done {
+            self.flows.retire_if_done(f);
         }
     }
 
@@ -651,23 +662,30 @@ impl Sim {
             return;
         }
         let (hop, route) = (p.hop, p.route);
-        let fwd = self.flows[flow as usize].fwd;
+        let fwd = self.flows.live_mut(flow).fwd;
         // a sprayed packet's route is not the flow's own; its first link tells the side
         let at_sender = hop == 0
             && (route == fwd
                 || self.net.multipath == Multipath::Spray
                     && self.routes[route as usize][0] == self.routes[fwd as usize][0]);
-        let f = &mut self.flows[flow as usize];
+        // a retired flow has no packet left in the network (flows.rs)
+        let f = self.flows.live_mut(flow);
         f.stats.pkts_dropped += 1;
         if at_sender {
             f.stats.sender_drops += 1; // the host's NIC queue (txqueuelen)
             let now = self.now;
             f.on_local_drop(now);
         }
+        // its last packet may be gone; a drop at hop 0 happens while the flow emits, and
+        // `emit` looks once it is done
+        let retire = hop != 0 && f.state == SenderState::Done;
         if sack != 0 {
             self.free_sacks.push(sack - 1);
         }
         self.slab.free(id);
+        if retire {
+            self.flows.retire_if_done(flow);
+        }
     }
 
     /// A packet arrives at the egress of link `l`.
@@ -804,7 +822,8 @@ impl Sim {
         }
         let f = pkt.flow;
         let mut out = std::mem::take(&mut self.out);
-        let flow = &mut self.flows[f as usize];
+        // a retired flow has no packet left in the network (flows.rs)
+        let flow = self.flows.live_mut(f);
         flow.stats.pkts_delivered += 1;
         let mut done_owner = None;
         if pkt.has(flags::DATA) || (pkt.has(flags::SYN) && !pkt.has(flags::ACK)) {
@@ -879,7 +898,8 @@ impl Sim {
                 sack_held
             ));
         }
-        for (f, flow) in self.flows.iter().enumerate() {
+        // a retired flow's pkts_sent is delivered + dropped: none of it may be in the network
+        for (f, flow) in self.flows.records().enumerate() {
             let s = &flow.stats;
             if s.pkts_sent != s.pkts_delivered + s.pkts_dropped + in_net[f] {
                 return Err(format!(

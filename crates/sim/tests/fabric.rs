@@ -38,7 +38,10 @@ fn leaf_spine(leaves: u32, spines: u32, hosts: u32, routing: &str, extra: &str) 
 
 /// Names of the links of flow `f`'s forward route.
 fn path(sim: &Sim, f: usize) -> Vec<String> {
-    sim.route(sim.flows[f].fwd).iter().map(|&l| sim.net.links[l as usize].name.clone()).collect()
+    sim.route(sim.flows.get(f as u32).expect("live flow").fwd)
+        .iter()
+        .map(|&l| sim.net.links[l as usize].name.clone())
+        .collect()
 }
 
 fn link<'a>(sim: &'a Sim, name: &str) -> &'a sim::link::Link {
@@ -68,7 +71,7 @@ fn leaf_spine_has_the_counted_nodes_links_and_hop_counts() {
     assert_eq!((p[0].as_str(), p[3].as_str()), ("h0_0->leaf0", "leaf2->h2_3"));
     sim.run_until(SimTime::from_ms(10));
     sim.check_conservation().unwrap();
-    assert!(sim.flows.iter().all(|f| f.stats.sender_done.is_some()));
+    assert!(sim.flows.records().all(|f| f.stats.sender_done.is_some()));
 }
 
 #[test]
@@ -89,7 +92,7 @@ fn ecmp_spreads_flows_over_spines_within_binomial_bounds() {
     assert_eq!(sim.flows.len(), 2000);
     for (dir, hop) in [("fwd", 1usize), ("rev", 1usize)] {
         let mut per_spine = [0u32; 4];
-        for f in &sim.flows {
+        for f in sim.flows.live() {
             let r = if dir == "fwd" { f.fwd } else { f.rev };
             let l = &sim.net.links[sim.route(r)[hop] as usize];
             let spine = if dir == "fwd" { &l.name["leaf0->spine".len()..] } else { &l.name["leaf1->spine".len()..] };
@@ -103,7 +106,7 @@ fn ecmp_spreads_flows_over_spines_within_binomial_bounds() {
     // forward one for about 1/4 of the flows (Binomial(2000, 1/4) again)
     let same = sim
         .flows
-        .iter()
+        .live()
         .filter(|f| {
             let a = &sim.net.links[sim.route(f.fwd)[1] as usize].name;
             let b = &sim.net.links[sim.route(f.rev)[1] as usize].name;
@@ -135,7 +138,7 @@ fn ecmp_keeps_every_packet_of_a_flow_on_one_path_and_spraying_spreads_them() {
         let mut sim = build(&toml, 5);
         sim.run_until(SimTime::from_ms(50));
         sim.check_conservation().unwrap();
-        assert!(sim.flows[0].stats.sender_done.is_some(), "{routing}: flow not done");
+        assert!(sim.flows.record(0).stats.sender_done.is_some(), "{routing}: flow not done");
         let up: Vec<u64> = (0..4).map(|s| link(&sim, &format!("leaf0->spine{s}")).stats.arrivals).collect();
         let total: u64 = up.iter().sum();
         assert!(total >= 2001, "{routing}: the SYN and 2,000 data packets cross an uplink ({total})");
@@ -194,7 +197,7 @@ fn fat_tree_has_k_cubed_over_4_hosts_and_the_counted_equal_cost_paths() {
     assert_eq!([n("h0_0_0", "h0_0_1"), n("h0_0_0", "h0_1_0"), n("h0_0_0", "h3_1_1")], [1, 2, 4]);
     sim.run_until(SimTime::from_ms(10));
     sim.check_conservation().unwrap();
-    assert!(sim.flows.iter().all(|f| f.stats.sender_done.is_some()));
+    assert!(sim.flows.records().all(|f| f.stats.sender_done.is_some()));
 }
 
 #[test]
@@ -274,7 +277,7 @@ fn a_flow_alone_with_an_unlimited_window_meets_its_ideal_fct() {
             + "[[traffic]]\nkind = \"flow\"\nfrom = \"h0_0\"\nto = \"h1_0\"\nsize_bytes = 146000\n";
         let mut sim = build(&toml, 1);
         sim.run_until(SimTime::from_ms(10));
-        let f = &sim.flows[0];
+        let f = sim.flows.record(0);
         assert_eq!(f.stats.ideal_fct, Some(SimTime::from_ns(133_960)));
         let fct = f.fct().expect("done").ns();
         if alone {

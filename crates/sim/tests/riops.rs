@@ -57,7 +57,7 @@ fn classifier_tags_the_first_lt_packets_of_each_flow_in() {
         "#
     );
     let sim = run(&toml, 1);
-    assert!(sim.flows.iter().all(|f| f.stats.end.is_some() && f.stats.retransmits == 0));
+    assert!(sim.flows.records().all(|f| f.stats.end.is_some() && f.stats.retransmits == 0));
     let c = &sim.net.classifiers[0];
     assert_eq!(c.name, "edge@R1");
     assert_eq!((c.stats.tagged_in, c.stats.tagged_out), (5 + 4, 16));
@@ -130,7 +130,7 @@ fn riops_protects_short_flows_against_red() {
         assert!(l_out > 0.002, "seed {seed}: the elephants must see loss ({l_out})");
         assert!(l_in < l_out / 3.0, "seed {seed}: In loss {l_in} vs Out {l_out}");
         let mice = |s: &Sim| -> Vec<f64> {
-            s.flows.iter().filter(|f| !f.is_bulk()).filter_map(|f| f.fct()).map(|t| t.as_secs_f64()).collect()
+            s.flows.records().filter(|f| !f.is_bulk()).filter_map(|f| f.fct()).map(|t| t.as_secs_f64()).collect()
         };
         let (a, b) = (mice(&s_red), mice(&s_rio));
         assert!(a.len() > 100 && b.len() > 100);
@@ -172,7 +172,7 @@ fn back_to_back_opens_the_next_flow_when_the_previous_completes() {
     let sim = run(toml, 1);
     for src in ["s0", "s1"] {
         let node = sim.net.node(src).unwrap();
-        let fl: Vec<_> = sim.flows.iter().filter(|f| f.src == node).collect();
+        let fl: Vec<_> = sim.flows.records().filter(|f| f.src == node).collect();
         for w in fl.windows(2) {
             // the next flow opens the instant the previous one's sender is done
             assert_eq!(Some(w[1].start), w[0].stats.sender_done, "{src}");
@@ -221,9 +221,9 @@ fn web_sessions_offer_the_models_load() {
         size_max: 200_000.0,
         shape: 1.2,
     };
-    assert!(sim.flows.iter().all(|f| f.stats.end.is_some()));
-    assert!(sim.flows.iter().all(|f| f.size >= 4000 && f.size <= 200_000));
-    let got: f64 = sim.flows.iter().map(|f| f.stats.bytes_received as f64).sum();
+    assert!(sim.flows.records().all(|f| f.stats.end.is_some()));
+    assert!(sim.flows.records().all(|f| f.size >= 4000 && f.size <= 200_000));
+    let got: f64 = sim.flows.records().map(|f| f.stats.bytes_received as f64).sum();
     let want = 40.0 * m.session_bytes_per_s() * 2990.0;
     // ~45,000 objects; CoV of a size ~1.4, of the objects per page ~0.38: relative sd of
     // the total ~1 %
@@ -235,7 +235,7 @@ fn web_sessions_offer_the_models_load() {
     for i in 0..4 {
         let s = sim.net.node(&format!("s{i}")).unwrap();
         let d = sim.net.node(&format!("d{i}")).unwrap();
-        assert!(sim.flows.iter().any(|f| f.src == s) && sim.flows.iter().any(|f| f.dst == d));
+        assert!(sim.flows.records().any(|f| f.src == s) && sim.flows.records().any(|f| f.dst == d));
     }
 }
 
@@ -246,8 +246,8 @@ fn riops_run_is_deterministic() {
     let toml = toml.replace("duration = \"500s\"", "duration = \"60s\"");
     let a = run(&toml, 7);
     let b = run(&toml, 7);
-    let fa: Vec<_> = a.flows.iter().map(|f| (f.start, f.stats.end, f.stats.bytes_received)).collect();
-    let fb: Vec<_> = b.flows.iter().map(|f| (f.start, f.stats.end, f.stats.bytes_received)).collect();
+    let fa: Vec<_> = a.flows.records().map(|f| (f.start, f.stats.end, f.stats.bytes_received)).collect();
+    let fb: Vec<_> = b.flows.records().map(|f| (f.start, f.stats.end, f.stats.bytes_received)).collect();
     assert_eq!(fa, fb);
     assert_eq!(a.net.classifiers[0].stats, b.net.classifiers[0].stats);
     assert_eq!(a.net.classifiers[0].lt(), b.net.classifiers[0].lt());
@@ -320,6 +320,6 @@ fn simultaneous_events_beyond_the_wheel_horizon_all_run() {
         size_pkts = 16
     "#;
     let sim = run(toml, 1);
-    let done = sim.flows.iter().filter(|f| f.stats.end.is_some()).count();
+    let done = sim.flows.records().filter(|f| f.stats.end.is_some()).count();
     assert_eq!(done, 3, "flows completed");
 }

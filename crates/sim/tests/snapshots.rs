@@ -23,7 +23,7 @@ fn table(example: &str) -> String {
     let mut t = String::new();
     writeln!(t, "# {example} seed 1: flow fct_ns timeouts fast_retx retx ecn_red").unwrap();
     let (mut done, mut to, mut fr, mut rx, mut ecn) = (0u64, 0u64, 0u64, 0u64, 0u64);
-    for (i, f) in sim.flows.iter().enumerate() {
+    for (i, f) in sim.flows.records().enumerate() {
         let s = &f.stats;
         done += f.fct().is_some() as u64;
         to += s.timeouts;

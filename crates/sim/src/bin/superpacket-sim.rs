@@ -9,12 +9,14 @@
 //! `superpacket-sim --fast-burstiness SECONDS TXQUEUELEN on|off`: the 622 Mb/s x 360 ms
 //! FAST setting of seeds/003 (bench.rs `run_fast_burstiness`), burstiness control on or
 //! off: wall time and memory over simulated time.
+//! `superpacket-sim --riops-web SECONDS`: riops-web Exp1 with RIO-PS (bench.rs
+//! `run_riops_web`): peak RSS and flows finished, memory over simulated time.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: superpacket-sim FILE.toml [SEED] [--out DIR] | --p1 SECONDS | --window PACKETS newreno|sack SECONDS | --fast-burstiness SECONDS TXQUEUELEN on|off";
+    "usage: superpacket-sim FILE.toml [SEED] [--out DIR] | --p1 SECONDS | --window PACKETS newreno|sack SECONDS | --fast-burstiness SECONDS TXQUEUELEN on|off | --riops-web SECONDS";
 
 fn fail(msg: &str) -> ExitCode {
     eprintln!("superpacket-sim: {msg}");
@@ -60,6 +62,18 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Err(e) => fail(&format!("--fast-burstiness: {e}")),
+            };
+        }
+        if a == "--riops-web" {
+            let Some(secs) = args.next().and_then(|d| d.parse::<f64>().ok()) else {
+                return fail("--riops-web needs the simulated seconds");
+            };
+            return match sim::bench::run_riops_web(secs) {
+                Ok(v) => {
+                    println!("{}", serde_json::to_string_pretty(&v).expect("json"));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(&format!("--riops-web: {e}")),
             };
         }
         if a == "--p1" {

@@ -318,12 +318,12 @@ fn dctcp_in_scenarios() {
     };
     for tcp in ["cc = \"dctcp\"", "cc = { kind = \"dctcp\", g = 0.125 }", "cc = \"dctcp\"\necn = true"] {
         let sim = build(tcp).unwrap_or_else(|e| panic!("{tcp}: {e}"));
-        let f = &sim.flows[0];
+        let f = sim.flows.get(0).expect("live flow");
         assert!(f.p.ecn && f.p.ece_echo == EceEcho::Accurate, "{tcp}");
         assert_eq!(f.cc_name(), "dctcp");
     }
     let plain = build("cc = \"newreno\"\necn = true").unwrap();
-    assert_eq!(plain.flows[0].p.ece_echo, EceEcho::Rfc3168);
+    assert_eq!(plain.flows.get(0).expect("live flow").p.ece_echo, EceEcho::Rfc3168);
     for (tcp, field) in [
         ("cc = \"dctcp\"\necn = false", "tcp.ecn"),
         ("cc = { kind = \"dctcp\", g = 0 }", "tcp.cc.g"),

@@ -81,7 +81,7 @@ fn options_in_scenarios() {
     let ok = scenario("limited_transmit = true\nrtt_tick = \"100ms\"\nrto_backoff_reset = \"new_ack\"");
     let sc = sim::Scenario::from_toml_str(&ok).unwrap_or_else(|e| panic!("{e}"));
     let sim = sc.build(Some(1)).unwrap_or_else(|e| panic!("{e}"));
-    let p = sim.flows[0].p;
+    let p = sim.flows.get(0).expect("live").p;
     assert!(p.limited_transmit);
     assert_eq!(p.rtt_tick, ms(100));
     assert_eq!(p.rto_backoff_reset, RtoBackoffReset::NewAck);

@@ -270,8 +270,8 @@ start_jitter = "10ms"
             sim.run_until(t);
             sim.check_conservation().unwrap_or_else(|e| panic!("{recovery} at {t}: {e}"));
         }
-        let retx: u64 = sim.flows.iter().map(|f| f.stats.retransmits).sum();
-        let bytes: u64 = sim.flows.iter().map(|f| f.stats.bytes_received).sum();
+        let retx: u64 = sim.flows.records().map(|f| f.stats.retransmits).sum();
+        let bytes: u64 = sim.flows.records().map(|f| f.stats.bytes_received).sum();
         (retx, bytes)
     };
     for seed in 1..=3 {

@@ -82,7 +82,7 @@ fn ack_batching_compresses_acks() {
     assert!(link(&plain, "R2->R1").stats.max_pkts <= 1);
     let m = link(&batched, "R2->R1").stats.max_pkts;
     assert!((28..=29).contains(&m), "ACKs waiting at R2: {m}");
-    let g = |s: &Sim| s.flows[0].stats.bytes_received as f64;
+    let g = |s: &Sim| s.flows.record(0).stats.bytes_received as f64;
     assert!((g(&batched) / g(&plain) - 1.0).abs() < 1e-3, "{} vs {}", g(&batched), g(&plain));
 }
 
@@ -102,6 +102,6 @@ fn burstiness_control_removes_the_router_drops_of_ack_compression() {
     for r in steady(&gated) {
         assert!(r.max_queue_pkts as f64 <= r.predicted_pkts + 10.0, "{} at {}", r.max_queue_pkts, r.t);
     }
-    let g = |s: &Sim| s.flows[0].stats.bytes_received;
+    let g = |s: &Sim| s.flows.record(0).stats.bytes_received;
     assert!(g(&gated) >= g(&bursty), "goodput {} < {}", g(&gated), g(&bursty));
 }

@@ -43,8 +43,9 @@ pub fn finish(sim: &Sim) {
     // TCP flows and non-TCP sources (their reports included)
     let raw =
         |f: &dyn Fn(&sim::traffic::raw::RawStats) -> u64| -> u64 { sim.sources.iter().map(|s| f(&s.stats)).sum() };
-    let sent: u64 = sim.flows.iter().map(|f| f.stats.pkts_sent).sum::<u64>() + raw(&|s| s.pkts_sent + s.replies_sent);
-    let fate: u64 = sim.flows.iter().map(|f| f.stats.pkts_delivered + f.stats.pkts_dropped).sum::<u64>()
+    let sent: u64 =
+        sim.flows.records().map(|f| f.stats.pkts_sent).sum::<u64>() + raw(&|s| s.pkts_sent + s.replies_sent);
+    let fate: u64 = sim.flows.records().map(|f| f.stats.pkts_delivered + f.stats.pkts_dropped).sum::<u64>()
         + raw(&|s| s.pkts_delivered + s.pkts_dropped + s.replies_delivered + s.replies_dropped);
     assert_eq!(sent, fate + held as u64, "sent != delivered + dropped + held");
 }

@@ -60,7 +60,7 @@ fn same_seed_identical_other_seed_differs() {
     let (sc, mut s) = build(RANDOM, 7);
     s.run_until(sc.duration.0);
     finish(&s);
-    let starts: Vec<u64> = s.flows.iter().take(2).map(|f| f.start.ns()).collect();
+    let starts: Vec<u64> = s.flows.records().take(2).map(|f| f.start.ns()).collect();
     assert!(starts.iter().all(|&t| t > 0 && t < 500_000_000), "{starts:?}");
     assert!(s.flows.len() > 8, "no Poisson arrivals: {} flows", s.flows.len());
     let lossy = s.net.link_by_name("R1->R2").unwrap() as usize;

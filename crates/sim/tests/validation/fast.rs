@@ -40,10 +40,10 @@ fn one_flow_keeps_alpha_packets_queued() {
     let q: Vec<f64> = sim.samples.iter().filter(|s| s.t.as_secs_f64() >= 40.0).map(|s| s.pkts as f64).collect();
     let mean = q.iter().sum::<f64>() / q.len() as f64;
     assert!((mean / 200.0 - 1.0).abs() < 0.10, "mean queue {mean}");
-    let w = sim.flows[0].cc_state.cwnd;
+    let w = sim.flows.record(0).cwnd;
     eprintln!("one FAST flow: mean queue {mean:.1} packets, cwnd {w:.1}");
     assert!((w / 1034.3 - 1.0).abs() < 0.05, "cwnd {w}");
-    assert_eq!(sim.flows[0].stats.pkts_dropped, 0);
+    assert_eq!(sim.flows.record(0).stats.pkts_dropped, 0);
 }
 
 /// Two flows of alpha 200: 2 x 200 = 400 packets queued (q* = 48 ms) and the link shared
@@ -56,10 +56,10 @@ fn two_flows_share_and_queue_two_alphas() {
     assert!((mean / 400.0 - 1.0).abs() < 0.10, "mean queue {mean}");
     eprintln!(
         "two FAST flows: mean queue {mean:.1}, cwnd {:?}",
-        sim.flows.iter().map(|f| f.cc_state.cwnd).collect::<Vec<_>>()
+        sim.flows.records().map(|f| f.cwnd).collect::<Vec<_>>()
     );
-    for f in &sim.flows {
-        let w = f.cc_state.cwnd;
+    for f in sim.flows.records() {
+        let w = f.cwnd;
         assert!((w / 617.2 - 1.0).abs() < 0.10, "cwnd {w}");
     }
 }

@@ -24,7 +24,7 @@ fn single_flow_fct(toml: &str, data_pkts: u64) -> (u64, u64) {
     sim.run_until(SimTime::from_secs(1));
     finish(&sim);
     assert_eq!(sim.flows.len(), 1);
-    let f = &sim.flows[0];
+    let f = sim.flows.record(0);
     let s = &f.stats;
     assert_eq!((s.timeouts, s.retransmits, s.pkts_dropped), (0, 0, 0));
     assert_eq!(s.data_pkts_sent, data_pkts);
@@ -193,7 +193,7 @@ const NIC_SCENARIO: &str = r#"
 fn sender_nic_drops_counted_apart() {
     let toml = &NIC_SCENARIO.replace("LOCAL", "");
     let sim = super::common::run(toml, 1);
-    let f = &sim.flows[0].stats;
+    let f = sim.flows.record(0).stats;
     assert_eq!(f.sender_drops, 14);
     assert_eq!(f.pkts_dropped, 14);
     let r = sim::results::collect(&sim, "nic");
@@ -212,7 +212,7 @@ fn local_drop_enters_cwr() {
     for (local, cwnd, ssthresh, cwr) in [("local_drop = \"cwr\"", 10.0, 10.0, 1), ("", 20.0, f64::INFINITY, 0)] {
         let (_, mut sim) = super::common::build(&base.replace("LOCAL", local), 1);
         sim.run_until(sim::SimTime::from_us(4_500));
-        let f = &sim.flows[0];
+        let f = sim.flows.get(0).expect("the flow is still sending");
         assert_eq!(f.stats.sender_drops, 14, "{local}");
         assert_eq!(f.stats.local_cwr, cwr, "{local}");
         assert_eq!(f.cc_state.cwnd, cwnd, "{local}");

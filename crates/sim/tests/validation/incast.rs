@@ -74,7 +74,7 @@ fn incast_droptail_overflow() {
     let drops = rd.stats.drops.iter().sum::<u64>();
     let min_rto = SimTime::from_ms(200);
     let mut fcts = Vec::new();
-    for (k, f) in sim.flows.iter().enumerate() {
+    for (k, f) in sim.flows.records().enumerate() {
         let fct = f.fct().expect("every flow completes");
         assert_eq!(f.stats.bytes_received, 14_600);
         assert_eq!(f.stats.pkts_dropped, u64::from(per_flow[k]), "flow {k}");
@@ -86,7 +86,7 @@ fn incast_droptail_overflow() {
         }
         fcts.push(fct.as_secs_f64());
     }
-    let timed_out = sim.flows.iter().filter(|f| f.stats.timeouts > 0).count();
+    let timed_out = sim.flows.records().filter(|f| f.stats.timeouts > 0).count();
     let mean = fcts.iter().sum::<f64>() / fcts.len() as f64;
     eprintln!(
         "incast droptail: drops {drops} (model {model_drops}, per flow {per_flow:?}), \

@@ -46,7 +46,7 @@ fn paced_bursts_keep_the_average_rate() {
     let sim = run(&path("1Gbps", "", "{ kind = \"bursts\", burst_pkts = 8, rate = \"400Mbps\" }"), 1);
     let g = goodput_after(&sim, 0, 1.0);
     assert!((g / 389.33e6 - 1.0).abs() < 0.01, "goodput {g}");
-    assert_eq!(sim.flows[0].stats.pkts_dropped, 0);
+    assert_eq!(sim.flows.record(0).stats.pkts_dropped, 0);
 }
 
 /// PDA alone on a path whose bottleneck equals its line rate (R = C = 1 Gb/s, no cross
@@ -57,8 +57,8 @@ fn pda_fills_an_empty_path_without_loss() {
     let sim = run(&path("1Gbps", "", "{ kind = \"pda\" }"), 1);
     let g = goodput_after(&sim, 0, 1.0);
     assert!(g > 0.97 * 973.33e6, "goodput {g}");
-    assert_eq!(sim.flows[0].stats.pkts_dropped, 0);
-    assert_eq!(sim.flows[0].stats.timeouts, 0);
+    assert_eq!(sim.flows.record(0).stats.pkts_dropped, 0);
+    assert_eq!(sim.flows.record(0).stats.timeouts, 0);
 }
 
 /// PDA from a 10 Gb/s host into 1 Gb/s with 400 Mb/s of CBR cross traffic and a
@@ -72,7 +72,7 @@ fn pda_settles_below_the_available_bandwidth() {
     let g = goodput_after(&sim, 0, 1.0);
     let avail = 600e6 * 1460.0 / 1500.0;
     assert!(g > 0.6 * avail && g <= 1.0 * avail, "goodput {g} vs available {avail}");
-    let f = &sim.flows[0].stats;
+    let f = sim.flows.record(0).stats;
     assert!((f.pkts_dropped as f64) < 0.01 * f.pkts_sent as f64, "dropped {} of {}", f.pkts_dropped, f.pkts_sent);
 }
 
@@ -108,7 +108,7 @@ fn lion_paced_beats_window_based() {
         let (sc, mut sim) = build(&toml, 1);
         sim.run_until(sc.duration.0);
         finish(&sim);
-        let (w, p) = (&sim.flows[0].stats, &sim.flows[1].stats);
+        let (w, p) = (sim.flows.record(0).stats, sim.flows.record(1).stats);
         eprintln!(
             "{cc}: window {} B, {} lost; paced {} B, {} lost",
             w.bytes_received, w.pkts_dropped, p.bytes_received, p.pkts_dropped
@@ -151,6 +151,6 @@ fn pda_bursts_fit_the_nic_queue() {
     let sim = run(&toml, 1);
     let nic = sim.net.link_by_name("S->R").unwrap() as usize;
     assert_eq!(sim.net.links[nic].stats.total_drops(), 0);
-    assert_eq!(sim.flows[0].stats.timeouts, 0);
+    assert_eq!(sim.flows.record(0).stats.timeouts, 0);
     assert!(goodput_after(&sim, 0, 1.0) > 0.97 * 973.33e6);
 }

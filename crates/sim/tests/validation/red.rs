@@ -279,7 +279,7 @@ fn red_end_to_end_queue_band_and_ecn() {
         let (mean_pkts, util) = (row("mean_pkts"), row("utilization"));
         let (marks, early, forced, overflow) =
             (row("marks"), row("drops_red_early"), row("drops_red_forced"), row("drops_overflow"));
-        let reductions: u64 = sim.flows.iter().map(|f| f.stats.ecn_reductions).sum();
+        let reductions: u64 = sim.flows.records().map(|f| f.stats.ecn_reductions).sum();
         eprintln!(
             "RED end to end, ecn={ecn}: mean queue {mean_pkts:.2} pkts (whole run), \
              {steady:.2} pkts (10-40 s), utilisation {:.1} %, marks {marks}, early drops \
@@ -291,7 +291,7 @@ fn red_end_to_end_queue_band_and_ecn() {
         assert!(util > 0.9, "utilisation {util}");
         if ecn {
             assert!(marks > 0.0 && reductions > 0, "no marks with ECN on");
-            let retx: u64 = sim.flows.iter().map(|f| f.stats.retransmits).sum();
+            let retx: u64 = sim.flows.records().map(|f| f.stats.retransmits).sum();
             assert!(early <= retx as f64, "ECN-capable packets were early-dropped: {early} > {retx} retransmissions");
         } else {
             assert!(early > 0.0);

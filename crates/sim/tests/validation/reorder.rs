@@ -58,9 +58,9 @@ fn equal_delays_shift_without_reordering() {
     let flow = "kind = \"flow\"\nsize_pkts = 10";
     let base = run(&scenario(flow, "", "", "2s"), 1);
     let late = run(&scenario(flow, "", "[[reorder]]\nlinks = [\"R1->R2\"]\nq = 1.0\ndelay_sd = \"0s\"", "2s"), 1);
-    let (b, l) = (base.flows[0].fct().unwrap(), late.flows[0].fct().unwrap());
+    let (b, l) = (base.flows.record(0).fct().unwrap(), late.flows.record(0).fct().unwrap());
     assert_eq!(l - b, SimTime::from_ms(25));
-    assert_eq!(late.flows[0].stats.ooo_arrivals, 0);
+    assert_eq!(late.flows.record(0).stats.ooo_arrivals, 0);
     assert_eq!(link(&late, "R1->R2").reorder.as_ref().unwrap().delayed, 10);
 }
 
@@ -82,11 +82,11 @@ fn overtaken_by_delay_over_packet_time() {
         3,
     );
     let delayed = link(&sim, "R1->R2").reorder.as_ref().unwrap().delayed as f64;
-    let ooo = sim.flows[0].stats.ooo_arrivals as f64;
+    let ooo = sim.flows.record(0).stats.ooo_arrivals as f64;
     assert!(delayed > 50.0, "delayed {delayed}");
     let per = ooo / delayed;
     assert!((3.5..=4.0).contains(&per), "out-of-order arrivals per delayed packet {per} ({ooo} / {delayed})");
-    assert_eq!(sim.flows[0].stats.retransmits, 0);
+    assert_eq!(sim.flows.record(0).stats.retransmits, 0);
 }
 
 /// Packets held by the stage are counted by the conservation check, mid-run too, and

@@ -81,7 +81,7 @@ to = "d0"
 sample_flows = "10ms"
 "#;
     let sim = run(toml, 1);
-    assert!(sim.flows[0].stats.fast_retransmits > 0);
+    assert!(sim.flows.record(0).stats.fast_retransmits > 0);
     let r = collect(&sim, "x");
     let ss = opt(r.flow_series.get("ssthresh_pkts"));
     let first = ss.iter().position(|s| s.is_some()).expect("a reduction shows");

@@ -33,15 +33,15 @@ fn lone_flow_fills_bottleneck() {
     let (_, mut sim) = build(toml, 1);
     let (t0, t1) = (SimTime::from_secs(10), SimTime::from_secs(30));
     sim.run_until(t0);
-    let (b0, busy0) = (sim.flows[0].stats.bytes_received, link(&sim, "R1->R2").stats.busy_ns);
+    let (b0, busy0) = (sim.flows.record(0).stats.bytes_received, link(&sim, "R1->R2").stats.busy_ns);
     sim.run_until(t1);
     finish(&sim);
-    let (b1, busy1) = (sim.flows[0].stats.bytes_received, link(&sim, "R1->R2").stats.busy_ns);
+    let (b1, busy1) = (sim.flows.record(0).stats.bytes_received, link(&sim, "R1->R2").stats.busy_ns);
     let secs = (t1 - t0).as_secs_f64();
     let goodput = (b1 - b0) as f64 * 8.0 / secs;
     let ceiling = 100e6 * 1460.0 / 1500.0;
     let util = (busy1 - busy0) as f64 / (t1 - t0).ns() as f64;
-    let s = &sim.flows[0].stats;
+    let s = sim.flows.record(0).stats;
     eprintln!(
         "lone flow: goodput {:.3} Mbps = {:.2} % of the payload ceiling, utilisation {:.2} %, \
          timeouts {}, fast retransmits {}",
@@ -95,10 +95,10 @@ fn random_loss_follows_mathis() {
         let (_, mut sim) = build(&toml, 1);
         let (t0, t1) = (SimTime::from_secs(20), SimTime::from_secs(900));
         sim.run_until(t0);
-        let b0 = sim.flows[0].stats.bytes_received;
+        let b0 = sim.flows.record(0).stats.bytes_received;
         sim.run_until(t1);
         finish(&sim);
-        let f = &sim.flows[0];
+        let f = sim.flows.record(0);
         let bw = (f.stats.bytes_received - b0) as f64 / (t1 - t0).as_secs_f64();
         let lossy = link(&sim, "R->B");
         let data_losses = lossy.stats.drops[DropReason::RandomLoss as usize];
@@ -142,7 +142,7 @@ fn droptail_fairness_jain() {
         start_jitter = "1s"
     "#;
     let sim = run(toml, 1);
-    let x: Vec<f64> = sim.flows.iter().map(|f| f.stats.bytes_received as f64).collect();
+    let x: Vec<f64> = sim.flows.records().map(|f| f.stats.bytes_received as f64).collect();
     let j = jain(&x);
     let total: f64 = x.iter().sum();
     let mbps: Vec<String> = x.iter().map(|b| format!("{:.2}", b * 8.0 / 60.0 / 1e6)).collect();
