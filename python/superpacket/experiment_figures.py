@@ -629,12 +629,13 @@ def dcr_multihop(s: dict[str, Any]) -> list[ExpFigure]:
     return out
 
 
-# the packet-drop-avoidance experiments (mbs, lion), incast-map and the burstiness-control
-# experiments (fast-burstiness, datatag) register their figures from their own modules
+# the packet-drop-avoidance experiments (mbs, lion), incast-map, datacenter and the
+# burstiness-control experiments (fast-burstiness, datatag) register their figures from their own modules
 # (this one is past 600 lines)
 from superpacket import (  # noqa: F401
     experiment_figures_attacks,
     experiment_figures_bc,
+    experiment_figures_dc,
     experiment_figures_incast,
     experiment_figures_pda,
 )

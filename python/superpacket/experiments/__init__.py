@@ -2,6 +2,7 @@
 
 from superpacket.experiments import (
     attacks,
+    datacenter,
     datatag,
     dcr,
     dcr_multihop,
@@ -22,4 +23,5 @@ EXPERIMENTS = {"incast": incast, "incast-map": incast_map, "short-long": short_l
                "threshold": threshold,
                "loss-sensitivity": loss_sensitivity, "riops-goodput": riops_goodput, "riops-web": riops_web,
                "dcr": dcr, "dcr-multihop": dcr_multihop, "mbs": mbs, "lion": lion,
-               "fast-burstiness": fast_burstiness, "datatag": datatag, "attacks": attacks}
+               "fast-burstiness": fast_burstiness, "datatag": datatag, "attacks": attacks,
+               "datacenter": datacenter}
