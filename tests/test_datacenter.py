@@ -119,6 +119,7 @@ def test_claims_logic():
     sp = [c for c in cs if not c["must_hold"]]
     # better mean but a worse p99: not "below DropTail's"; the explanation travels with it
     assert len(sp) == 1 and sp[0]["holds"] is False and sp[0]["why"] == "because"
+    assert sp[0]["claim"].endswith("they lose here, why: because")  # shown where they lose
     # only the loads run are judged (--quick: 0.5)
     assert len([c for c in datacenter.claims(variants, (0.5,)) if c["must_hold"]]) == 1
 

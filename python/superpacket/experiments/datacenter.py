@@ -445,6 +445,8 @@ def claims(variants: dict[str, dict[str, Any]], loads: tuple[float, ...] = LOADS
         }
         if explain and v in explain:
             c["why"] = explain[v]
+            if not c["holds"]:  # in the claim's text, so the report and the command line show it
+                c["claim"] += f"; they lose here, why: {explain[v]}"
         out.append(c)
     return out
 
