@@ -111,3 +111,22 @@ def test_bench_json_fields():
     for k in ("wall_s", "events", "events_per_s", "bottleneck_pkts", "bottleneck_pkts_per_s", "peak_rss_bytes"):
         assert k in d
     assert d["conservation"] == "ok"
+
+
+def test_bench_datacenter_counts_packet_hops():
+    # k = 4 fat tree, 16 hosts at 10 Gb/s, web search at 50 % load: the offered load is
+    # 16 x 0.5 x 10 Gb/s = 80 Gb/s of payload; over 10 ms at most 80e9 x 0.01 / (8 x 1460)
+    # = 68,493 full data packets enter the fabric, each crossing 2 to 6 links, plus ACKs
+    # (at most one per data packet, as many hops): so at most 2 x 6 x 68,493 = 821,918
+    # packet-hops (slow start and finishing flows keep it below). Events: one per hop
+    # (PipeOut) plus timers and arrivals.
+    r = sp("bench", "--scenario", "datacenter", "--hosts", "16", "--duration", "0.01", "--warmup", "0.005", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert (d["hosts"], d["nodes"], d["links"]) == (16, 36, 96)
+    assert 100_000 < d["packet_hops"] < 821_918, d["packet_hops"]
+    assert d["events"] >= d["packet_hops"] * 0.9
+    assert d["flows_finished"] > 0 and d["conservation"] == "ok"
+    for bad in (["--hosts", "17"], ["--duration", "nan"], ["--warmup", "-1"]):
+        e = sp("bench", "--scenario", "datacenter", *bad)
+        assert e.returncode == 2 and "Traceback" not in e.stderr and len(e.stderr.strip().splitlines()) == 1, (bad, e.stderr)

@@ -4,6 +4,7 @@
     superpacket list
     superpacket bench [--duration SECONDS] [--json]
     superpacket bench --fast-burstiness [--duration SECONDS] [--txqueuelen N] [--gate on|off] [--json]
+    superpacket bench --scenario datacenter [--hosts 16|128|144|1024] [--duration SECONDS] [--warmup SECONDS] [--json]
     superpacket reproduce incast|incast-map|short-long|jumbo|threshold|loss-sensitivity|riops-goodput
                           |riops-web|dcr|dcr-multihop|mbs|lion|fast-burstiness|datatag
                           [--seeds N] [--jitter-us US] [--admit-syn] [--quick] [--json]
@@ -188,7 +189,48 @@ def cmd_bench_fast_burstiness(a: argparse.Namespace) -> int:
     return 0
 
 
+_BENCH_DC_CHILD = ("import sys; from superpacket import _core; "
+                   "print(_core.bench_datacenter(int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])))")
+DC_HOSTS = (16, 128, 144, 1024)
+
+
+def bench_datacenter(hosts: int, duration_s: float, warmup_s: float) -> dict[str, Any]:
+    """Web search at 50 % load with DCTCP hosts on a fabric of `hosts` hosts (bench.rs
+    `run_datacenter`), in a fresh interpreter (peak RSS is the simulator's own)."""
+    r = subprocess.run([sys.executable, "-c", _BENCH_DC_CHILD, str(hosts), str(duration_s), str(warmup_s)],
+                       capture_output=True, text=True, check=False)
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr.strip())
+    out: dict[str, Any] = json.loads(r.stdout)
+    return out
+
+
+def cmd_bench_datacenter(a: argparse.Namespace) -> int:
+    duration = 0.1 if a.duration is None else a.duration
+    if bad := checks.duration_s(duration):
+        return _fail(bad)
+    if not (math.isfinite(a.warmup) and 0 <= a.warmup <= 10):
+        return _fail(f"--warmup: must be a number of seconds in [0, 10] (got {a.warmup})")
+    if a.hosts not in DC_HOSTS:
+        return _fail(f"--hosts: must be one of {', '.join(map(str, DC_HOSTS))} (got {a.hosts})")
+    r = bench_datacenter(a.hosts, duration, a.warmup)
+    if a.json:
+        print(json.dumps(r, indent=2, sort_keys=True))
+        return 0
+    print(f"datacenter: web search at 50 % load, DCTCP, {a.hosts} hosts ({r['nodes']} nodes, {r['links']} links), "
+          f"{duration:g} s after {a.warmup:g} s warm-up")
+    print(f"  wall {r['wall_s']:.3f} s (CPU {r['cpu_s']:.3f} s)   packet-hops {r['packet_hops']}   "
+          f"{r['packet_hops_per_cpu_s'] / 1e6:.2f} M hops per CPU s ({r['cpu_ns_per_packet_hop']:.0f} ns each)")
+    print(f"  events {r['events']}   {r['events_per_s'] / 1e6:.2f} M events/s (wall)   flows finished "
+          f"{r['flows_finished']}   peak RSS {r['peak_rss_bytes'] / 2**20:.1f} MiB")
+    return 0
+
+
 def cmd_bench(a: argparse.Namespace) -> int:
+    if a.scenario == "datacenter":
+        return cmd_bench_datacenter(a)
+    if a.duration is None:
+        a.duration = 5.0
     if a.fast_burstiness:
         return cmd_bench_fast_burstiness(a)
     if a.sweep:
@@ -349,7 +391,10 @@ def main(argv: list[str] | None = None) -> int:
     ls = sub.add_parser("list", help="list example scenarios and built-in parts")
     ls.set_defaults(fn=cmd_list)
     b = sub.add_parser("bench", help="run benchmark scenario P1")
-    b.add_argument("--duration", type=float, default=5.0, help="simulated seconds (default 5)")
+    b.add_argument("--duration", type=float, default=None,
+                   help="simulated seconds (default 5; --scenario datacenter: 0.1)")
+    b.add_argument("--hosts", type=int, default=144, help="--scenario datacenter: 16, 128, 144 or 1024 hosts (144)")
+    b.add_argument("--warmup", type=float, default=0.02, help="--scenario datacenter: warm-up seconds (0.02)")
     b.add_argument("--json", action="store_true")
     b.add_argument("--fast-burstiness", action="store_true",
                    help="the 622 Mb/s x 360 ms FAST TCP run of seeds/003 instead of P1 (--duration 300 for the issue's run)")

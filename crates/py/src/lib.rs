@@ -300,6 +300,13 @@ fn bench_fast_burstiness(py: Python<'_>, duration_s: f64, txqueuelen: u32, gate:
     r.map(|v| v.to_string()).map_err(PyValueError::new_err)
 }
 
+/// Runs the datacenter benchmark (bench.rs `run_datacenter`); JSON string.
+#[pyfunction]
+fn bench_datacenter(py: Python<'_>, hosts: u32, duration_s: f64, warmup_s: f64) -> PyResult<String> {
+    let r = py.detach(|| sim::bench::run_datacenter(hosts, duration_s, warmup_s));
+    r.map(|v| v.to_string()).map_err(PyValueError::new_err)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     install_panic_hook();
@@ -308,6 +315,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(toml_to_json, m)?)?;
     m.add_function(wrap_pyfunction!(bench_p1, m)?)?;
     m.add_function(wrap_pyfunction!(bench_fast_burstiness, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_datacenter, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("SimulationError", m.py().get_type::<SimulationError>())?;
     Ok(())

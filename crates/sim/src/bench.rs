@@ -33,6 +33,13 @@ fn proc_status_bytes(key: &str) -> Option<u64> {
     Some(kb * 1024)
 }
 
+/// CPU time this thread has run, ns (/proc/thread-self/schedstat's first field): the
+/// benchmark's cost apart from what other processes take of a shared machine.
+pub fn thread_cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
 /// Peak resident set size of this process (VmHWM), bytes.
 pub fn peak_rss_bytes() -> Option<u64> {
     proc_status_bytes("VmHWM:")
@@ -323,6 +330,108 @@ pub fn run_riops_web(duration_s: f64) -> Result<serde_json::Value, String> {
         "peak_rss_run_bytes": peak_run,
         "peak_rss_bytes": peak_rss_bytes(),
         "steps": steps,
+        "conservation": r.summary.get("conservation").cloned(),
+    }))
+}
+
+/// The fabric of the datacenter benchmark (issue 16 section 6) for `hosts` hosts: 16 (a
+/// k = 4 fat tree), 144 (the issue's leaf-spine: 9 leaves of 16 hosts, 4 spines, 10 Gbps
+/// host links, 40 Gbps fabric links), 128 (a k = 8 fat tree) or 1024 (a k = 16 fat
+/// tree); every link 1 us, every port 500 packets. Fat trees use 10 Gbps everywhere (full
+/// bisection). DCTCP marking at K = 65 packets on 10 Gbps ports, 4 x 65 = 260 on 40 Gbps
+/// ports (K scales with C x RTT: RFC 8257 section 4, the DCTCP paper's guideline).
+fn datacenter_topology(hosts: u32) -> Result<String, String> {
+    let q = |k: u32| format!("{{ kind = \"droptail\", limit = 500, ecn_threshold = {k} }}");
+    let link = |rate: &str, k: u32| format!("{{ rate = \"{rate}\", delay = \"1us\", queue = {} }}", q(k));
+    Ok(match hosts {
+        144 => format!(
+            "kind = \"leaf_spine\"\nleaves = 9\nspines = 4\nhosts_per_leaf = 16\nhost_link = {}\nfabric_link = {}\n",
+            link("10Gbps", 65),
+            link("40Gbps", 260)
+        ),
+        16 | 128 | 1024 => {
+            let k = match hosts {
+                16 => 4,
+                128 => 8,
+                _ => 16,
+            };
+            format!(
+                "kind = \"fat_tree\"\nk = {k}\nhost_link = {}\nfabric_link = {}\n",
+                link("10Gbps", 65),
+                link("10Gbps", 65)
+            )
+        }
+        _ => return Err(format!("--hosts must be 16, 128, 144 or 1024 (got {hosts})")),
+    })
+}
+
+pub fn datacenter_toml(hosts: u32, duration_s: f64) -> Result<String, String> {
+    Ok(format!(
+        r#"
+name = "bench-datacenter-{hosts}"
+duration = "{duration_s}s"
+[topology]
+{}
+[tcp]
+cc = "dctcp"
+min_rto = "1ms"
+[[traffic]]
+kind = "workload"
+hosts = ["h*"]
+cdf = "web_search"
+load = 0.5
+"#,
+        datacenter_topology(hosts)?
+    ))
+}
+
+/// `superpacket bench --scenario datacenter`: web search at 50 % load with DCTCP hosts on
+/// the fabric of `hosts` hosts, `warmup_s` then `duration_s` measured. Packet-hops: every
+/// packet departure from any link's queue onto its wire (a packet crossing 4 links is 4).
+pub fn run_datacenter(hosts: u32, duration_s: f64, warmup_s: f64) -> Result<serde_json::Value, String> {
+    for (what, v) in [("duration", duration_s), ("warmup", warmup_s)] {
+        if !(v.is_finite() && v >= 0.0) || (what == "duration" && v == 0.0) {
+            return Err(format!("{what} must be a finite number of seconds > 0"));
+        }
+    }
+    let sc = Scenario::from_toml_str(&datacenter_toml(hosts, warmup_s + duration_s)?)?;
+    let t_build = Instant::now();
+    let mut sim = sc.build(Some(1))?;
+    let build_s = t_build.elapsed().as_secs_f64();
+    let hops = |sim: &crate::sim::Sim| -> u64 { sim.net.links.iter().map(|l| l.departures(sim.now)).sum() };
+    let done = |sim: &crate::sim::Sim| -> usize { sim.flows.records().filter(|f| f.stats.end.is_some()).count() };
+    sim.run_until(SimTime::from_secs_f64(warmup_s));
+    let (h0, e0, d0) = (hops(&sim), sim.events_processed, done(&sim));
+    let (t0, c0) = (Instant::now(), thread_cpu_ns());
+    sim.run_until(SimTime::from_secs_f64(warmup_s + duration_s));
+    let wall = t0.elapsed().as_secs_f64();
+    let cpu = match (c0, thread_cpu_ns()) {
+        (Some(a), Some(b)) => (b - a) as f64 * 1e-9,
+        _ => wall,
+    };
+    let (h1, e1, d1) = (hops(&sim), sim.events_processed, done(&sim));
+    let r = results::collect(&sim, "datacenter");
+    Ok(serde_json::json!({
+        "scenario": "datacenter",
+        "build": BUILD,
+        "hosts": hosts,
+        "nodes": sim.net.nodes.len(),
+        "links": sim.net.links.len(),
+        "sim_s": duration_s,
+        "warmup_s": warmup_s,
+        "build_s": build_s,
+        "wall_s": wall,
+        "packet_hops": h1 - h0,
+        "cpu_s": cpu,
+        "packet_hops_per_s": (h1 - h0) as f64 / wall,
+        "packet_hops_per_cpu_s": (h1 - h0) as f64 / cpu,
+        "cpu_ns_per_packet_hop": cpu * 1e9 / (h1 - h0).max(1) as f64,
+        "events": e1 - e0,
+        "events_per_s": (e1 - e0) as f64 / wall,
+        "flows_started": sim.flows.len(),
+        "flows_finished": d1 - d0,
+        "peak_live_packets": sim.peak_live_packets(),
+        "peak_rss_bytes": peak_rss_bytes(),
         "conservation": r.summary.get("conservation").cloned(),
     }))
 }

@@ -9,6 +9,8 @@
 //! `superpacket-sim --fast-burstiness SECONDS TXQUEUELEN on|off`: the 622 Mb/s x 360 ms
 //! FAST setting of seeds/003 (bench.rs `run_fast_burstiness`), burstiness control on or
 //! off: wall time and memory over simulated time.
+//! `superpacket-sim --datacenter HOSTS SECONDS WARMUP`: the datacenter benchmark (bench.rs
+//! `run_datacenter`: web search at 50 % load, DCTCP, on a fabric of HOSTS hosts).
 //! `superpacket-sim --riops-web SECONDS`: riops-web Exp1 with RIO-PS (bench.rs
 //! `run_riops_web`): peak RSS and flows finished, memory over simulated time.
 
@@ -16,7 +18,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: superpacket-sim FILE.toml [SEED] [--out DIR] | --p1 SECONDS | --window PACKETS newreno|sack SECONDS | --fast-burstiness SECONDS TXQUEUELEN on|off | --riops-web SECONDS";
+    "usage: superpacket-sim FILE.toml [SEED] [--out DIR] | --p1 SECONDS | --window PACKETS newreno|sack SECONDS | --fast-burstiness SECONDS TXQUEUELEN on|off | --riops-web SECONDS | --datacenter HOSTS SECONDS WARMUP";
 
 fn fail(msg: &str) -> ExitCode {
     eprintln!("superpacket-sim: {msg}");
@@ -62,6 +64,21 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Err(e) => fail(&format!("--fast-burstiness: {e}")),
+            };
+        }
+        if a == "--datacenter" {
+            let hosts = args.next().and_then(|x| x.parse::<u32>().ok());
+            let secs = args.next().and_then(|d| d.parse::<f64>().ok());
+            let warm = args.next().and_then(|d| d.parse::<f64>().ok());
+            let (Some(hosts), Some(secs), Some(warm)) = (hosts, secs, warm) else {
+                return fail("--datacenter needs HOSTS (16, 128, 144, 1024) SECONDS WARMUP_SECONDS");
+            };
+            return match sim::bench::run_datacenter(hosts, secs, warm) {
+                Ok(v) => {
+                    println!("{}", serde_json::to_string_pretty(&v).expect("json"));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(&format!("--datacenter: {e}")),
             };
         }
         if a == "--riops-web" {
