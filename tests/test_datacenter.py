@@ -103,15 +103,15 @@ def test_size_bins_by_hand():
     assert b["p99"] == pytest.approx([1.0 + 0.99 * 2.0, 7.0])
 
 
-def _v(p99, mean=10.0, large=2.0):
+def _v(p99, mean=10.0, large=2.0, drop=0.01):
     return {"small_p99_slowdown": p99, "small_mean_slowdown": mean, "large_mean_slowdown": large,
-            "sp_denied_pct": 1.0, "small_timeout_pct": 2.0}
+            "sp_denied_pct": 1.0, "small_timeout_pct": 2.0, "drop_rate": drop}
 
 
 def test_claims_logic():
     variants = {"web_search/0.5/droptail-newreno": _v(100.0), "web_search/0.5/dctcp": _v(20.0),
                 "web_search/0.7/droptail-newreno": _v(100.0), "web_search/0.7/dctcp": _v(150.0),
-                "web_search/0.5/sp-newreno": _v(120.0, mean=5.0)}
+                "web_search/0.5/sp-newreno": _v(120.0, mean=5.0, drop=0.03)}
     cs = datacenter.claims(variants, (0.5, 0.7), {"web_search/0.5/sp-newreno": "because"})
     must = [c for c in cs if c["must_hold"]]
     assert [c["holds"] for c in must] == [True, False]
@@ -119,7 +119,9 @@ def test_claims_logic():
     sp = [c for c in cs if not c["must_hold"]]
     # better mean but a worse p99: not "below DropTail's"; the explanation travels with it
     assert len(sp) == 1 and sp[0]["holds"] is False and sp[0]["why"] == "because"
-    assert sp[0]["claim"].endswith("they lose here, why: because")  # shown where they lose
+    # shown where they lose: small flows here, and the drop rate (3 % against 1 %)
+    assert sp[0]["lose_on"] == ["small flows", "drop rate (3.000 % vs 1.000 %)"]
+    assert sp[0]["claim"].endswith("they lose on small flows, drop rate (3.000 % vs 1.000 %), why: because")
     # only the loads run are judged (--quick: 0.5)
     assert len([c for c in datacenter.claims(variants, (0.5,)) if c["must_hold"]]) == 1
 

@@ -441,12 +441,22 @@ def claims(variants: dict[str, dict[str, Any]], loads: tuple[float, ...] = LOADS
             "sp_denied_pct": m["sp_denied_pct"],
             "sp_small_timeout_pct": m["small_timeout_pct"],
             "droptail_small_timeout_pct": base["small_timeout_pct"],
+            "sp_drop_rate": m["drop_rate"],
+            "droptail_drop_rate": base["drop_rate"],
             "holds": bool(p99 < base["small_p99_slowdown"] and mean < base["small_mean_slowdown"]),
         }
+        # where they lose: small flows, or the large flows' mean slowdown or the drop rate
+        lost = [] if c["holds"] else ["small flows"]
+        if m["large_mean_slowdown"] > base["large_mean_slowdown"]:
+            lost.append(f"large flows (mean slowdown {m['large_mean_slowdown']:.2f} vs "
+                        f"{base['large_mean_slowdown']:.2f})")
+        if m["drop_rate"] > base["drop_rate"]:
+            lost.append(f"drop rate ({100 * m['drop_rate']:.3f} % vs {100 * base['drop_rate']:.3f} %)")
+        c["lose_on"] = lost
         if explain and v in explain:
             c["why"] = explain[v]
-            if not c["holds"]:  # in the claim's text, so the report and the command line show it
-                c["claim"] += f"; they lose here, why: {explain[v]}"
+            if lost:  # in the claim's text, so the report and the command line show it
+                c["claim"] += f"; they lose on {', '.join(lost)}, why: {explain[v]}"
         out.append(c)
     return out
 
