@@ -130,3 +130,40 @@ def test_bench_datacenter_counts_packet_hops():
     for bad in (["--hosts", "17"], ["--duration", "nan"], ["--warmup", "-1"]):
         e = sp("bench", "--scenario", "datacenter", *bad)
         assert e.returncode == 2 and "Traceback" not in e.stderr and len(e.stderr.strip().splitlines()) == 1, (bad, e.stderr)
+
+
+def test_run_shows_every_queue_limit_and_the_nic_drops(tmp_path):
+    # The bottleneck's queue is never set: DropTail of 1000 packets (the default), and the
+    # links table says so. The sender's NIC (the access link, 10 Mb/s, the slowest link)
+    # holds 5 packets: an initial window of 40 sent at once overflows it at the host
+    # itself, which summary.sender_drops counts.
+    f = tmp_path / "nic.toml"
+    f.write_text("""
+name = "nic"
+duration = "2s"
+[topology]
+kind = "dumbbell"
+pairs = 1
+access = { rate = "10Mbps", delay = "1ms", queue = { kind = "droptail", limit = 5 } }
+bottleneck = { rate = "100Mbps", delay = "1ms" }
+[tcp]
+init_cwnd = 40
+[[traffic]]
+kind = "flow"
+from = "s0"
+to = "d0"
+size_pkts = 100
+""")
+    r = sp("run", str(f), "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["summary"]["sender_drops"] > 0
+    from superpacket import api
+
+    links = api.run(str(f)).links
+    lim = dict(zip(links["name"].to_list(), links["limit"].to_list(), strict=True))
+    assert lim["s0->R1"] == 5 and lim["R1->R2"] == 1000 and lim["R2->d0"] == 5
+    assert set(links["limit_unit"].to_list()) == {"pkts"}
+    text = sp("run", str(f))
+    assert text.returncode == 0, text.stderr
+    assert "of which at the senders' own NIC queues" in text.stdout and "limit" in text.stdout

@@ -99,13 +99,17 @@ def cmd_run(a: argparse.Namespace) -> int:
     mean = s.get("mean_fct_s")
     print(f"flows {s.get('flows')}  completed {s.get('completed_flows')}  "
           f"mean FCT {'-' if mean is None else f'{mean:.6f} s'}  with a timeout {s.get('flows_with_timeout')}")
+    print(f"drops {s.get('drops')}  of which at the senders' own NIC queues {s.get('sender_drops')}"
+          "  (every link, host NICs included, has a queue: DropTail of 1000 packets unless the scenario"
+          " says otherwise; `limit` below)")
     import polars as pl
 
     with pl.Config(tbl_rows=30, tbl_cols=12, tbl_width_chars=160):
         print(res.flows.select("flow_id", "src", "dst", "size_bytes", "fct_s", "goodput_bps",
                                "retransmits", "timeouts", "fast_retransmits"))
         busy = res.links.filter(pl.col("arrivals") > 0)
-        print(busy.select("name", "queue", "arrivals", "drops", "marks", "max_pkts", "mean_pkts", "utilization"))
+        print(busy.select("name", "queue", "limit", "limit_unit", "arrivals", "drops", "marks", "max_pkts",
+                          "mean_pkts", "utilization"))
     if a.timing:
         print(f"wall time {res.wall_s:.3f} s")
     if a.out:

@@ -123,6 +123,11 @@ impl Link {
         self.disc.as_droptail().map(|d| d.capacity_pkts(pkt_bytes))
     }
 
+    /// The queue's hard limit and unit ("pkts" or "bytes"), if its discipline has one.
+    pub fn limit(&self) -> Option<(u64, &'static str)> {
+        self.disc.limit().map(|(n, u)| (n, if u == crate::queue::Unit::Packets { "pkts" } else { "bytes" }))
+    }
+
     pub fn disc_name(&self) -> &'static str {
         self.disc.name()
     }

@@ -182,6 +182,9 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
     links.push("from", Column::Str(ls.iter().map(|l| node(l.from)).collect()));
     links.push("to", Column::Str(ls.iter().map(|l| node(l.to)).collect()));
     links.push("queue", Column::Str(ls.iter().map(|l| l.disc_name().to_string()).collect()));
+    // every link has a queue, host NICs included: its limit is part of the result
+    links.push("limit", Column::OptF64(ls.iter().map(|l| l.limit().map(|(n, _)| n as f64)).collect()));
+    links.push("limit_unit", Column::Str(ls.iter().map(|l| l.limit().map_or("", |(_, u)| u).to_string()).collect()));
     links.push("rate_bps", lu(&|l| l.rate.0));
     links.push("delay_s", Column::F64(ls.iter().map(|l| l.delay.as_secs_f64()).collect()));
     links.push("arrivals", lu(&|l| l.stats.arrivals));

@@ -234,6 +234,9 @@ fn port_classes_put_disciplines_where_they_say() {
     assert_eq!(cap("leaf0->h0_0"), Some(77));
     assert_eq!(cap("spine1->leaf1"), Some(77));
     assert_eq!(kind("leaf1->spine0"), "red");
+    // every queue states its limit (the links table's limit, limit_unit)
+    assert_eq!(link(&sim, "leaf1->spine0").limit(), Some((300, "pkts")));
+    assert_eq!(link(&sim, "h0_0->leaf0").limit(), Some((1000, "pkts")));
 }
 
 #[test]

@@ -49,6 +49,9 @@ impl DropTail {
 }
 
 impl QueueDisc for DropTail {
+    fn limit(&self) -> Option<(u64, Unit)> {
+        Some((self.limit, self.unit))
+    }
     fn name(&self) -> &'static str {
         "droptail"
     }

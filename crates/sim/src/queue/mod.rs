@@ -115,6 +115,10 @@ pub trait QueueDisc: Send {
     fn as_droptail(&self) -> Option<droptail::DropTail> {
         None
     }
+    /// The buffer's hard limit and its unit (the links table's `limit`, `limit_unit`).
+    fn limit(&self) -> Option<(u64, Unit)> {
+        None
+    }
 }
 
 /// A link's discipline: DropTail, the most common one, called directly; any other
@@ -151,6 +155,14 @@ impl Disc {
         match self {
             Disc::DropTail(d) => d.name(),
             Disc::Dyn { disc, .. } => disc.name(),
+        }
+    }
+
+    /// The buffer's hard limit and its unit.
+    pub fn limit(&self) -> Option<(u64, Unit)> {
+        match self {
+            Disc::DropTail(d) => Some((d.limit, d.unit)),
+            Disc::Dyn { disc, .. } => disc.limit(),
         }
     }
 

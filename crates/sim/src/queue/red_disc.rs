@@ -38,6 +38,9 @@ impl RedDisc {
 }
 
 impl QueueDisc for RedDisc {
+    fn limit(&self) -> Option<(u64, Unit)> {
+        Some((self.limit, self.unit))
+    }
     fn name(&self) -> &'static str {
         "red"
     }

@@ -163,6 +163,9 @@ impl RioDisc {
 }
 
 impl QueueDisc for RioDisc {
+    fn limit(&self) -> Option<(u64, Unit)> {
+        Some((self.limit, self.unit))
+    }
     fn name(&self) -> &'static str {
         self.name
     }

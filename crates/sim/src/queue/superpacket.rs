@@ -155,6 +155,9 @@ impl SuperPacketDisc {
 }
 
 impl QueueDisc for SuperPacketDisc {
+    fn limit(&self) -> Option<(u64, Unit)> {
+        Some((self.adm.config().buff_size as u64, self.unit))
+    }
     fn name(&self) -> &'static str {
         "superpacket"
     }
