@@ -290,3 +290,38 @@ fn a_flow_alone_with_an_unlimited_window_meets_its_ideal_fct() {
         }
     }
 }
+
+#[test]
+fn the_ideal_fct_follows_a_short_last_packet_through_a_faster_last_link() {
+    // a -(10 Gb/s, 1 us)-> r -(40 Gb/s, 1 us)-> b; 14,700 B = 10 segments of 1,460 B and
+    // one of 100 B: 10 packets of 1,500 B and one of 140 B on the wire. By hand:
+    // - handshake: SYN 40 B: (1000 + 32) + (1000 + 8) = 2,040 ns each way: 4,080 ns;
+    // - full packets leave a every 1,200 ns; the first ends at r -> b at
+    //   1200 + 1000 + 300 = 2,500, the tenth 9 x 1,200 later: 13,300 ns;
+    // - the last: out of a at 10 x 1,200 + 112 = 12,112, at r at 13,112, behind the tenth
+    //   until 13,300, out at 13,300 + 28 = 13,328, at b at 14,328 ns.
+    // ideal = 4,080 + 14,328 = 18,408 ns. (Charging all bytes after the first packet at
+    // the bottleneck would say 18,492: 84 ns too much, a slowdown below 1.)
+    let toml = r#"
+        duration = "1ms"
+        [topology]
+        kind = "graph"
+        nodes = ["a", "r", "b"]
+        links = [
+            { a = "a", b = "r", rate = "10Gbps", delay = "1us" },
+            { a = "r", b = "b", rate = "40Gbps", delay = "1us" },
+        ]
+        [tcp]
+        init_cwnd = 200
+        [[traffic]]
+        kind = "flow"
+        from = "a"
+        to = "b"
+        size_bytes = 14700
+    "#;
+    let mut sim = build(toml, 1);
+    sim.run_until(SimTime::from_ms(1));
+    let f = sim.flows.record(0);
+    assert_eq!(f.stats.ideal_fct, Some(SimTime::from_ns(18_408)));
+    assert_eq!(f.fct(), Some(SimTime::from_ns(18_408)));
+}
