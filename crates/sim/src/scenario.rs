@@ -4,10 +4,12 @@
 //!
 //! Units: rates are strings with a unit ("10Gbps", "1.25Mbps"); times are strings with a
 //! unit ("25us", "200ms", "5s"); queue limits are packets unless `unit = "bytes"`.
-//! Every field is documented in docs/scenario.md and in examples/.
+//! Every field, its type, unit, default and limits: docs/schema.md, generated from these
+//! types and their doc comments (schema.rs, `make schema`); examples/ has whole scenarios.
 
+use schemars::JsonSchema;
 use serde::de::{self, Deserializer};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::link::Link;
 use crate::queue::droptail::DropTail;
@@ -76,8 +78,20 @@ fn split_path(s: &str) -> (&str, &str) {
 
 /// Deserialize for an enum selected by a `kind` field, one struct per variant, keeping
 /// field paths in errors and listing the allowed kinds.
+/// The JSON Schema it implements (docs/schema.md) is a `oneOf` of the variants' tables,
+/// each with its `kind` added, made from the same list (crate::schema::tagged_schema).
 macro_rules! tagged {
-    ($enum:ident, $what:literal, { $($name:literal => $variant:ident),+ $(,)? }) => {
+    ($enum:ident, $what:literal, { $($name:literal => $variant:ident($ty:ty)),+ $(,)? }) => {
+        impl JsonSchema for $enum {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($enum).into()
+            }
+            fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                let variants = vec![$(crate::schema::kind_variant::<$ty>(g, $name)),+];
+                crate::schema::tagged_schema($what, variants)
+            }
+        }
+
         impl<'de> Deserialize<'de> for $enum {
             fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 let mut v = serde_json::Value::deserialize(d)?;
@@ -101,6 +115,23 @@ macro_rules! tagged {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Dur(pub SimTime);
 
+/// What the parser accepts (`time::parse_duration`), for the schema.
+impl JsonSchema for Dur {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Duration".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        crate::schema::duration_schema()
+    }
+}
+
+/// The shortest exact form ("80ms", "1.5s"): the schema's defaults.
+impl Serialize for Dur {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&crate::schema::format_duration(self.0))
+    }
+}
+
 impl<'de> Deserialize<'de> for Dur {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
@@ -112,6 +143,23 @@ impl<'de> Deserialize<'de> for Dur {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rate(pub BitsPerSec);
 
+/// What the parser accepts (`time::parse_rate`), for the schema.
+impl JsonSchema for Rate {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Rate".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        crate::schema::rate_schema()
+    }
+}
+
+/// The shortest exact form ("10Gbps"): the schema's defaults.
+impl Serialize for Rate {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&crate::schema::format_rate(self.0))
+    }
+}
+
 impl<'de> Deserialize<'de> for Rate {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
@@ -119,7 +167,7 @@ impl<'de> Deserialize<'de> for Rate {
     }
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     /// Free text naming the scenario.
@@ -148,7 +196,7 @@ pub struct Scenario {
 
 /// `[[reorder]]`: each packet chosen with probability `q` waits an extra delay from
 /// Normal(`delay_mean`, `delay_sd`) after the wire, so later packets overtake it.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReorderSpec {
     /// Links ("R1->R2") whose far end delays packets.
@@ -178,7 +226,7 @@ fn d_reorder_sd() -> Dur {
     Dur(SimTime::from_ms(8))
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum NegativeSpec {
     #[default]
@@ -186,7 +234,7 @@ pub enum NegativeSpec {
     Clamp,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ReorderPacketsSpec {
     #[default]
@@ -208,7 +256,7 @@ pub enum TopologySpec {
 }
 
 /// Senders s0..s{pairs-1} -> R1 -> R2 -> receivers d0..d{pairs-1}.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DumbbellSpec {
     pub pairs: u32,
@@ -220,7 +268,7 @@ pub struct DumbbellSpec {
 }
 
 /// Senders s0..s{senders-1} -> R -> d (incast).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StarSpec {
     pub senders: u32,
@@ -230,7 +278,7 @@ pub struct StarSpec {
 
 /// Parking lot: routers R1..R{routers} in a line; with `host_link`, a host H{i} on each
 /// router R{i}.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChainSpec {
     pub routers: u32,
@@ -240,7 +288,7 @@ pub struct ChainSpec {
 }
 
 /// Any graph: named nodes and full-duplex links between them.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GraphSpec {
     pub nodes: Vec<String>,
@@ -248,16 +296,16 @@ pub struct GraphSpec {
 }
 
 tagged!(TopologySpec, "topology kind", {
-    "dumbbell" => Dumbbell,
-    "star" => Star,
-    "chain" => Chain,
-    "graph" => Graph,
-    "leaf_spine" => LeafSpine,
-    "fat_tree" => FatTree,
+    "dumbbell" => Dumbbell(DumbbellSpec),
+    "star" => Star(StarSpec),
+    "chain" => Chain(ChainSpec),
+    "graph" => Graph(GraphSpec),
+    "leaf_spine" => LeafSpine(fabric::LeafSpineSpec),
+    "fat_tree" => FatTree(fabric::FatTreeSpec),
 });
 
 /// A full-duplex link: the same rate and delay both ways, a queue at each end.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkSpec {
     pub rate: Rate,
@@ -278,7 +326,7 @@ pub struct LinkSpec {
     pub classifier: Option<ClassifierSpec>,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GraphLink {
     pub a: String,
@@ -295,7 +343,7 @@ pub struct GraphLink {
     pub classifier: Option<ClassifierSpec>,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum UnitSpec {
     #[default]
@@ -343,7 +391,7 @@ pub enum QueueSpec {
     Riops(RioSpec),
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DropTailSpec {
     /// Capacity (packets, or bytes with unit = "bytes").
@@ -359,7 +407,7 @@ pub struct DropTailSpec {
 }
 
 /// RED (Floyd and Jacobson 1993); thresholds in the queue's unit.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RedSpec {
     #[serde(default = "d_limit")]
@@ -385,7 +433,7 @@ pub struct RedSpec {
 }
 
 /// The super-packet router (seeds/000 Appendix A1-A3, section 6.1 for the rules).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SuperpacketSpec {
     /// buffSize (packets, or bytes with unit = "bytes").
@@ -434,7 +482,7 @@ pub struct SuperpacketSpec {
     pub random_epoch_phase: bool,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RuleSpec {
     #[default]
@@ -466,11 +514,11 @@ fn d_one_u32() -> u32 {
 }
 
 tagged!(QueueSpec, "queue kind", {
-    "droptail" => Droptail,
-    "red" => Red,
-    "superpacket" => Superpacket,
-    "rio" => Rio,
-    "riops" => Riops,
+    "droptail" => Droptail(DropTailSpec),
+    "red" => Red(RedSpec),
+    "superpacket" => Superpacket(SuperpacketSpec),
+    "rio" => Rio(RioSpec),
+    "riops" => Riops(RioSpec),
 });
 
 impl Default for QueueSpec {
@@ -560,8 +608,9 @@ impl QueueSpec {
 }
 
 /// TCP settings; every field optional, filled from the scenario's `[tcp]` table and
-/// then from SCENARIOS.md's common defaults.
-#[derive(Clone, Debug, Default, Deserialize)]
+/// then from the defaults below (`TcpParams::default()`, which follows SCENARIOS.md's
+/// common defaults).
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TcpSpec {
     /// Congestion control: a name of cc::NAMES ("newreno") or a `[tcp.cc]` table with
@@ -569,54 +618,77 @@ pub struct TcpSpec {
     /// (`cc = { kind = "dctcp", g = 0.0625 }`, g in (0, 1], RFC 8257) turns ECN on and
     /// makes the receiver echo CE exactly (RFC 8257 section 3.2, `TcpParams::ece_echo`);
     /// pair it with a marking queue (droptail `ecn_threshold`).
+    #[schemars(default = "tcp_default::cc")]
     pub cc: Option<cc::CcSpec>,
     /// Payload bytes per full segment (1460).
+    #[schemars(default = "tcp_default::mss")]
     pub mss: Option<u32>,
     /// IP + TCP header bytes (40).
+    #[schemars(default = "tcp_default::header_bytes")]
     pub header_bytes: Option<u32>,
     /// Initial window, segments (10).
+    #[schemars(default = "tcp_default::init_cwnd")]
     pub init_cwnd: Option<f64>,
     /// Maximum window, segments (unlimited).
+    #[schemars(default = "tcp_default::max_cwnd")]
     pub max_cwnd: Option<f64>,
+    #[schemars(default = "tcp_default::min_rto")]
     pub min_rto: Option<Dur>,
+    #[schemars(default = "tcp_default::max_rto")]
     pub max_rto: Option<Dur>,
+    #[schemars(default = "tcp_default::init_rto")]
     pub init_rto: Option<Dur>,
     /// RFC 6298 clock granularity G (1ms).
+    #[schemars(default = "tcp_default::granularity")]
     pub granularity: Option<Dur>,
+    #[schemars(default = "tcp_default::dupack_threshold")]
     pub dupack_threshold: Option<u32>,
+    #[schemars(default = "tcp_default::delayed_ack")]
     pub delayed_ack: Option<bool>,
+    #[schemars(default = "tcp_default::delack_timeout")]
     pub delack_timeout: Option<Dur>,
     /// Negotiate ECN (RFC 3168). Default false; true with cc kind "dctcp", which
     /// rejects false.
+    #[schemars(default = "tcp_default::ecn")]
     pub ecn: Option<bool>,
     /// Send as super-packets (seeds/000 section 2.3): "off", "flow" (the whole flow is
     /// one super-packet) or "runs" (every `sp_len` consecutive packets).
+    #[schemars(default = "tcp_default::superpacket")]
     pub superpacket: Option<SpModeSpec>,
     /// Packets per super-packet in "runs" mode (10).
+    #[schemars(default = "tcp_default::sp_len")]
     pub sp_len: Option<u16>,
     /// On a denied super-packet: "fallback" (the paper's implementation: time out, then
     /// plain NewReno) or "retry" (the ideal: resend as a new super-packet).
+    #[schemars(default = "tcp_default::sp_on_denial")]
     pub sp_on_denial: Option<SpDenialSpec>,
     /// Super-packet sends in all under "retry" before falling back (3).
+    #[schemars(default = "tcp_default::sp_attempts")]
     pub sp_attempts: Option<u8>,
     /// RFC 3042 limited transmit (false: the papers' ns-2 NewReno has none).
+    #[schemars(default = "tcp_default::limited_transmit")]
     pub limited_transmit: Option<bool>,
     /// Quantise RTT samples and RTO to ticks of this length, as ns-2's tcpTick_ ("100ms"
     /// in the RIO-PS papers); "0s" (default) for none.
+    #[schemars(default = "tcp_default::rtt_tick")]
     pub rtt_tick: Option<Dur>,
     /// When a backed-off RTO ends: "rtt_sample" (RFC 6298 with Karn: at the next valid RTT
     /// sample; default) or "new_ack" (ns-3: at the next ACK of new data).
+    #[schemars(default = "tcp_default::rto_backoff_reset")]
     pub rto_backoff_reset: Option<RtoBackoffResetSpec>,
     /// Loss recovery: "newreno" (RFC 6582, default) or "sack" (RFC 2018 blocks, RFC 6675).
+    #[schemars(default = "tcp_default::recovery")]
     pub recovery: Option<RecoverySpec>,
     /// The response to reordering around loss recovery: "none" (default), "dcr"
     /// (TCP-DCR: wait one SRTT after the first duplicate ACK), "ncr" (RFC 4653, needs
     /// recovery = "sack"), or a table with `kind` and the options of
     /// tcp/recovery/dcr.rs (`tau_srtt`, `tau`, `base` = "first_dupack" | "expiry",
     /// `grow_during_tau`, `rearm_rto`) or ncr.rs (`variant` = "careful" | "aggressive").
+    #[schemars(default = "tcp_default::reordering")]
     pub reordering: Option<ReorderingSpec>,
     /// The send scheduler: "off" (window-limited, default), "cc" (the congestion
     /// control's pacing rate) or a rate ("10Mbps"): one packet per size x 8 / rate.
+    #[schemars(default = "tcp_default::pacing")]
     pub pacing: Option<String>,
     /// A per-packet send rule (tcp/gate/): a table with `kind` = "bursts" (`burst_pkts`,
     /// `rate`), "pda" (the options of tcp/gate/pda.rs, all optional) or "burstiness"
@@ -625,27 +697,131 @@ pub struct TcpSpec {
     pub gate: Option<GateSpec>,
     /// The reaction to a data packet dropped by the host's own NIC queue: "ignore"
     /// (default; found as any loss) or "cwr" (Linux: enter CWR, tcp/mod.rs `LocalDrop`).
+    #[schemars(default = "tcp_default::local_drop")]
     pub local_drop: Option<LocalDropSpec>,
     /// Receiver ACK batching (interrupt coalescing, tcp/mod.rs `AckBatch`):
     /// `{ pkts = 8, timeout = "1ms" }`; off by default.
     pub ack_batch: Option<AckBatchSpec>,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+/// The values `TcpSpec::resolve` fills in for absent fields (TcpParams::default() and the
+/// constants below), as the schema's defaults.
+mod tcp_default {
+    use super::*;
+    use crate::tcp::LocalDrop;
+
+    fn d() -> TcpParams {
+        TcpParams::default()
+    }
+    fn dur(t: SimTime) -> Option<Dur> {
+        Some(Dur(t))
+    }
+    pub fn cc() -> Option<&'static str> {
+        Some(cc::CcConfig::default().name())
+    }
+    pub fn mss() -> Option<u32> {
+        Some(d().mss)
+    }
+    pub fn header_bytes() -> Option<u32> {
+        Some(d().header)
+    }
+    pub fn init_cwnd() -> Option<f64> {
+        Some(d().init_cwnd)
+    }
+    /// Infinite: JSON null, "unset".
+    pub fn max_cwnd() -> Option<f64> {
+        Some(d().max_cwnd).filter(|w| w.is_finite())
+    }
+    pub fn min_rto() -> Option<Dur> {
+        dur(d().min_rto)
+    }
+    pub fn max_rto() -> Option<Dur> {
+        dur(d().max_rto)
+    }
+    pub fn init_rto() -> Option<Dur> {
+        dur(d().init_rto)
+    }
+    pub fn granularity() -> Option<Dur> {
+        dur(d().granularity)
+    }
+    pub fn dupack_threshold() -> Option<u32> {
+        Some(d().dupack_threshold)
+    }
+    pub fn delayed_ack() -> Option<bool> {
+        Some(d().delayed_ack)
+    }
+    pub fn delack_timeout() -> Option<Dur> {
+        dur(d().delack_timeout)
+    }
+    /// Without cc kind "dctcp".
+    pub fn ecn() -> Option<bool> {
+        Some(d().ecn)
+    }
+    pub fn superpacket() -> Option<SpModeSpec> {
+        Some(D_SP_MODE)
+    }
+    pub fn sp_len() -> Option<u16> {
+        Some(D_SP_LEN)
+    }
+    pub fn sp_on_denial() -> Option<SpDenialSpec> {
+        Some(D_SP_DENIAL)
+    }
+    pub fn sp_attempts() -> Option<u8> {
+        Some(D_SP_ATTEMPTS)
+    }
+    pub fn limited_transmit() -> Option<bool> {
+        Some(d().limited_transmit)
+    }
+    pub fn rtt_tick() -> Option<Dur> {
+        dur(d().rtt_tick)
+    }
+    pub fn rto_backoff_reset() -> Option<RtoBackoffResetSpec> {
+        Some(match d().rto_backoff_reset {
+            RtoBackoffReset::RttSample => RtoBackoffResetSpec::RttSample,
+            RtoBackoffReset::NewAck => RtoBackoffResetSpec::NewAck,
+        })
+    }
+    pub fn recovery() -> Option<RecoverySpec> {
+        Some(match d().recovery {
+            RecoveryKind::NewReno => RecoverySpec::Newreno,
+            RecoveryKind::Sack => RecoverySpec::Sack,
+        })
+    }
+    pub fn reordering() -> Option<&'static str> {
+        matches!(d().reordering, Reordering::None).then_some("none")
+    }
+    pub fn pacing() -> Option<&'static str> {
+        matches!(d().pacing, Pacing::Off).then_some("off")
+    }
+    pub fn local_drop() -> Option<LocalDropSpec> {
+        Some(match d().local_drop {
+            LocalDrop::Ignore => LocalDropSpec::Ignore,
+            LocalDrop::Cwr => LocalDropSpec::Cwr,
+        })
+    }
+}
+
+/// `superpacket`, `sp_len`, `sp_on_denial` and `sp_attempts` when absent.
+const D_SP_MODE: SpModeSpec = SpModeSpec::Off;
+const D_SP_LEN: u16 = 10;
+const D_SP_DENIAL: SpDenialSpec = SpDenialSpec::Fallback;
+const D_SP_ATTEMPTS: u8 = 3;
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AckBatchSpec {
     pub pkts: u32,
     pub timeout: Dur,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LocalDropSpec {
     Ignore,
     Cwr,
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum GateSpec {
     Bursts {
@@ -794,7 +970,7 @@ impl GateSpec {
     }
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RecoverySpec {
     Newreno,
@@ -805,7 +981,7 @@ pub enum RecoverySpec {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReorderingSpec(ReorderingTable);
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 enum ReorderingTable {
     None {},
@@ -827,14 +1003,14 @@ enum ReorderingTable {
     },
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 enum DcrBaseSpec {
     FirstDupack,
     Expiry,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 enum NcrVariantSpec {
     Careful,
@@ -842,6 +1018,17 @@ enum NcrVariantSpec {
 }
 
 const REORDERING_NAMES: &str = "none, dcr, ncr";
+
+/// A name of REORDERING_NAMES (the response with its defaults) or a `kind` table.
+impl JsonSchema for ReorderingSpec {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ReorderingSpec".into()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = REORDERING_NAMES.split(", ").collect();
+        crate::schema::name_or_table(g.subschema_for::<ReorderingTable>(), &names, "the response with its defaults")
+    }
+}
 
 impl<'de> Deserialize<'de> for ReorderingSpec {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -907,14 +1094,14 @@ impl ReorderingSpec {
     }
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RtoBackoffResetSpec {
     RttSample,
     NewAck,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SpModeSpec {
     Off,
@@ -922,7 +1109,7 @@ pub enum SpModeSpec {
     Runs,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SpDenialSpec {
     Fallback,
@@ -990,14 +1177,14 @@ impl TcpSpec {
             delack_timeout: self.delack_timeout.map_or(d.delack_timeout, |x| x.0),
             ecn: self.ecn.unwrap_or(d.ecn || cc_cfg.needs_ecn()),
             ece_echo: cc_cfg.ece_echo(),
-            sp: match self.superpacket.unwrap_or(SpModeSpec::Off) {
+            sp: match self.superpacket.unwrap_or(D_SP_MODE) {
                 SpModeSpec::Off => SpMode::Off,
                 SpModeSpec::Flow => SpMode::Flow,
-                SpModeSpec::Runs => SpMode::Runs(self.sp_len.unwrap_or(10)),
+                SpModeSpec::Runs => SpMode::Runs(self.sp_len.unwrap_or(D_SP_LEN)),
             },
-            sp_on_denial: match self.sp_on_denial.unwrap_or(SpDenialSpec::Fallback) {
+            sp_on_denial: match self.sp_on_denial.unwrap_or(D_SP_DENIAL) {
                 SpDenialSpec::Fallback => SpDenial::Fallback,
-                SpDenialSpec::Retry => SpDenial::Retry { attempts: self.sp_attempts.unwrap_or(3) },
+                SpDenialSpec::Retry => SpDenial::Retry { attempts: self.sp_attempts.unwrap_or(D_SP_ATTEMPTS) },
             },
             limited_transmit: self.limited_transmit.unwrap_or(d.limited_transmit),
             rtt_tick: self.rtt_tick.map_or(d.rtt_tick, |x| x.0),
@@ -1007,7 +1194,8 @@ impl TcpSpec {
                 Some(RtoBackoffResetSpec::NewAck) => RtoBackoffReset::NewAck,
             },
             recovery: match self.recovery {
-                None | Some(RecoverySpec::Newreno) => RecoveryKind::NewReno,
+                None => d.recovery,
+                Some(RecoverySpec::Newreno) => RecoveryKind::NewReno,
                 Some(RecoverySpec::Sack) => RecoveryKind::Sack,
             },
             reordering: match &self.reordering {
@@ -1029,7 +1217,8 @@ impl TcpSpec {
                 Some(g) => g.resolve(&format!("{path}.gate"))?,
             },
             local_drop: match self.local_drop {
-                None | Some(LocalDropSpec::Ignore) => crate::tcp::LocalDrop::Ignore,
+                None => d.local_drop,
+                Some(LocalDropSpec::Ignore) => crate::tcp::LocalDrop::Ignore,
                 Some(LocalDropSpec::Cwr) => crate::tcp::LocalDrop::Cwr,
             },
             ack_batch: match self.ack_batch {
@@ -1105,7 +1294,7 @@ pub enum TrafficSpec {
 
 /// An attacker (traffic/attack.rs, SCENARIOS.md "attacks"): `attack` is
 /// `spoof_flood`, `bloom_pollution`, `outstanding_drain` or `epoch_sync`.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SpAttackSpec {
     pub attack: String,
@@ -1152,7 +1341,7 @@ fn d_pkt_bytes() -> u32 {
 }
 
 /// A constant-bit-rate source: `rate` in packets of `packet_bytes` wire bytes.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CbrSpec {
     pub from: String,
@@ -1168,7 +1357,7 @@ pub struct CbrSpec {
     pub stop: Option<Dur>,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PeriodsSpec {
     #[default]
@@ -1178,7 +1367,7 @@ pub enum PeriodsSpec {
 
 /// An on-off source: `rate` during on periods of mean `on_time`, silent during off
 /// periods of mean `off_time`; periods `exponential` (default) or `fixed`.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OnOffSpec {
     pub from: String,
@@ -1199,7 +1388,7 @@ pub struct OnOffSpec {
 }
 
 /// The MBS probe (traffic/mbs_probe.rs has the procedure and the defaults).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MbsProbeSpec {
     pub from: String,
@@ -1225,7 +1414,7 @@ pub struct MbsProbeSpec {
 }
 
 /// Long-lived flows (never run out of data).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BulkSpec {
     pub from: String,
@@ -1242,7 +1431,7 @@ pub struct BulkSpec {
 }
 
 /// Flows of a fixed size (`size_bytes`, or `size_pkts` full segments).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FlowSpecToml {
     pub from: String,
@@ -1262,7 +1451,7 @@ pub struct FlowSpecToml {
 }
 
 /// Poisson flow arrivals at `rate_per_s` from `start` until `stop` (default: the end).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PoissonSpec {
     pub from: String,
@@ -1283,24 +1472,24 @@ pub struct PoissonSpec {
 }
 
 tagged!(TrafficSpec, "traffic kind", {
-    "bulk" => Bulk,
-    "flow" => Flow,
-    "poisson" => Poisson,
-    "back_to_back" => BackToBack,
-    "web" => Web,
-    "cbr" => Cbr,
-    "onoff" => OnOff,
-    "mbs_probe" => MbsProbe,
-    "sp_attack" => SpAttack,
-    "workload" => Workload,
-    "incast" => Incast,
+    "bulk" => Bulk(BulkSpec),
+    "flow" => Flow(FlowSpecToml),
+    "poisson" => Poisson(PoissonSpec),
+    "back_to_back" => BackToBack(BackToBackSpec),
+    "web" => Web(WebSpec),
+    "cbr" => Cbr(CbrSpec),
+    "onoff" => OnOff(OnOffSpec),
+    "mbs_probe" => MbsProbe(MbsProbeSpec),
+    "sp_attack" => SpAttack(SpAttackSpec),
+    "workload" => Workload(WorkloadSpec),
+    "incast" => Incast(IncastSpec),
 });
 
 fn d_sample() -> Dur {
     Dur(SimTime::from_ms(1))
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OutputSpec {
     /// Links whose queue length is sampled ("R1->R2"), or ["all"].
@@ -1323,7 +1512,7 @@ pub struct OutputSpec {
     pub monitor: Option<MonitorSpec>,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MonitorSpec {
     pub link: String,

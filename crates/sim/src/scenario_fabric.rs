@@ -27,13 +27,14 @@
 //! queue = { kind = "red", ... }    # (fat tree) agg_uplinks, core_downlinks, agg_downlinks
 //! ```
 
-use serde::Deserialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use super::{Builder, LinkSpec, QueueSpec, MAX_HOSTS};
 use crate::topology::Multipath;
 
 /// Route choice among equal-cost paths.
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RoutingSpec {
     /// Per-flow ECMP: a seeded hash of the 5-tuple at every switch.
@@ -56,7 +57,7 @@ impl From<RoutingSpec> for Multipath {
 }
 
 /// A class of ports (egress queues) a `[[topology.queues]]` entry applies to.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PortClass {
     /// Every egress port of a switch (not the hosts' NICs).
@@ -78,7 +79,7 @@ pub enum PortClass {
 }
 
 /// `[[topology.queues]]`: a queue discipline on every port of a class.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PortQueues {
     pub ports: PortClass,
@@ -86,7 +87,7 @@ pub struct PortQueues {
 }
 
 /// `kind = "leaf_spine"`.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LeafSpineSpec {
     pub leaves: u32,
@@ -104,7 +105,7 @@ pub struct LeafSpineSpec {
 }
 
 /// `kind = "fat_tree"`.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FatTreeSpec {
     /// Switch radix k (even, >= 2): k pods, k^3/4 hosts.

@@ -17,6 +17,7 @@
 
 use std::sync::Arc;
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{node_of, Dur, Scenario, TcpSpec, TrafficSpec, UnitSpec};
@@ -41,7 +42,7 @@ const STREAM_B2B: u64 = 2 << 40;
 const STREAM_WEB: u64 = 3 << 40;
 
 /// One class of a RIO queue: RED thresholds in the queue's unit.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RioClassSpec {
     pub min_th: f64,
@@ -54,7 +55,7 @@ pub struct RioClassSpec {
 }
 
 /// RIO / RIO-PS (queue/rio.rs): `in` (alias `short`) and `out` (alias `long`) classes.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RioSpec {
     #[serde(default = "super::d_limit")]
@@ -126,7 +127,7 @@ fn d_lt_max() -> u32 {
 }
 
 /// The edge classifier (classifier.rs): per-flow packet counts, In while count <= L_t.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClassifierSpec {
     /// Initial L_t (packets).
@@ -193,7 +194,7 @@ pub(super) fn own_classifier(
 }
 
 /// Flows of a fixed size, each opening when the source's previous flow completes.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BackToBackSpec {
     /// Node names with "{i}", i in first..first+count.
@@ -245,7 +246,7 @@ fn d_shape() -> f64 {
 }
 
 /// Web sessions (traffic/web.rs); the defaults are the paper's model.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WebSpec {
     /// Server pool: a node name with "{i}", i in server_first..server_first+server_count.

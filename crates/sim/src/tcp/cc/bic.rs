@@ -59,7 +59,8 @@
 
 use super::{CcState, CongestionControl, CongestionEvent};
 use crate::time::SimTime;
-use serde::Deserialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// HZ/32 of Linux's `bictcp_update`: the longest a stale cnt is kept while the window
 /// is unchanged.
@@ -69,7 +70,7 @@ pub const RECOMPUTE_INTERVAL: SimTime = SimTime(31_250_000);
 const DELAYED_ACK_INIT: u32 = 2 << 4;
 
 /// Which set of constants and rules.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Preset {
     /// Linux tcp_bic.c (default).
@@ -82,7 +83,7 @@ pub enum Preset {
 }
 
 /// `[tcp.cc] kind = "bic"`: a preset and any constant overridden.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
     pub preset: Preset,

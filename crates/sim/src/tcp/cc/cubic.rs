@@ -33,10 +33,11 @@
 
 use super::{CcState, CongestionControl, CongestionEvent};
 use crate::time::SimTime;
-use serde::Deserialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// What ssthresh is computed from on a congestion event.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SsthreshFrom {
     /// FlightSize x beta (RFC 9438 Figure 5, default).
@@ -47,7 +48,7 @@ pub enum SsthreshFrom {
 }
 
 /// `[tcp.cc] kind = "cubic"`.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
     /// C, segments/s^3 (0.4).

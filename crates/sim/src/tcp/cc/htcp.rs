@@ -50,9 +50,10 @@
 
 use super::{CcState, CongestionControl, CongestionEvent};
 use crate::time::SimTime;
-use serde::Deserialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RttScaling {
     /// Linux: K = minRTT/100 ms in [0.1, 2] always, f_alpha >= 1 after it.
@@ -63,7 +64,7 @@ pub enum RttScaling {
     Off,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Arithmetic {
     #[default]
@@ -73,7 +74,7 @@ pub enum Arithmetic {
 }
 
 /// `[tcp.cc] kind = "htcp"`.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
     /// The quadratic coefficient of f_alpha: 0.25 (paper, Linux) or 0.5 (drafts).

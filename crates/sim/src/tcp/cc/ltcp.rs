@@ -31,10 +31,11 @@
 
 use super::{CcState, CongestionControl, CongestionEvent};
 use crate::time::SimTime;
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 /// `[tcp.cc] kind = "ltcp"` parameters.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
     /// Window threshold W_T (segments): one layer below it (default 50).
