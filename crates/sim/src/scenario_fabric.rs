@@ -82,7 +82,9 @@ pub enum PortClass {
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PortQueues {
+    /// The class of egress ports.
     pub ports: PortClass,
+    /// The queue discipline every port of the class gets.
     pub queue: QueueSpec,
 }
 
@@ -90,13 +92,18 @@ pub struct PortQueues {
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LeafSpineSpec {
+    /// Leaf switches, 1..=100000 (MAX_HOSTS).
     pub leaves: u32,
+    /// Spine switches, 1..=100000 (MAX_HOSTS); leaves x spines (the fabric links) at most
+    /// 100000.
     pub spines: u32,
+    /// Hosts on each leaf, 1..=100000, leaves x hosts_per_leaf at most 100000 (MAX_HOSTS).
     pub hosts_per_leaf: u32,
     /// Host <-> leaf links (a `classifier` on it tags at the host's NIC, the edge).
     pub host_link: LinkSpec,
     /// Leaf <-> spine links.
     pub fabric_link: LinkSpec,
+    /// Route choice among equal-cost paths.
     #[serde(default)]
     pub routing: RoutingSpec,
     /// Queue disciplines by port class, applied in order over the links' own `queue`.
@@ -110,14 +117,17 @@ pub struct LeafSpineSpec {
 pub struct FatTreeSpec {
     /// Switch radix k (even, >= 2): k pods, k^3/4 hosts.
     pub k: u32,
+    /// Host <-> edge switch links (a `classifier` on it tags at the host's NIC).
     pub host_link: LinkSpec,
     /// Edge <-> aggregation and aggregation <-> core links.
     pub fabric_link: LinkSpec,
     /// Aggregation <-> core links when they differ from `fabric_link`.
     #[serde(default)]
     pub core_link: Option<LinkSpec>,
+    /// Route choice among equal-cost paths.
     #[serde(default)]
     pub routing: RoutingSpec,
+    /// Queue disciplines by port class, applied in order over the links' own `queue`.
     #[serde(default)]
     pub queues: Vec<PortQueues>,
 }

@@ -62,6 +62,8 @@ pub enum CdfSpec {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct CdfFile {
+    /// Path of a two-column file (size_bytes, cumulative probability; traffic/cdf.rs),
+    /// relative to the current directory.
     file: String,
 }
 
@@ -179,7 +181,7 @@ pub struct IncastSpec {
     /// Node-name patterns (as a workload's `hosts`) of the servers, all of them in every
     /// round; the client is left out if a pattern matches it.
     pub servers: Vec<String>,
-    /// Payload bytes each server sends per round.
+    /// Payload bytes each server sends per round, 1..=1e15 (cdf::MAX_SIZE_BYTES).
     pub bytes: u64,
     /// Time between rounds; the first round at `start`. Give `period` or `rate_per_s`.
     #[serde(default)]

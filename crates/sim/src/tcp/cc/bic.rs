@@ -86,6 +86,8 @@ pub enum Preset {
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
+    /// The constants' source: "linux" (tcp_bic.c, default), "paper" (INFOCOM 2004) or "ns3"
+    /// (TcpBic); each constant below overrides its preset value.
     pub preset: Preset,
     /// B: the binary search moves 1/B of the distance to W_max per RTT (Linux 4, paper 2).
     pub b: Option<u32>,

@@ -55,9 +55,12 @@ pub struct Params {
     pub c: f64,
     /// beta_cubic, the window kept on a congestion event (0.7).
     pub beta: f64,
+    /// Fast convergence (RFC 9438 section 4.7): a flow that loses below its last W_max
+    /// releases bandwidth.
     pub fast_convergence: bool,
     /// The Reno-friendly region (section 4.3).
     pub reno_friendly: bool,
+    /// What ssthresh is computed from on a congestion event.
     pub ssthresh_from: SsthreshFrom,
 }
 

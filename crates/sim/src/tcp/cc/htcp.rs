@@ -81,9 +81,16 @@ pub struct Params {
     pub quad_coeff: f64,
     /// Delta_L, seconds (1).
     pub delta_l: f64,
+    /// RTT scaling of the increase: "linux" (always, K = minRTT / 100 ms in [0.1, 2]),
+    /// "draft" (only when Delta > Delta_L) or "off".
     pub rtt_scaling: RttScaling,
+    /// A change of the achieved throughput by more than 20 % between congestion events
+    /// gives beta = 0.5 (Linux's bandwidth switch).
     pub bandwidth_switch: bool,
+    /// beta = minRTT / maxRTT clamped to [0.5, 0.8] (when minRTT > 10 ms); off: beta = 0.5
+    /// always (the drafts' and FreeBSD's default).
     pub adaptive_backoff: bool,
+    /// "real" (floating point) or "linux" (the kernel's fixed point, HZ = 1000).
     pub arithmetic: Arithmetic,
 }
 

@@ -126,7 +126,10 @@ pub enum CcConfig {
     /// RFC 5681 NewReno window growth (no parameters).
     Newreno {},
     /// A constant window of `window` segments (validation and benchmarks, fixed.rs).
-    Fixed { window: f64 },
+    Fixed {
+        /// The window, segments; finite, at least 1.
+        window: f64,
+    },
     /// HighSpeed TCP, RFC 3649 (highspeed.rs).
     Highspeed(highspeed::Params),
     /// Scalable TCP, Kelly 2003 (scalable.rs).

@@ -61,6 +61,8 @@ pub struct Params {
     pub beta: f64,
     /// Leave slow start above gamma segments queued (1).
     pub gamma: f64,
+    /// How diff is computed: "paper" (cwnd (RTT - baseRTT) / RTT) or "linux" (floor(cwnd
+    /// (RTT - baseRTT) / baseRTT)).
     pub diff: Diff,
 }
 
