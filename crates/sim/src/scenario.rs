@@ -925,6 +925,10 @@ mod param_default {
         };
         dcr_grow_during_tau: bool = dcr().grow_during_tau;
         dcr_rearm_rto: bool = dcr().rearm_rto;
+        ncr_variant: NcrVariantSpec = match NcrConfig::default().variant {
+            NcrVariant::Careful => NcrVariantSpec::Careful,
+            NcrVariant::Aggressive => NcrVariantSpec::Aggressive,
+        };
         probe_packet_bytes: u32 = probe().pkt_bytes;
         probe_trials: u32 = probe().trials;
         probe_max_train: u32 = probe().max_train;
@@ -961,6 +965,8 @@ pub enum LocalDropSpec {
 #[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum GateSpec {
+    /// Bursts of `burst_pkts` packets at line rate, spaced to an average `rate`
+    /// (tcp/gate/).
     Bursts {
         /// Packets per burst, 1..=1000000.
         burst_pkts: u32,
@@ -968,6 +974,8 @@ pub enum GateSpec {
         /// x size x 8 / rate).
         rate: Rate,
     },
+    /// Lion's packet-drop avoidance (tcp/gate/pda.rs, seeds/002): bursts of a measured
+    /// maximum burst size, gaps from the measured available bandwidth.
     Pda {
         /// First burst of the start phase, packets; 2..=max_burst.
         #[serde(default)]
@@ -1003,6 +1011,8 @@ pub enum GateSpec {
         #[schemars(default = "param_default::pda_min_share")]
         min_share: Option<f64>,
     },
+    /// Burstiness control (tcp/gate/burstiness.rs, seeds/003): a packet leaves only while
+    /// the queue the flow builds stays within `threshold`.
     Burstiness {
         /// B_th, packets: a packet leaves only while the queue the flow builds B <=
         /// threshold; finite, 0..=1000000.
@@ -1161,7 +1171,10 @@ pub struct ReorderingSpec(ReorderingTable);
 #[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 enum ReorderingTable {
+    /// No response: the standard fast retransmit.
     None {},
+    /// TCP-DCR (tcp/recovery/dcr.rs): the fast retransmit waits tau after the first
+    /// duplicate ACK.
     Dcr {
         /// tau as a multiple of SRTT at the first duplicate ACK (1.0: one RTT); finite, >= 0.
         #[serde(default)]
@@ -1185,8 +1198,11 @@ enum ReorderingTable {
         #[schemars(default = "param_default::dcr_rearm_rto")]
         rearm_rto: Option<bool>,
     },
+    /// RFC 4653 TCP-NCR (tcp/recovery/ncr.rs): extended limited transmit; needs
+    /// recovery = "sack".
     Ncr {
         /// RFC 4653's "careful" (Careful Limited Transmit, LT_F = 2/3) or "aggressive" variant.
+        #[schemars(default = "param_default::ncr_variant")]
         #[serde(default)]
         variant: Option<NcrVariantSpec>,
     },
@@ -1276,7 +1292,8 @@ impl ReorderingSpec {
             }
             ReorderingTable::Ncr { variant } => Reordering::Ncr(NcrConfig {
                 variant: match variant {
-                    None | Some(NcrVariantSpec::Careful) => NcrVariant::Careful,
+                    None => NcrConfig::default().variant,
+                    Some(NcrVariantSpec::Careful) => NcrVariant::Careful,
                     Some(NcrVariantSpec::Aggressive) => NcrVariant::Aggressive,
                 },
             }),

@@ -60,6 +60,7 @@ pub struct RioClassSpec {
 /// RIO / RIO-PS (queue/rio.rs): `in` (alias `short`) and `out` (alias `long`) classes.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = rio_aliases)]
 pub struct RioSpec {
     /// Capacity (packets, or bytes with unit = "bytes"); at least 1.
     #[serde(default = "super::d_limit")]
@@ -89,6 +90,11 @@ pub struct RioSpec {
     /// Mean packet size (bytes) for byte mode and the idle-time decay; at least 1.
     #[serde(default = "super::d_mean_pkt")]
     pub mean_pkt_size: u32,
+}
+
+/// `short` and `long`, serde's aliases of `in` and `out`, in the schema.
+fn rio_aliases(s: &mut schemars::Schema) {
+    crate::schema::add_aliases(s, &[("in", "short"), ("out", "long")]);
 }
 
 impl RioSpec {

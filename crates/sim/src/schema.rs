@@ -97,6 +97,36 @@ pub fn name_or_table(table: Schema, names: &[&str], what: &str) -> Schema {
     })
 }
 
+/// Adds serde's `alias`es, which schemars leaves out: each (name, alias) pair becomes two
+/// properties of which exactly one is required, the alias marked `x-alias-of` (the
+/// Markdown shows it as such).
+pub fn add_aliases(s: &mut Schema, pairs: &[(&str, &str)]) {
+    let obj = s.ensure_object();
+    if let Some(Value::Object(props)) = obj.get_mut("properties") {
+        for (name, alias) in pairs {
+            if let Some(mut a) = props.get(*name).cloned() {
+                if let Value::Object(o) = &mut a {
+                    o.insert("description".into(), format!("Alias of `{name}`.").into());
+                    o.insert("x-alias-of".into(), (*name).into());
+                }
+                props.insert((*alias).into(), a);
+            }
+        }
+    }
+    let mut one_ofs = Vec::new();
+    if let Some(Value::Array(req)) = obj.get_mut("required") {
+        for (name, alias) in pairs {
+            if let Some(i) = req.iter().position(|r| r == name) {
+                req.remove(i);
+                one_ofs.push(serde_json::json!({ "oneOf": [{ "required": [name] }, { "required": [alias] }] }));
+            }
+        }
+    }
+    if !one_ofs.is_empty() {
+        obj.insert("allOf".into(), Value::Array(one_ofs));
+    }
+}
+
 /// The JSON Schema of a scenario file (TOML or JSON: the same tree).
 pub fn json_schema() -> Value {
     let g = schemars::generate::SchemaSettings::draft2020_12().into_generator();
@@ -320,9 +350,22 @@ impl Md<'_> {
             .and_then(Value::as_array)
             .map(|r| r.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
+        // `allOf: [{ oneOf: [{ required: [a] }, { required: [b] }] }]`: one of a, b (aliases)
+        let mut one_of: Vec<Vec<String>> = Vec::new();
+        for a in v.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+            let names: Vec<String> = a
+                .get("oneOf")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|o| o.get("required")?.as_array()?.first()?.as_str().map(String::from))
+                .collect();
+            one_of.push(names);
+        }
+        let group = |k: &str| one_of.iter().find(|g| g.iter().any(|n| n == k)).cloned();
         let mut names: Vec<&String> = props.keys().filter(|k| *k != "kind").collect();
         // required fields first, then the rest, each alphabetical
-        names.sort_by_key(|k| (!required.contains(&k.as_str()), (*k).clone()));
+        names.sort_by_key(|k| (!required.contains(&k.as_str()) && group(k).is_none(), (*k).clone()));
         if names.is_empty() {
             self.out.push_str("No fields besides `kind`.\n\n");
             return;
@@ -334,6 +377,11 @@ impl Md<'_> {
             let ty = self.type_of(p, &from);
             let default = if required.contains(&name.as_str()) {
                 "**required**".to_string()
+            } else if let Some(of) = p.get("x-alias-of").and_then(Value::as_str) {
+                format!("alias of `{of}`")
+            } else if let Some(g) = group(name) {
+                let names: Vec<String> = g.iter().map(|n| format!("`{n}`")).collect();
+                format!("**required**: one of {}", names.join(", "))
             } else {
                 match p.get("default") {
                     Some(Value::Null) => "unset".to_string(),
@@ -376,7 +424,8 @@ impl Md<'_> {
                     self.out.push_str(&format!("- a string, {}: {}\n", quoted_values(&vals), desc(a)));
                 } else {
                     let t = self.type_of(a, name);
-                    self.out.push_str(&format!("- a table: {t}\n"));
+                    let what = if ref_name(a).is_some() { "a table" } else { "a value" };
+                    self.out.push_str(&format!("- {what}: {t}\n"));
                 }
             }
             self.out.push('\n');
