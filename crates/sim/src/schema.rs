@@ -579,6 +579,126 @@ mod tests {
         assert_eq!(md_default(&md, "## Scenario", "duration"), "**required**");
     }
 
+    /// `v` against `s` (the JSON Schema keywords schema.rs produces: $ref, anyOf, oneOf,
+    /// allOf, const, enum, type, properties, additionalProperties, required, items).
+    fn conforms(v: &Value, s: &Value, root: &Value, at: &str) -> Result<(), String> {
+        if let Some(name) = ref_name(s) {
+            return conforms(v, &root["$defs"][name], root, at);
+        }
+        for key in ["anyOf", "oneOf"] {
+            if let Some(alts) = s.get(key).and_then(Value::as_array) {
+                let ok = alts.iter().filter(|a| conforms(v, a, root, at).is_ok()).count();
+                if ok == 0 || (key == "oneOf" && ok > 1) {
+                    return Err(format!("{at}: {ok} alternatives of {key} match"));
+                }
+            }
+        }
+        for a in s.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+            conforms(v, a, root, at)?;
+        }
+        if let Some(c) = s.get("const") {
+            if c != v {
+                return Err(format!("{at}: not {c}"));
+            }
+        }
+        if let Some(e) = s.get("enum").and_then(Value::as_array) {
+            if !e.contains(v) {
+                return Err(format!("{at}: {v} not in {e:?}"));
+            }
+        }
+        let types: Vec<&str> = match s.get("type") {
+            Some(Value::String(t)) => vec![t.as_str()],
+            Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect(),
+            _ => vec![],
+        };
+        let is = |t: &str| match t {
+            "object" => v.is_object(),
+            "array" => v.is_array(),
+            "string" => v.is_string(),
+            "boolean" => v.is_boolean(),
+            "null" => v.is_null(),
+            "number" => v.is_number(),
+            "integer" => v.is_u64() || v.is_i64(),
+            _ => false,
+        };
+        if !types.is_empty() && !types.iter().any(|t| is(t)) {
+            return Err(format!("{at}: {v} is not {types:?}"));
+        }
+        if let (Some(o), Some(props)) = (v.as_object(), s.get("properties").and_then(Value::as_object)) {
+            for (k, x) in o {
+                match props.get(k) {
+                    Some(p) => conforms(x, p, root, &format!("{at}.{k}"))?,
+                    None if s.get("additionalProperties") == Some(&Value::Bool(false)) => {
+                        return Err(format!("{at}.{k}: unknown field"));
+                    }
+                    None => {}
+                }
+            }
+        }
+        if let Some(o) = v.as_object() {
+            for r in s.get("required").and_then(Value::as_array).into_iter().flatten() {
+                if !o.contains_key(r.as_str().unwrap_or("")) {
+                    return Err(format!("{at}: missing {r}"));
+                }
+            }
+        }
+        if let (Some(a), Some(items)) = (v.as_array(), s.get("items")) {
+            for (i, x) in a.iter().enumerate() {
+                conforms(x, items, root, &format!("{at}[{i}]"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The JSON Schema accepts every scenario file of the repository (which the parser
+    /// accepts), and refuses a misspelt field as the parser does: the hand-written
+    /// schemas (kind tables, name-or-table fields, aliases) say what the parser reads.
+    #[test]
+    fn json_schema_accepts_what_the_parser_accepts() {
+        let root = json_schema();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut n = 0;
+        for sub in ["examples", "scenarios"] {
+            for e in std::fs::read_dir(dir.join(sub)).expect("dir") {
+                let p = e.expect("entry").path();
+                if p.extension().and_then(|x| x.to_str()) != Some("toml") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&p).expect("read");
+                Scenario::from_toml_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+                let v = Scenario::toml_to_json(&text).expect("toml");
+                conforms(&v, &root, &root, "").unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+                n += 1;
+            }
+        }
+        assert!(n >= 5, "found {n} scenario files");
+        let bad = r#"
+            duration = "1s"
+            [topology]
+            kind = "star"
+            senders = 2
+            sender_link = { rate = "1Gbps", delay = "1ms" }
+            receiver_link = { rate = "1Gbps", delay = "1ms", queue = { kind = "droptail", limt = 5 } }
+        "#;
+        assert!(Scenario::from_toml_str(bad).is_err());
+        let v = Scenario::toml_to_json(bad).expect("toml");
+        assert!(conforms(&v, &root, &root, "").is_err());
+        let short = r#"
+            duration = "1s"
+            [topology]
+            kind = "star"
+            senders = 2
+            sender_link = { rate = "1Gbps", delay = "1ms" }
+            receiver_link = { rate = "1Gbps", delay = "1ms", queue = { kind = "riops", short = { min_th = 5, max_th = 15 }, long = { min_th = 5, max_th = 15 } } }
+            [tcp]
+            cc = "cubic"
+            reordering = { kind = "dcr", tau = "10ms" }
+        "#;
+        Scenario::from_toml_str(short).expect("aliases and names parse");
+        let v = Scenario::toml_to_json(short).expect("toml");
+        conforms(&v, &root, &root, "").expect("aliases and names in the schema");
+    }
+
     #[test]
     fn formats_read_back() {
         for ns in [0, 1, 1_500, 80_000_000, 9_500_000_000, 123_456_789] {
