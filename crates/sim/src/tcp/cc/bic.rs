@@ -89,16 +89,18 @@ pub struct Params {
     /// The constants' source: "linux" (tcp_bic.c, default), "paper" (INFOCOM 2004) or "ns3"
     /// (TcpBic); each constant below overrides its preset value.
     pub preset: Preset,
-    /// B: the binary search moves 1/B of the distance to W_max per RTT (Linux 4, paper 2).
+    /// B: the binary search moves 1/B of the distance to W_max per RTT (Linux 4, paper 2);
+    /// at least 2.
     pub b: Option<u32>,
-    /// S_max, segments per RTT (Linux 16, paper 32).
+    /// S_max, segments per RTT (Linux 16, paper 32); at least 1.
     pub max_increment: Option<u32>,
     /// cnt = cwnd smooth_part/B within B of W_max: +B/smooth_part per RTT (Linux 20,
-    /// ns-3 5, paper B/S_min = 200).
+    /// ns-3 5, paper B/S_min = 200); at least 1.
     pub smooth_part: Option<u32>,
     /// At or below this window (segments) BIC is Reno (14).
     pub low_window: Option<u32>,
-    /// The window kept on a loss (Linux 819/1024, ns-3 0.8, paper 1 - 0.125 = 0.875).
+    /// The window kept on a loss (Linux 819/1024, ns-3 0.8, paper 1 - 0.125 = 0.875), in
+    /// (0, 1).
     pub beta: Option<f64>,
     /// Fast convergence (on).
     pub fast_convergence: Option<bool>,

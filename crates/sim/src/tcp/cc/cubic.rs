@@ -51,9 +51,9 @@ pub enum SsthreshFrom {
 #[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
-    /// C, segments/s^3 (0.4).
+    /// C, segments/s^3 (0.4); finite, above 0.
     pub c: f64,
-    /// beta_cubic, the window kept on a congestion event (0.7).
+    /// beta_cubic, the window kept on a congestion event (0.7), in (0, 1).
     pub beta: f64,
     /// Fast convergence (RFC 9438 section 4.7): a flow that loses below its last W_max
     /// releases bandwidth.

@@ -59,7 +59,7 @@ use serde::Deserialize;
 #[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
-    /// Weight of a new observation window in alpha (RFC 8257 section 3.3: 1/16).
+    /// Weight of a new observation window in alpha (RFC 8257 section 3.3: 1/16), in (0, 1].
     pub g: f64,
 }
 

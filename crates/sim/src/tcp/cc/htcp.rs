@@ -77,9 +77,10 @@ pub enum Arithmetic {
 #[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
-    /// The quadratic coefficient of f_alpha: 0.25 (paper, Linux) or 0.5 (drafts).
+    /// The quadratic coefficient of f_alpha: 0.25 (paper, Linux) or 0.5 (drafts); finite,
+    /// >= 0.
     pub quad_coeff: f64,
-    /// Delta_L, seconds (1).
+    /// Delta_L, seconds (1); at least 1 (draft section 3).
     pub delta_l: f64,
     /// RTT scaling of the increase: "linux" (always, K = minRTT / 100 ms in [0.1, 2]),
     /// "draft" (only when Delta > Delta_L) or "off".

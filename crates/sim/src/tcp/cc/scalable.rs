@@ -57,11 +57,12 @@ impl Preset {
 pub struct Params {
     /// `kelly` (default) or `linux`.
     pub preset: Preset,
-    /// Increase per acknowledged segment above the legacy window (default: the preset's).
+    /// Increase per acknowledged segment above the legacy window (default: the preset's), in
+    /// (0, 1].
     pub ai: Option<f64>,
-    /// Below this window, standard TCP increase (default: the preset's).
+    /// Below this window, standard TCP increase (default: the preset's); finite, >= 0.
     pub legacy_window: Option<f64>,
-    /// Multiplicative decrease (default 0.125).
+    /// Multiplicative decrease (default 0.125), in (0, 1).
     pub b: f64,
 }
 

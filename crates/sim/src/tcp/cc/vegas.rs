@@ -55,11 +55,11 @@ pub enum Diff {
 #[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
-    /// Increase below alpha segments queued (2).
+    /// Increase below alpha segments queued (2); finite, >= 0, at most `beta`.
     pub alpha: f64,
-    /// Decrease above beta segments queued (4).
+    /// Decrease above beta segments queued (4); finite, >= 0.
     pub beta: f64,
-    /// Leave slow start above gamma segments queued (1).
+    /// Leave slow start above gamma segments queued (1); finite, >= 0.
     pub gamma: f64,
     /// How diff is computed: "paper" (cwnd (RTT - baseRTT) / RTT) or "linux" (floor(cwnd
     /// (RTT - baseRTT) / baseRTT)).
