@@ -7,7 +7,7 @@ RUST_SRC := $(shell find crates -name '*.rs' -o -name 'Cargo.toml') Cargo.toml C
 PY_SRC := $(shell find python -name '*.py' -o -name '*.pyi') pyproject.toml
 export CARGO_TERM_COLOR := never
 
-.PHONY: install run test bench lint fuzz clean
+.PHONY: install run test bench lint fuzz clean schema
 
 install: $(VENV)/.built $(VENV)/.chromium $(VENV)/.tshark
 
@@ -50,6 +50,12 @@ test: install
 bench: install
 	$(VENV)/bin/superpacket bench
 	cargo bench -p superpacket-sim --bench event_list -- --warm-up-time 1 --measurement-time 3
+
+# the scenario schema reference and its JSON Schema, generated from crates/sim/src/scenario.rs
+# (schema.rs); crates/sim/tests/schema.rs fails when the checked-in files are stale
+schema:
+	cargo run -q --release -p superpacket-sim -- --schema-md > docs/schema.md
+	cargo run -q --release -p superpacket-sim -- --schema-json > docs/scenario.schema.json
 
 lint: install
 	cargo fmt --all -- --check

@@ -15,6 +15,7 @@ pub mod results;
 pub mod ring;
 pub mod rng;
 pub mod scenario;
+pub mod schema;
 pub mod sim;
 pub mod tcp;
 pub mod time;

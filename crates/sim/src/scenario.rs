@@ -4,10 +4,12 @@
 //!
 //! Units: rates are strings with a unit ("10Gbps", "1.25Mbps"); times are strings with a
 //! unit ("25us", "200ms", "5s"); queue limits are packets unless `unit = "bytes"`.
-//! Every field is documented in docs/scenario.md and in examples/.
+//! Every field, its type, unit, default and limits: docs/schema.md, generated from these
+//! types and their doc comments (schema.rs, `make schema`); examples/ has whole scenarios.
 
+use schemars::JsonSchema;
 use serde::de::{self, Deserializer};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::link::Link;
 use crate::queue::droptail::DropTail;
@@ -76,8 +78,20 @@ fn split_path(s: &str) -> (&str, &str) {
 
 /// Deserialize for an enum selected by a `kind` field, one struct per variant, keeping
 /// field paths in errors and listing the allowed kinds.
+/// The JSON Schema it implements (docs/schema.md) is a `oneOf` of the variants' tables,
+/// each with its `kind` added, made from the same list (crate::schema::tagged_schema).
 macro_rules! tagged {
-    ($enum:ident, $what:literal, { $($name:literal => $variant:ident),+ $(,)? }) => {
+    ($enum:ident, $what:literal, { $($name:literal => $variant:ident($ty:ty)),+ $(,)? }) => {
+        impl JsonSchema for $enum {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($enum).into()
+            }
+            fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                let variants = vec![$(crate::schema::kind_variant::<$ty>(g, $name)),+];
+                crate::schema::tagged_schema($what, variants)
+            }
+        }
+
         impl<'de> Deserialize<'de> for $enum {
             fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 let mut v = serde_json::Value::deserialize(d)?;
@@ -101,6 +115,23 @@ macro_rules! tagged {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Dur(pub SimTime);
 
+/// What the parser accepts (`time::parse_duration`), for the schema.
+impl JsonSchema for Dur {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Duration".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        crate::schema::duration_schema()
+    }
+}
+
+/// The shortest exact form ("80ms", "1.5s"): the schema's defaults.
+impl Serialize for Dur {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&crate::schema::format_duration(self.0))
+    }
+}
+
 impl<'de> Deserialize<'de> for Dur {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
@@ -112,6 +143,23 @@ impl<'de> Deserialize<'de> for Dur {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rate(pub BitsPerSec);
 
+/// What the parser accepts (`time::parse_rate`), for the schema.
+impl JsonSchema for Rate {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Rate".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        crate::schema::rate_schema()
+    }
+}
+
+/// The shortest exact form ("10Gbps"): the schema's defaults.
+impl Serialize for Rate {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&crate::schema::format_rate(self.0))
+    }
+}
+
 impl<'de> Deserialize<'de> for Rate {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
@@ -119,25 +167,30 @@ impl<'de> Deserialize<'de> for Rate {
     }
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     /// Free text naming the scenario.
     #[serde(default)]
     pub name: String,
+    /// Free text describing the scenario.
     #[serde(default)]
     pub description: String,
-    /// Simulated time to run, e.g. "5s".
+    /// Simulated time to run, e.g. "5s"; above 0.
     pub duration: Dur,
-    /// Run seed; the API's or CLI's `seed` overrides it. Default 1.
+    /// Run seed (any u64); the API's or CLI's `seed` overrides it. Default 1.
     #[serde(default)]
     pub seed: Option<u64>,
+    /// The network (`[topology]`): `kind` and that kind's fields.
     pub topology: TopologySpec,
     /// TCP defaults for every flow; a traffic entry's `tcp` table overrides fields.
     #[serde(default)]
     pub tcp: TcpSpec,
+    /// The sources (`[[traffic]]`), each a table with `kind`.
     #[serde(default)]
     pub traffic: Vec<TrafficSpec>,
+    /// What the run records besides the flow table: queue and flow series, pcap traces, the
+    /// monitor.
     #[serde(default)]
     pub output: OutputSpec,
     /// Reordering stages (reorder.rs, ALGORITHMS.md section 11): on named links or on
@@ -148,7 +201,7 @@ pub struct Scenario {
 
 /// `[[reorder]]`: each packet chosen with probability `q` waits an extra delay from
 /// Normal(`delay_mean`, `delay_sd`) after the wire, so later packets overtake it.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReorderSpec {
     /// Links ("R1->R2") whose far end delays packets.
@@ -158,9 +211,12 @@ pub struct ReorderSpec {
     /// R3 "reorders 1 % of the packets it forwards").
     #[serde(default)]
     pub router: Option<String>,
+    /// Probability that a packet (of the kind `packets` selects) is held, in [0, 1].
     pub q: f64,
+    /// Mean of the extra delay (Normal).
     #[serde(default = "d_reorder_mean")]
     pub delay_mean: Dur,
+    /// Standard deviation of the extra delay.
     #[serde(default = "d_reorder_sd")]
     pub delay_sd: Dur,
     /// A negative draw is "redraw"n (default) or "clamp"ed to 0.
@@ -178,7 +234,7 @@ fn d_reorder_sd() -> Dur {
     Dur(SimTime::from_ms(8))
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum NegativeSpec {
     #[default]
@@ -186,7 +242,7 @@ pub enum NegativeSpec {
     Clamp,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ReorderPacketsSpec {
     #[default]
@@ -208,11 +264,15 @@ pub enum TopologySpec {
 }
 
 /// Senders s0..s{pairs-1} -> R1 -> R2 -> receivers d0..d{pairs-1}.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DumbbellSpec {
+    /// Sender-receiver pairs, 1..=100000 (MAX_HOSTS).
     pub pairs: u32,
+    /// Every host link (s{i} <-> R1 and R2 <-> d{i}); its `classifier` goes on the sender
+    /// links s{i} -> R1 only.
     pub access: LinkSpec,
+    /// The R1 <-> R2 link.
     pub bottleneck: LinkSpec,
     /// One edge classifier (an edge router's table) on every sender link s{i} -> R1.
     #[serde(default)]
@@ -220,56 +280,67 @@ pub struct DumbbellSpec {
 }
 
 /// Senders s0..s{senders-1} -> R -> d (incast).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StarSpec {
+    /// Senders, 1..=100000 (MAX_HOSTS).
     pub senders: u32,
+    /// Each s{i} <-> R link.
     pub sender_link: LinkSpec,
+    /// The R <-> d link (its R -> d queue is the incast bottleneck).
     pub receiver_link: LinkSpec,
 }
 
 /// Parking lot: routers R1..R{routers} in a line; with `host_link`, a host H{i} on each
 /// router R{i}.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChainSpec {
+    /// Routers in the line, 2..=100000 (MAX_HOSTS).
     pub routers: u32,
+    /// Each R{i} <-> R{i+1} link.
     pub link: LinkSpec,
+    /// With it, a host H{i} on each router R{i} over this link; absent: no hosts.
     #[serde(default)]
     pub host_link: Option<LinkSpec>,
 }
 
 /// Any graph: named nodes and full-duplex links between them.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GraphSpec {
+    /// Node names, each unique.
     pub nodes: Vec<String>,
+    /// Full-duplex links between named nodes.
     pub links: Vec<GraphLink>,
 }
 
 tagged!(TopologySpec, "topology kind", {
-    "dumbbell" => Dumbbell,
-    "star" => Star,
-    "chain" => Chain,
-    "graph" => Graph,
-    "leaf_spine" => LeafSpine,
-    "fat_tree" => FatTree,
+    "dumbbell" => Dumbbell(DumbbellSpec),
+    "star" => Star(StarSpec),
+    "chain" => Chain(ChainSpec),
+    "graph" => Graph(GraphSpec),
+    "leaf_spine" => LeafSpine(fabric::LeafSpineSpec),
+    "fat_tree" => FatTree(fabric::FatTreeSpec),
 });
 
 /// A full-duplex link: the same rate and delay both ways, a queue at each end.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkSpec {
+    /// Line rate of each direction.
     pub rate: Rate,
     /// One-way propagation delay.
     pub delay: Dur,
     /// Egress queue of each direction (default DropTail of 1000 packets).
     #[serde(default)]
+    #[schemars(default = "d_queue_json")]
     pub queue: QueueSpec,
     /// Queue of the reverse direction (b -> a) when it differs.
     #[serde(default)]
     pub reverse_queue: Option<QueueSpec>,
-    /// Independent random loss probability per packet, both directions (validation).
+    /// Independent random loss probability per packet, both directions, in [0, 1)
+    /// (validation).
     #[serde(default)]
     pub loss: f64,
     /// Edge classifier on the a -> b direction, its own table (on a dumbbell's `access`:
@@ -278,24 +349,34 @@ pub struct LinkSpec {
     pub classifier: Option<ClassifierSpec>,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GraphLink {
+    /// One end: a name of `nodes`.
     pub a: String,
+    /// The other end: a name of `nodes`.
     pub b: String,
+    /// Line rate of each direction.
     pub rate: Rate,
+    /// One-way propagation delay.
     pub delay: Dur,
+    /// Egress queue of each direction (default DropTail of 1000 packets).
     #[serde(default)]
+    #[schemars(default = "d_queue_json")]
     pub queue: QueueSpec,
+    /// Queue of the reverse direction (b -> a) when it differs.
     #[serde(default)]
     pub reverse_queue: Option<QueueSpec>,
+    /// Independent random loss probability per packet, both directions, in [0, 1)
+    /// (validation).
     #[serde(default)]
     pub loss: f64,
+    /// Edge classifier on the a -> b direction, its own table.
     #[serde(default)]
     pub classifier: Option<ClassifierSpec>,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum UnitSpec {
     #[default]
@@ -343,68 +424,83 @@ pub enum QueueSpec {
     Riops(RioSpec),
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DropTailSpec {
-    /// Capacity (packets, or bytes with unit = "bytes").
+    /// Capacity (packets, or bytes with unit = "bytes"); at least 1.
     #[serde(default = "d_limit")]
     pub limit: u64,
+    /// Unit of `limit` and `ecn_threshold`: packets or bytes.
     #[serde(default)]
     pub unit: UnitSpec,
     /// DCTCP marking threshold K (queue/droptail.rs; DCTCP paper section 3.1, RFC 8257
     /// section 3.1), in the queue's unit: an ECT arrival that finds more than K queued
     /// is CE-marked (never dropped for it). In 1..=limit; unset: no marking.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ecn_threshold: Option<u64>,
 }
 
 /// RED (Floyd and Jacobson 1993); thresholds in the queue's unit.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RedSpec {
+    /// Capacity (packets, or bytes with unit = "bytes"); at least 1.
     #[serde(default = "d_limit")]
     pub limit: u64,
+    /// Unit of `limit` and the thresholds; "bytes" also turns on RED's byte mode (drop
+    /// probability scaled by size / `mean_pkt_size`).
     #[serde(default)]
     pub unit: UnitSpec,
+    /// Lower threshold on the average queue, in the queue's unit; finite, >= 0.
     pub min_th: f64,
+    /// Upper threshold on the average queue, in the queue's unit; above `min_th`.
     pub max_th: f64,
+    /// Marking probability reached at average = `max_th`, in (0, 1].
     #[serde(default = "d_p_max")]
     pub p_max: f64,
+    /// EWMA weight of the average queue size, per arrival, in (0, 1].
     #[serde(default = "d_w_q")]
     pub w_q: f64,
+    /// The probability rises from `p_max` to 1 over [max_th, 2 max_th) instead of jumping
+    /// to 1 (Floyd's gentle variant).
     #[serde(default = "d_true")]
     pub gentle: bool,
+    /// ns-2 `wait_`: no mark until count x p_b >= 1 (marks spaced at least 1/p_b arrivals).
     #[serde(default = "d_true")]
     pub wait: bool,
     /// Mark ECN-capable packets instead of dropping them early.
     #[serde(default)]
     pub ecn: bool,
-    /// Mean packet size (bytes) for byte mode and the idle-time decay.
+    /// Mean packet size (bytes) for byte mode and the idle-time decay; at least 1.
     #[serde(default = "d_mean_pkt")]
     pub mean_pkt_size: u32,
 }
 
 /// The super-packet router (seeds/000 Appendix A1-A3, section 6.1 for the rules).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SuperpacketSpec {
-    /// buffSize (packets, or bytes with unit = "bytes").
+    /// buffSize (packets, or bytes with unit = "bytes"), 1..=2^32-1.
     pub limit: u64,
+    /// Unit of `limit` and `threshold`: packets or bytes.
     #[serde(default)]
     pub unit: UnitSpec,
-    /// t: normal packets and new super-packets are refused once the queue holds t.
+    /// t: normal packets and new super-packets are refused once the queue holds t; at most
+    /// `limit`.
     pub threshold: u64,
-    /// EPOCH of the moving hash table and Bloom filter.
+    /// EPOCH of the moving hash table and Bloom filter; above 0.
     #[serde(default = "d_epoch")]
     pub epoch: Dur,
+    /// Bits of the moving Bloom filter: a power of two, at least 64.
     #[serde(default = "d_bloom_bits")]
     pub bloom_bits: u32,
+    /// Hash functions of the Bloom filter, 1..=32.
     #[serde(default = "d_bloom_hashes")]
     pub bloom_hashes: u32,
-    /// (src, dst) entries per hash-table generation (memory bound, section 3.1).
+    /// (src, dst) entries per hash-table generation (memory bound, section 3.1), 1..=2^24.
     #[serde(default = "d_max_pairs")]
     pub max_pairs: u32,
-    /// Largest super-packet length accepted (packets).
+    /// Largest super-packet length accepted (packets), at least 1.
     #[serde(default = "d_max_len")]
     pub max_len: u16,
     /// Always admit SYNs while the buffer has room.
@@ -413,10 +509,10 @@ pub struct SuperpacketSpec {
     /// Threshold rule: "static", "ewma" or "outstanding" (section 6.1).
     #[serde(default)]
     pub rule: RuleSpec,
-    /// EWMA weight of the dynamic rules.
+    /// EWMA weight of the dynamic rules, in (0, 1].
     #[serde(default = "d_rule_weight")]
     pub rule_weight: f64,
-    /// Lowest t a dynamic rule may set.
+    /// Lowest t a dynamic rule may set; at most `limit` under "ewma" and "outstanding".
     #[serde(default = "d_one_u32")]
     pub t_min: u32,
     /// Section 3.1 defences, each on or off (SCENARIOS.md "attacks"). `keyed`: a
@@ -434,7 +530,7 @@ pub struct SuperpacketSpec {
     pub random_epoch_phase: bool,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RuleSpec {
     #[default]
@@ -466,12 +562,24 @@ fn d_one_u32() -> u32 {
 }
 
 tagged!(QueueSpec, "queue kind", {
-    "droptail" => Droptail,
-    "red" => Red,
-    "superpacket" => Superpacket,
-    "rio" => Rio,
-    "riops" => Riops,
+    "droptail" => Droptail(DropTailSpec),
+    "red" => Red(RedSpec),
+    "superpacket" => Superpacket(SuperpacketSpec),
+    "rio" => Rio(RioSpec),
+    "riops" => Riops(RioSpec),
 });
+
+/// `QueueSpec::default()` as the schema's default of a link's `queue`.
+fn d_queue_json() -> serde_json::Value {
+    match QueueSpec::default() {
+        QueueSpec::Droptail(d) => {
+            let mut v = serde_json::to_value(d).expect("json");
+            v["kind"] = "droptail".into();
+            v
+        }
+        _ => unreachable!("the default queue is a DropTail"),
+    }
+}
 
 impl Default for QueueSpec {
     fn default() -> Self {
@@ -560,8 +668,9 @@ impl QueueSpec {
 }
 
 /// TCP settings; every field optional, filled from the scenario's `[tcp]` table and
-/// then from SCENARIOS.md's common defaults.
-#[derive(Clone, Debug, Default, Deserialize)]
+/// then from the defaults below (`TcpParams::default()`, which follows SCENARIOS.md's
+/// common defaults).
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TcpSpec {
     /// Congestion control: a name of cc::NAMES ("newreno") or a `[tcp.cc]` table with
@@ -569,54 +678,84 @@ pub struct TcpSpec {
     /// (`cc = { kind = "dctcp", g = 0.0625 }`, g in (0, 1], RFC 8257) turns ECN on and
     /// makes the receiver echo CE exactly (RFC 8257 section 3.2, `TcpParams::ece_echo`);
     /// pair it with a marking queue (droptail `ecn_threshold`).
+    #[schemars(default = "tcp_default::cc")]
     pub cc: Option<cc::CcSpec>,
-    /// Payload bytes per full segment (1460).
+    /// Payload bytes per full segment, 1..=65495.
+    #[schemars(default = "tcp_default::mss")]
     pub mss: Option<u32>,
-    /// IP + TCP header bytes (40).
+    /// IP + TCP header bytes per packet.
+    #[schemars(default = "tcp_default::header_bytes")]
     pub header_bytes: Option<u32>,
-    /// Initial window, segments (10).
+    /// Initial window, segments; at least 1.
+    #[schemars(default = "tcp_default::init_cwnd")]
     pub init_cwnd: Option<f64>,
-    /// Maximum window, segments (unlimited).
+    /// Maximum window, segments; at least 1. Default unlimited.
+    #[schemars(default = "tcp_default::max_cwnd")]
     pub max_cwnd: Option<f64>,
+    /// Lower bound of the retransmission timeout (RFC 6298 (2.4)); at most `max_rto`.
+    #[schemars(default = "tcp_default::min_rto")]
     pub min_rto: Option<Dur>,
+    /// Upper bound of the retransmission timeout, backoff included; at least `min_rto`.
+    #[schemars(default = "tcp_default::max_rto")]
     pub max_rto: Option<Dur>,
+    /// Retransmission timeout before the first RTT sample (RFC 6298 (2.1)); above 0.
+    #[schemars(default = "tcp_default::init_rto")]
     pub init_rto: Option<Dur>,
-    /// RFC 6298 clock granularity G (1ms).
+    /// RFC 6298 clock granularity G.
+    #[schemars(default = "tcp_default::granularity")]
     pub granularity: Option<Dur>,
+    /// Duplicate ACKs that trigger a fast retransmit (RFC 5681); at least 1.
+    #[schemars(default = "tcp_default::dupack_threshold")]
     pub dupack_threshold: Option<u32>,
+    /// The receiver ACKs every second full segment or after `delack_timeout` (RFC 5681
+    /// section 4.2); false: every segment.
+    #[schemars(default = "tcp_default::delayed_ack")]
     pub delayed_ack: Option<bool>,
+    /// The delayed-ACK timer (with `delayed_ack`).
+    #[schemars(default = "tcp_default::delack_timeout")]
     pub delack_timeout: Option<Dur>,
     /// Negotiate ECN (RFC 3168). Default false; true with cc kind "dctcp", which
     /// rejects false.
+    #[schemars(default = "tcp_default::ecn")]
     pub ecn: Option<bool>,
     /// Send as super-packets (seeds/000 section 2.3): "off", "flow" (the whole flow is
     /// one super-packet) or "runs" (every `sp_len` consecutive packets).
+    #[schemars(default = "tcp_default::superpacket")]
     pub superpacket: Option<SpModeSpec>,
-    /// Packets per super-packet in "runs" mode (10).
+    /// Packets per super-packet in "runs" mode; at least 1.
+    #[schemars(default = "tcp_default::sp_len")]
     pub sp_len: Option<u16>,
     /// On a denied super-packet: "fallback" (the paper's implementation: time out, then
     /// plain NewReno) or "retry" (the ideal: resend as a new super-packet).
+    #[schemars(default = "tcp_default::sp_on_denial")]
     pub sp_on_denial: Option<SpDenialSpec>,
-    /// Super-packet sends in all under "retry" before falling back (3).
+    /// Super-packet sends in all under "retry" before falling back; at least 1.
+    #[schemars(default = "tcp_default::sp_attempts")]
     pub sp_attempts: Option<u8>,
     /// RFC 3042 limited transmit (false: the papers' ns-2 NewReno has none).
+    #[schemars(default = "tcp_default::limited_transmit")]
     pub limited_transmit: Option<bool>,
     /// Quantise RTT samples and RTO to ticks of this length, as ns-2's tcpTick_ ("100ms"
     /// in the RIO-PS papers); "0s" (default) for none.
+    #[schemars(default = "tcp_default::rtt_tick")]
     pub rtt_tick: Option<Dur>,
     /// When a backed-off RTO ends: "rtt_sample" (RFC 6298 with Karn: at the next valid RTT
     /// sample; default) or "new_ack" (ns-3: at the next ACK of new data).
+    #[schemars(default = "tcp_default::rto_backoff_reset")]
     pub rto_backoff_reset: Option<RtoBackoffResetSpec>,
     /// Loss recovery: "newreno" (RFC 6582, default) or "sack" (RFC 2018 blocks, RFC 6675).
+    #[schemars(default = "tcp_default::recovery")]
     pub recovery: Option<RecoverySpec>,
     /// The response to reordering around loss recovery: "none" (default), "dcr"
     /// (TCP-DCR: wait one SRTT after the first duplicate ACK), "ncr" (RFC 4653, needs
     /// recovery = "sack"), or a table with `kind` and the options of
     /// tcp/recovery/dcr.rs (`tau_srtt`, `tau`, `base` = "first_dupack" | "expiry",
     /// `grow_during_tau`, `rearm_rto`) or ncr.rs (`variant` = "careful" | "aggressive").
+    #[schemars(default = "tcp_default::reordering")]
     pub reordering: Option<ReorderingSpec>,
     /// The send scheduler: "off" (window-limited, default), "cc" (the congestion
     /// control's pacing rate) or a rate ("10Mbps"): one packet per size x 8 / rate.
+    #[schemars(default = "tcp_default::pacing")]
     pub pacing: Option<String>,
     /// A per-packet send rule (tcp/gate/): a table with `kind` = "bursts" (`burst_pkts`,
     /// `rate`), "pda" (the options of tcp/gate/pda.rs, all optional) or "burstiness"
@@ -625,67 +764,291 @@ pub struct TcpSpec {
     pub gate: Option<GateSpec>,
     /// The reaction to a data packet dropped by the host's own NIC queue: "ignore"
     /// (default; found as any loss) or "cwr" (Linux: enter CWR, tcp/mod.rs `LocalDrop`).
+    #[schemars(default = "tcp_default::local_drop")]
     pub local_drop: Option<LocalDropSpec>,
     /// Receiver ACK batching (interrupt coalescing, tcp/mod.rs `AckBatch`):
     /// `{ pkts = 8, timeout = "1ms" }`; off by default.
     pub ack_batch: Option<AckBatchSpec>,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+/// The values `TcpSpec::resolve` fills in for absent fields (TcpParams::default() and the
+/// constants below), as the schema's defaults.
+mod tcp_default {
+    use super::*;
+    use crate::tcp::LocalDrop;
+
+    fn d() -> TcpParams {
+        TcpParams::default()
+    }
+    fn dur(t: SimTime) -> Option<Dur> {
+        Some(Dur(t))
+    }
+    pub fn cc() -> Option<&'static str> {
+        Some(cc::CcConfig::default().name())
+    }
+    pub fn mss() -> Option<u32> {
+        Some(d().mss)
+    }
+    pub fn header_bytes() -> Option<u32> {
+        Some(d().header)
+    }
+    pub fn init_cwnd() -> Option<f64> {
+        Some(d().init_cwnd)
+    }
+    /// Infinite: JSON null, "unset".
+    pub fn max_cwnd() -> Option<f64> {
+        Some(d().max_cwnd).filter(|w| w.is_finite())
+    }
+    pub fn min_rto() -> Option<Dur> {
+        dur(d().min_rto)
+    }
+    pub fn max_rto() -> Option<Dur> {
+        dur(d().max_rto)
+    }
+    pub fn init_rto() -> Option<Dur> {
+        dur(d().init_rto)
+    }
+    pub fn granularity() -> Option<Dur> {
+        dur(d().granularity)
+    }
+    pub fn dupack_threshold() -> Option<u32> {
+        Some(d().dupack_threshold)
+    }
+    pub fn delayed_ack() -> Option<bool> {
+        Some(d().delayed_ack)
+    }
+    pub fn delack_timeout() -> Option<Dur> {
+        dur(d().delack_timeout)
+    }
+    /// Without cc kind "dctcp".
+    pub fn ecn() -> Option<bool> {
+        Some(d().ecn)
+    }
+    pub fn superpacket() -> Option<SpModeSpec> {
+        Some(D_SP_MODE)
+    }
+    pub fn sp_len() -> Option<u16> {
+        Some(D_SP_LEN)
+    }
+    pub fn sp_on_denial() -> Option<SpDenialSpec> {
+        Some(D_SP_DENIAL)
+    }
+    pub fn sp_attempts() -> Option<u8> {
+        Some(D_SP_ATTEMPTS)
+    }
+    pub fn limited_transmit() -> Option<bool> {
+        Some(d().limited_transmit)
+    }
+    pub fn rtt_tick() -> Option<Dur> {
+        dur(d().rtt_tick)
+    }
+    pub fn rto_backoff_reset() -> Option<RtoBackoffResetSpec> {
+        Some(match d().rto_backoff_reset {
+            RtoBackoffReset::RttSample => RtoBackoffResetSpec::RttSample,
+            RtoBackoffReset::NewAck => RtoBackoffResetSpec::NewAck,
+        })
+    }
+    pub fn recovery() -> Option<RecoverySpec> {
+        Some(match d().recovery {
+            RecoveryKind::NewReno => RecoverySpec::Newreno,
+            RecoveryKind::Sack => RecoverySpec::Sack,
+        })
+    }
+    pub fn reordering() -> Option<&'static str> {
+        matches!(d().reordering, Reordering::None).then_some("none")
+    }
+    pub fn pacing() -> Option<&'static str> {
+        matches!(d().pacing, Pacing::Off).then_some("off")
+    }
+    pub fn local_drop() -> Option<LocalDropSpec> {
+        Some(match d().local_drop {
+            LocalDrop::Ignore => LocalDropSpec::Ignore,
+            LocalDrop::Cwr => LocalDropSpec::Cwr,
+        })
+    }
+}
+
+/// The values the gates, the reordering responses and the MBS probe take for absent
+/// options (their `Default` impls), as the schema's defaults.
+mod param_default {
+    use super::*;
+
+    macro_rules! defaults {
+        ($($name:ident: $t:ty = $e:expr;)+) => {
+            $(pub fn $name() -> Option<$t> {
+                Some($e)
+            })+
+        };
+    }
+
+    fn pda() -> PdaParams {
+        PdaParams::default()
+    }
+    fn bc() -> BcParams {
+        BcParams::default()
+    }
+    fn dcr() -> DcrConfig {
+        DcrConfig::default()
+    }
+    fn probe() -> ProbeParams {
+        ProbeParams::default()
+    }
+
+    defaults! {
+        pda_init_burst: u32 = pda().init_burst;
+        pda_max_burst: u32 = pda().max_burst;
+        pda_mbs_fraction: f64 = pda().mbs_fraction;
+        pda_gain: f64 = pda().gain;
+        pda_detect: f64 = pda().detect;
+        pda_hold_rtts: u32 = pda().hold_rtts;
+        pda_balance_step: f64 = pda().balance_step;
+        pda_min_share: f64 = pda().min_share;
+        bc_threshold: f64 = bc().threshold;
+        bc_strict: bool = bc().strict;
+        bc_measure: &'static str = match bc().measure {
+            Measure::Queue => "queue",
+            Measure::Anchor => "anchor",
+        };
+        bc_estimator: &'static str = match bc().estimator {
+            Estimator::Delivery => "delivery",
+            Estimator::DeliveryEwma => "delivery_ewma",
+            Estimator::Window => "window",
+        };
+        bc_gain: f64 = bc().gain;
+        bc_filter_rtts: u32 = bc().filter_rtts;
+        bc_headroom: f64 = bc().headroom;
+        bc_ss_headroom: f64 = bc().ss_headroom;
+        dcr_tau_srtt: f64 = dcr().tau_srtt;
+        dcr_base: DcrBaseSpec = match dcr().base {
+            DcrBase::FirstDupack => DcrBaseSpec::FirstDupack,
+            DcrBase::Expiry => DcrBaseSpec::Expiry,
+        };
+        dcr_grow_during_tau: bool = dcr().grow_during_tau;
+        dcr_rearm_rto: bool = dcr().rearm_rto;
+        ncr_variant: NcrVariantSpec = match NcrConfig::default().variant {
+            NcrVariant::Careful => NcrVariantSpec::Careful,
+            NcrVariant::Aggressive => NcrVariantSpec::Aggressive,
+        };
+        probe_packet_bytes: u32 = probe().pkt_bytes;
+        probe_trials: u32 = probe().trials;
+        probe_max_train: u32 = probe().max_train;
+        probe_resolution: f64 = probe().resolution;
+        probe_fac_train: u32 = probe().fac_train;
+        probe_fac_epsilon: f64 = probe().fac_epsilon;
+        probe_fac_rounds: u32 = probe().fac_rounds;
+        probe_init_timeout: Dur = Dur(probe().init_timeout);
+    }
+}
+
+/// `superpacket`, `sp_len`, `sp_on_denial` and `sp_attempts` when absent.
+const D_SP_MODE: SpModeSpec = SpModeSpec::Off;
+const D_SP_LEN: u16 = 10;
+const D_SP_DENIAL: SpDenialSpec = SpDenialSpec::Fallback;
+const D_SP_ATTEMPTS: u8 = 3;
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AckBatchSpec {
+    /// ACK after this many data packets, 1..=100000.
     pub pkts: u32,
+    /// ... or after this long since the first unacknowledged one; above 0, at most 10s.
     pub timeout: Dur,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LocalDropSpec {
     Ignore,
     Cwr,
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum GateSpec {
+    /// Bursts of `burst_pkts` packets at line rate, spaced to an average `rate`
+    /// (tcp/gate/).
     Bursts {
+        /// Packets per burst, 1..=1000000.
         burst_pkts: u32,
+        /// The average rate the bursts are spaced at (a burst at line rate every burst_pkts
+        /// x size x 8 / rate).
         rate: Rate,
     },
+    /// Lion's packet-drop avoidance (tcp/gate/pda.rs, seeds/002): bursts of a measured
+    /// maximum burst size, gaps from the measured available bandwidth.
     Pda {
+        /// First burst of the start phase, packets; 2..=max_burst.
         #[serde(default)]
+        #[schemars(default = "param_default::pda_init_burst")]
         init_burst: Option<u32>,
+        /// Largest burst, packets (at most what the host's NIC queue holds + 1); at most
+        /// 1000000.
         #[serde(default)]
+        #[schemars(default = "param_default::pda_max_burst")]
         max_burst: Option<u32>,
+        /// Steady-phase bursts are max(2, mbs_fraction x MBS) packets; in (0, 1].
         #[serde(default)]
+        #[schemars(default = "param_default::pda_mbs_fraction")]
         mbs_fraction: Option<f64>,
+        /// Weight of a new available-bandwidth sample in A; in (0, 1].
         #[serde(default)]
+        #[schemars(default = "param_default::pda_gain")]
         gain: Option<f64>,
+        /// New traffic is detected when A falls below rate x (1 - detect); in (0, 1].
         #[serde(default)]
+        #[schemars(default = "param_default::pda_detect")]
         detect: Option<f64>,
+        /// Round trips to hold after yielding, at most 1000.
         #[serde(default)]
+        #[schemars(default = "param_default::pda_hold_rtts")]
         hold_rtts: Option<u32>,
+        /// Rate growth per SRTT while balancing, as a share of the capacity C; in (0, 1].
         #[serde(default)]
+        #[schemars(default = "param_default::pda_balance_step")]
         balance_step: Option<f64>,
+        /// The rate never goes below this share of the capacity estimate; in (0, 1].
         #[serde(default)]
+        #[schemars(default = "param_default::pda_min_share")]
         min_share: Option<f64>,
     },
+    /// Burstiness control (tcp/gate/burstiness.rs, seeds/003): a packet leaves only while
+    /// the queue the flow builds stays within `threshold`.
     Burstiness {
+        /// B_th, packets: a packet leaves only while the queue the flow builds B <=
+        /// threshold; finite, 0..=1000000.
         #[serde(default)]
+        #[schemars(default = "param_default::bc_threshold")]
         threshold: Option<f64>,
+        /// true: send only while B < threshold; false: while B <= threshold.
         #[serde(default)]
+        #[schemars(default = "param_default::bc_strict")]
         strict: Option<bool>,
+        /// How B is measured: "queue" (the flow's own queue at a bottleneck of rate c, a
+        /// leaky bucket) or "anchor" (the slides' B from the anchor packet).
         #[serde(default)]
+        #[schemars(default = "param_default::bc_measure")]
         measure: Option<String>,
+        /// The available bandwidth c: "delivery" (largest per-SRTT delivery rate of the
+        /// last `filter_rtts`), "delivery_ewma" (EWMA-smoothed, weight `gain`) or "window"
+        /// (cwnd / SRTT).
         #[serde(default)]
+        #[schemars(default = "param_default::bc_estimator")]
         estimator: Option<String>,
+        /// EWMA weight of a new delivery-rate sample ("delivery_ewma"); in (0, 1].
         #[serde(default)]
+        #[schemars(default = "param_default::bc_gain")]
         gain: Option<f64>,
+        /// Samples the "delivery" estimator's max filter keeps (one per SRTT), 1..=10000.
         #[serde(default)]
+        #[schemars(default = "param_default::bc_filter_rtts")]
         filter_rtts: Option<u32>,
+        /// The delivery estimators' factor on c out of slow start; finite, 1..=100.
         #[serde(default)]
+        #[schemars(default = "param_default::bc_headroom")]
         headroom: Option<f64>,
+        /// The delivery estimators' factor on c in slow start; finite, 1..=100.
         #[serde(default)]
+        #[schemars(default = "param_default::bc_ss_headroom")]
         ss_headroom: Option<f64>,
     },
 }
@@ -794,7 +1157,7 @@ impl GateSpec {
     }
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RecoverySpec {
     Newreno,
@@ -805,36 +1168,54 @@ pub enum RecoverySpec {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReorderingSpec(ReorderingTable);
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 enum ReorderingTable {
+    /// No response: the standard fast retransmit.
     None {},
+    /// TCP-DCR (tcp/recovery/dcr.rs): the fast retransmit waits tau after the first
+    /// duplicate ACK.
     Dcr {
+        /// tau as a multiple of SRTT at the first duplicate ACK (1.0: one RTT); finite, >= 0.
         #[serde(default)]
+        #[schemars(default = "param_default::dcr_tau_srtt")]
         tau_srtt: Option<f64>,
+        /// A fixed tau instead (overrides `tau_srtt`).
         #[serde(default)]
         tau: Option<Dur>,
+        /// Which state the loss response after tau is based on: FlightSize and cwnd at the
+        /// first duplicate ACK ("first_dupack") or when tau expires ("expiry", the draft's
+        /// "standard FR/FR" literally).
         #[serde(default)]
+        #[schemars(default = "param_default::dcr_base")]
         base: Option<DcrBaseSpec>,
+        /// Additive increase continues during tau (draft section 4).
         #[serde(default)]
+        #[schemars(default = "param_default::dcr_grow_during_tau")]
         grow_during_tau: Option<bool>,
+        /// Restart the retransmission timer at the delayed fast retransmit.
         #[serde(default)]
+        #[schemars(default = "param_default::dcr_rearm_rto")]
         rearm_rto: Option<bool>,
     },
+    /// RFC 4653 TCP-NCR (tcp/recovery/ncr.rs): extended limited transmit; needs
+    /// recovery = "sack".
     Ncr {
+        /// RFC 4653's "careful" (Careful Limited Transmit, LT_F = 2/3) or "aggressive" variant.
+        #[schemars(default = "param_default::ncr_variant")]
         #[serde(default)]
         variant: Option<NcrVariantSpec>,
     },
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 enum DcrBaseSpec {
     FirstDupack,
     Expiry,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 enum NcrVariantSpec {
     Careful,
@@ -842,6 +1223,17 @@ enum NcrVariantSpec {
 }
 
 const REORDERING_NAMES: &str = "none, dcr, ncr";
+
+/// A name of REORDERING_NAMES (the response with its defaults) or a `kind` table.
+impl JsonSchema for ReorderingSpec {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ReorderingSpec".into()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = REORDERING_NAMES.split(", ").collect();
+        crate::schema::name_or_table(g.subschema_for::<ReorderingTable>(), &names, "the response with its defaults")
+    }
+}
 
 impl<'de> Deserialize<'de> for ReorderingSpec {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -888,7 +1280,8 @@ impl ReorderingSpec {
                     tau_srtt: tau_srtt.unwrap_or(d.tau_srtt),
                     tau: tau.map(|t| t.0),
                     base: match base {
-                        None | Some(DcrBaseSpec::FirstDupack) => DcrBase::FirstDupack,
+                        None => d.base,
+                        Some(DcrBaseSpec::FirstDupack) => DcrBase::FirstDupack,
                         Some(DcrBaseSpec::Expiry) => DcrBase::Expiry,
                     },
                     grow_during_tau: grow_during_tau.unwrap_or(d.grow_during_tau),
@@ -899,7 +1292,8 @@ impl ReorderingSpec {
             }
             ReorderingTable::Ncr { variant } => Reordering::Ncr(NcrConfig {
                 variant: match variant {
-                    None | Some(NcrVariantSpec::Careful) => NcrVariant::Careful,
+                    None => NcrConfig::default().variant,
+                    Some(NcrVariantSpec::Careful) => NcrVariant::Careful,
                     Some(NcrVariantSpec::Aggressive) => NcrVariant::Aggressive,
                 },
             }),
@@ -907,14 +1301,14 @@ impl ReorderingSpec {
     }
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RtoBackoffResetSpec {
     RttSample,
     NewAck,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SpModeSpec {
     Off,
@@ -922,7 +1316,7 @@ pub enum SpModeSpec {
     Runs,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SpDenialSpec {
     Fallback,
@@ -990,14 +1384,14 @@ impl TcpSpec {
             delack_timeout: self.delack_timeout.map_or(d.delack_timeout, |x| x.0),
             ecn: self.ecn.unwrap_or(d.ecn || cc_cfg.needs_ecn()),
             ece_echo: cc_cfg.ece_echo(),
-            sp: match self.superpacket.unwrap_or(SpModeSpec::Off) {
+            sp: match self.superpacket.unwrap_or(D_SP_MODE) {
                 SpModeSpec::Off => SpMode::Off,
                 SpModeSpec::Flow => SpMode::Flow,
-                SpModeSpec::Runs => SpMode::Runs(self.sp_len.unwrap_or(10)),
+                SpModeSpec::Runs => SpMode::Runs(self.sp_len.unwrap_or(D_SP_LEN)),
             },
-            sp_on_denial: match self.sp_on_denial.unwrap_or(SpDenialSpec::Fallback) {
+            sp_on_denial: match self.sp_on_denial.unwrap_or(D_SP_DENIAL) {
                 SpDenialSpec::Fallback => SpDenial::Fallback,
-                SpDenialSpec::Retry => SpDenial::Retry { attempts: self.sp_attempts.unwrap_or(3) },
+                SpDenialSpec::Retry => SpDenial::Retry { attempts: self.sp_attempts.unwrap_or(D_SP_ATTEMPTS) },
             },
             limited_transmit: self.limited_transmit.unwrap_or(d.limited_transmit),
             rtt_tick: self.rtt_tick.map_or(d.rtt_tick, |x| x.0),
@@ -1007,7 +1401,8 @@ impl TcpSpec {
                 Some(RtoBackoffResetSpec::NewAck) => RtoBackoffReset::NewAck,
             },
             recovery: match self.recovery {
-                None | Some(RecoverySpec::Newreno) => RecoveryKind::NewReno,
+                None => d.recovery,
+                Some(RecoverySpec::Newreno) => RecoveryKind::NewReno,
                 Some(RecoverySpec::Sack) => RecoveryKind::Sack,
             },
             reordering: match &self.reordering {
@@ -1029,7 +1424,8 @@ impl TcpSpec {
                 Some(g) => g.resolve(&format!("{path}.gate"))?,
             },
             local_drop: match self.local_drop {
-                None | Some(LocalDropSpec::Ignore) => crate::tcp::LocalDrop::Ignore,
+                None => d.local_drop,
+                Some(LocalDropSpec::Ignore) => crate::tcp::LocalDrop::Ignore,
                 Some(LocalDropSpec::Cwr) => crate::tcp::LocalDrop::Cwr,
             },
             ack_batch: match self.ack_batch {
@@ -1105,34 +1501,42 @@ pub enum TrafficSpec {
 
 /// An attacker (traffic/attack.rs, SCENARIOS.md "attacks"): `attack` is
 /// `spoof_flood`, `bloom_pollution`, `outstanding_drain` or `epoch_sync`.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SpAttackSpec {
+    /// The attack: "spoof_flood", "bloom_pollution", "outstanding_drain" or "epoch_sync"
+    /// (traffic/attack.rs).
     pub attack: String,
+    /// The attacker's node.
     pub from: String,
+    /// The node its packets are sent to.
     pub to: String,
-    /// Packets per second (epoch_sync: per second on average, sent in bursts).
+    /// Packets per second (epoch_sync: per second on average, sent in bursts), in (0, 1e8].
     pub rate_pps: f64,
+    /// Wire bytes per packet, 28..=65535.
     #[serde(default = "d_attack_bytes")]
     pub packet_bytes: u32,
-    /// The `len` written in every header.
+    /// The `len` written in every header, at least 1.
     #[serde(default = "d_attack_len")]
     pub len: u16,
+    /// Time the attack starts.
     #[serde(default)]
     pub start: Dur,
+    /// Time the attack stops (default: the end of the run).
     #[serde(default)]
     pub stop: Option<Dur>,
     /// Nodes whose (node, to) pairs outstanding_drain claims, and spoof_flood aims at.
     #[serde(default)]
     pub victims: Vec<String>,
     /// spoof_flood: aim spoofed sources at the victims' home slots in a table of this
-    /// many slots (a power of two) under the public zero key; 0: random sources.
+    /// many slots (a power of two, at most 2^26) under the public zero key; 0: random
+    /// sources (aiming needs `victims`).
     #[serde(default)]
     pub aim_slots: u64,
-    /// Spoofed sources per victim when aiming.
+    /// Spoofed sources per victim when aiming, 1..=4096.
     #[serde(default = "d_aim_per_victim")]
     pub aim_per_victim: u32,
-    /// epoch_sync: the epoch grid the attacker assumes (k x epoch).
+    /// epoch_sync: the epoch grid the attacker assumes (k x epoch); above 0.
     #[serde(default = "d_epoch")]
     pub epoch: Dur,
 }
@@ -1152,23 +1556,30 @@ fn d_pkt_bytes() -> u32 {
 }
 
 /// A constant-bit-rate source: `rate` in packets of `packet_bytes` wire bytes.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CbrSpec {
+    /// Source node name; "{i}" is replaced by 0..count-1, one source per value.
     pub from: String,
+    /// Destination node name, "{i}" as in `from`; never the source itself.
     pub to: String,
+    /// Sources made from this entry (values of {i}), at least 1.
     #[serde(default = "d_one")]
     pub count: u32,
+    /// Sending rate, in packets of `packet_bytes`.
     pub rate: Rate,
+    /// Wire bytes per packet, 28..=65535.
     #[serde(default = "d_pkt_bytes")]
     pub packet_bytes: u32,
+    /// Time the first packet leaves.
     #[serde(default)]
     pub start: Dur,
+    /// No packet leaves at or after this time (default: the end of the run).
     #[serde(default)]
     pub stop: Option<Dur>,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PeriodsSpec {
     #[default]
@@ -1178,138 +1589,193 @@ pub enum PeriodsSpec {
 
 /// An on-off source: `rate` during on periods of mean `on_time`, silent during off
 /// periods of mean `off_time`; periods `exponential` (default) or `fixed`.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OnOffSpec {
+    /// Source node name; "{i}" is replaced by 0..count-1, one source per value.
     pub from: String,
+    /// Destination node name, "{i}" as in `from`; never the source itself.
     pub to: String,
+    /// Sources made from this entry (values of {i}), at least 1.
     #[serde(default = "d_one")]
     pub count: u32,
+    /// Sending rate during on periods, in packets of `packet_bytes`.
     pub rate: Rate,
+    /// Mean (or fixed) length of an on period; above 0.
     pub on_time: Dur,
+    /// Mean (or fixed) length of an off period.
     pub off_time: Dur,
+    /// Period lengths: "exponential" with the given means (default) or "fixed".
     #[serde(default)]
     pub distribution: PeriodsSpec,
+    /// Wire bytes per packet, 28..=65535.
     #[serde(default = "d_pkt_bytes")]
     pub packet_bytes: u32,
+    /// Time the first on period starts.
     #[serde(default)]
     pub start: Dur,
+    /// No packet leaves at or after this time (default: the end of the run).
     #[serde(default)]
     pub stop: Option<Dur>,
 }
 
 /// The MBS probe (traffic/mbs_probe.rs has the procedure and the defaults).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MbsProbeSpec {
+    /// The probing node.
     pub from: String,
+    /// The node that reports the trains back.
     pub to: String,
+    /// Time the first train leaves.
     #[serde(default)]
     pub start: Dur,
+    /// Wire bytes per probe packet, 28..=65535.
     #[serde(default)]
+    #[schemars(default = "param_default::probe_packet_bytes")]
     pub packet_bytes: Option<u32>,
+    /// Times each train size is tried (it is loss-free only if every trial is), 1..=100.
     #[serde(default)]
+    #[schemars(default = "param_default::probe_trials")]
     pub trials: Option<u32>,
+    /// Largest train, packets, 2..=1000000.
     #[serde(default)]
+    #[schemars(default = "param_default::probe_max_train")]
     pub max_train: Option<u32>,
+    /// The binary search stops at max(1, resolution x N) packets; in [0, 0.5).
     #[serde(default)]
+    #[schemars(default = "param_default::probe_resolution")]
     pub resolution: Option<f64>,
+    /// Packets per FAC train (at most the MBS), at least 2.
     #[serde(default)]
+    #[schemars(default = "param_default::probe_fac_train")]
     pub fac_train: Option<u32>,
+    /// A FAC estimate is accepted when |r_out - r_in| / r_in is below this; in (0, 1).
     #[serde(default)]
+    #[schemars(default = "param_default::probe_fac_epsilon")]
     pub fac_epsilon: Option<f64>,
+    /// At most this many FAC trains, 1..=1000.
     #[serde(default)]
+    #[schemars(default = "param_default::probe_fac_rounds")]
     pub fac_rounds: Option<u32>,
+    /// Timeout of a train before any RTT is known; above 0.
     #[serde(default)]
+    #[schemars(default = "param_default::probe_init_timeout")]
     pub init_timeout: Option<Dur>,
 }
 
 /// Long-lived flows (never run out of data).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BulkSpec {
+    /// Source node name; "{i}" is replaced by 0..count-1, one source per value.
     pub from: String,
+    /// Destination node name, "{i}" as in `from`; never the source itself.
     pub to: String,
+    /// Sources made from this entry (values of {i}), at least 1.
     #[serde(default = "d_one")]
     pub count: u32,
+    /// Time the first flow starts.
     #[serde(default)]
     pub start: Dur,
     /// Each flow starts at start + uniform[0, start_jitter).
     #[serde(default)]
     pub start_jitter: Dur,
+    /// TCP settings of this entry's flows, over the scenario's `[tcp]` table.
     #[serde(default)]
     pub tcp: TcpSpec,
 }
 
 /// Flows of a fixed size (`size_bytes`, or `size_pkts` full segments).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FlowSpecToml {
+    /// Source node name; "{i}" is replaced by 0..count-1, one source per value.
     pub from: String,
+    /// Destination node name, "{i}" as in `from`; never the source itself.
     pub to: String,
+    /// Sources made from this entry (values of {i}), at least 1.
     #[serde(default = "d_one")]
     pub count: u32,
+    /// Payload bytes per flow, at least 1; give this or `size_pkts`, not both.
     #[serde(default)]
     pub size_bytes: Option<u64>,
+    /// Full segments (mss bytes each) per flow, at least 1; give this or `size_bytes`, not
+    /// both.
     #[serde(default)]
     pub size_pkts: Option<u64>,
+    /// Time the first flow starts.
     #[serde(default)]
     pub start: Dur,
+    /// Each flow starts at start + uniform[0, start_jitter).
     #[serde(default)]
     pub start_jitter: Dur,
+    /// TCP settings of this entry's flows, over the scenario's `[tcp]` table.
     #[serde(default)]
     pub tcp: TcpSpec,
 }
 
 /// Poisson flow arrivals at `rate_per_s` from `start` until `stop` (default: the end).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PoissonSpec {
+    /// Source node name; "{i}" is replaced by 0..count-1, one source per value.
     pub from: String,
+    /// Destination node name, "{i}" as in `from`; never the source itself.
     pub to: String,
+    /// Sources made from this entry (values of {i}), at least 1.
     #[serde(default = "d_one")]
     pub count: u32,
+    /// Flow arrivals per second (per source), finite and above 0.
     pub rate_per_s: f64,
+    /// Payload bytes per flow, at least 1; give this or `size_pkts`, not both.
     #[serde(default)]
     pub size_bytes: Option<u64>,
+    /// Full segments (mss bytes each) per flow, at least 1; give this or `size_bytes`, not
+    /// both.
     #[serde(default)]
     pub size_pkts: Option<u64>,
+    /// Arrivals from this time.
     #[serde(default)]
     pub start: Dur,
+    /// No flow (or packet) starts at or after this time (default: the end of the run).
     #[serde(default)]
     pub stop: Option<Dur>,
+    /// TCP settings of this entry's flows, over the scenario's `[tcp]` table.
     #[serde(default)]
     pub tcp: TcpSpec,
 }
 
 tagged!(TrafficSpec, "traffic kind", {
-    "bulk" => Bulk,
-    "flow" => Flow,
-    "poisson" => Poisson,
-    "back_to_back" => BackToBack,
-    "web" => Web,
-    "cbr" => Cbr,
-    "onoff" => OnOff,
-    "mbs_probe" => MbsProbe,
-    "sp_attack" => SpAttack,
-    "workload" => Workload,
-    "incast" => Incast,
+    "bulk" => Bulk(BulkSpec),
+    "flow" => Flow(FlowSpecToml),
+    "poisson" => Poisson(PoissonSpec),
+    "back_to_back" => BackToBack(BackToBackSpec),
+    "web" => Web(WebSpec),
+    "cbr" => Cbr(CbrSpec),
+    "onoff" => OnOff(OnOffSpec),
+    "mbs_probe" => MbsProbe(MbsProbeSpec),
+    "sp_attack" => SpAttack(SpAttackSpec),
+    "workload" => Workload(WorkloadSpec),
+    "incast" => Incast(IncastSpec),
 });
 
 fn d_sample() -> Dur {
     Dur(SimTime::from_ms(1))
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OutputSpec {
     /// Links whose queue length is sampled ("R1->R2"), or ["all"].
     #[serde(default)]
     pub sample_queues: Vec<String>,
+    /// Interval of the `sample_queues` series; above 0, with duration / interval x links at
+    /// most 20000000 rows (MONITOR_MAX_ROWS).
     #[serde(default = "d_sample")]
     pub sample_interval: Dur,
     /// Interval of the per-flow received-bytes series (throughput over time); off when
-    /// absent.
+    /// absent. Above 0 and at least duration / 20000000 (MONITOR_MAX_ROWS).
     #[serde(default)]
     pub sample_flows: Option<Dur>,
     /// Links traced to pcap files ("R->d" or "R-to-d"), or ["all"] (trace/mod.rs).
@@ -1323,10 +1789,12 @@ pub struct OutputSpec {
     pub monitor: Option<MonitorSpec>,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MonitorSpec {
+    /// The link monitored, "a->b".
     pub link: String,
+    /// Sampling interval; above 0 and at least duration / 20000000 (MONITOR_MAX_ROWS).
     pub interval: Dur,
 }
 

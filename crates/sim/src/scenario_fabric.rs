@@ -27,13 +27,14 @@
 //! queue = { kind = "red", ... }    # (fat tree) agg_uplinks, core_downlinks, agg_downlinks
 //! ```
 
-use serde::Deserialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use super::{Builder, LinkSpec, QueueSpec, MAX_HOSTS};
 use crate::topology::Multipath;
 
 /// Route choice among equal-cost paths.
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RoutingSpec {
     /// Per-flow ECMP: a seeded hash of the 5-tuple at every switch.
@@ -56,7 +57,7 @@ impl From<RoutingSpec> for Multipath {
 }
 
 /// A class of ports (egress queues) a `[[topology.queues]]` entry applies to.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PortClass {
     /// Every egress port of a switch (not the hosts' NICs).
@@ -78,24 +79,31 @@ pub enum PortClass {
 }
 
 /// `[[topology.queues]]`: a queue discipline on every port of a class.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PortQueues {
+    /// The class of egress ports.
     pub ports: PortClass,
+    /// The queue discipline every port of the class gets.
     pub queue: QueueSpec,
 }
 
 /// `kind = "leaf_spine"`.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LeafSpineSpec {
+    /// Leaf switches, 1..=100000 (MAX_HOSTS).
     pub leaves: u32,
+    /// Spine switches, 1..=100000 (MAX_HOSTS); leaves x spines (the fabric links) at most
+    /// 100000.
     pub spines: u32,
+    /// Hosts on each leaf, 1..=100000, leaves x hosts_per_leaf at most 100000 (MAX_HOSTS).
     pub hosts_per_leaf: u32,
     /// Host <-> leaf links (a `classifier` on it tags at the host's NIC, the edge).
     pub host_link: LinkSpec,
     /// Leaf <-> spine links.
     pub fabric_link: LinkSpec,
+    /// Route choice among equal-cost paths.
     #[serde(default)]
     pub routing: RoutingSpec,
     /// Queue disciplines by port class, applied in order over the links' own `queue`.
@@ -104,19 +112,22 @@ pub struct LeafSpineSpec {
 }
 
 /// `kind = "fat_tree"`.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FatTreeSpec {
     /// Switch radix k (even, >= 2): k pods, k^3/4 hosts.
     pub k: u32,
+    /// Host <-> edge switch links (a `classifier` on it tags at the host's NIC).
     pub host_link: LinkSpec,
     /// Edge <-> aggregation and aggregation <-> core links.
     pub fabric_link: LinkSpec,
     /// Aggregation <-> core links when they differ from `fabric_link`.
     #[serde(default)]
     pub core_link: Option<LinkSpec>,
+    /// Route choice among equal-cost paths.
     #[serde(default)]
     pub routing: RoutingSpec,
+    /// Queue disciplines by port class, applied in order over the links' own `queue`.
     #[serde(default)]
     pub queues: Vec<PortQueues>,
 }

@@ -17,6 +17,7 @@
 
 use std::sync::Arc;
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{node_of, Dur, Scenario, TcpSpec, TrafficSpec, UnitSpec};
@@ -41,40 +42,59 @@ const STREAM_B2B: u64 = 2 << 40;
 const STREAM_WEB: u64 = 3 << 40;
 
 /// One class of a RIO queue: RED thresholds in the queue's unit.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RioClassSpec {
+    /// Lower threshold on this class's average queue, in the queue's unit; finite, >= 0.
     pub min_th: f64,
+    /// Upper threshold, in the queue's unit; above `min_th`.
     pub max_th: f64,
+    /// Marking probability at average = `max_th`, in (0, 1].
     #[serde(default = "super::d_p_max")]
     pub p_max: f64,
-    /// EWMA weight of this class's average (default: the queue's `w_q`).
+    /// EWMA weight of this class's average, in (0, 1] (default: the queue's `w_q`).
     #[serde(default)]
     pub w_q: Option<f64>,
 }
 
 /// RIO / RIO-PS (queue/rio.rs): `in` (alias `short`) and `out` (alias `long`) classes.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = rio_aliases)]
 pub struct RioSpec {
+    /// Capacity (packets, or bytes with unit = "bytes"); at least 1.
     #[serde(default = "super::d_limit")]
     pub limit: u64,
+    /// Unit of `limit` and the classes' thresholds.
     #[serde(default)]
     pub unit: UnitSpec,
+    /// RED parameters of In packets (short flows under RIO-PS); alias `short`.
     #[serde(rename = "in", alias = "short")]
     pub in_class: RioClassSpec,
+    /// RED parameters of Out packets (long flows under RIO-PS); alias `long`.
     #[serde(rename = "out", alias = "long")]
     pub out_class: RioClassSpec,
+    /// EWMA weight of the averages, per arrival, in (0, 1] (a class's own `w_q` overrides
+    /// it).
     #[serde(default = "super::d_w_q")]
     pub w_q: f64,
+    /// Gentle RED in both classes.
     #[serde(default = "super::d_true")]
     pub gentle: bool,
+    /// ns-2 `wait_` in both classes: marks spaced at least 1/p_b arrivals.
     #[serde(default = "super::d_true")]
     pub wait: bool,
+    /// Mark ECN-capable packets instead of dropping them early.
     #[serde(default)]
     pub ecn: bool,
+    /// Mean packet size (bytes) for byte mode and the idle-time decay; at least 1.
     #[serde(default = "super::d_mean_pkt")]
     pub mean_pkt_size: u32,
+}
+
+/// `short` and `long`, serde's aliases of `in` and `out`, in the schema.
+fn rio_aliases(s: &mut schemars::Schema) {
+    crate::schema::add_aliases(s, &[("in", "short"), ("out", "long")]);
 }
 
 impl RioSpec {
@@ -126,26 +146,28 @@ fn d_lt_max() -> u32 {
 }
 
 /// The edge classifier (classifier.rs): per-flow packet counts, In while count <= L_t.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClassifierSpec {
-    /// Initial L_t (packets).
+    /// Initial L_t (packets), in [lt_min, lt_max].
     #[serde(default = "d_lt")]
     pub lt: u32,
-    /// Target short-to-long ratio of active flows; absent: L_t stays fixed.
+    /// Target short-to-long ratio of active flows, above 0; absent: L_t stays fixed.
     #[serde(default)]
     pub slr: Option<f64>,
-    /// Adjustment period T_c.
+    /// Adjustment period T_c; above 0.
     #[serde(default = "d_tc")]
     pub tc: Dur,
-    /// Idle time T_u after which a flow's entry is removed.
+    /// Idle time T_u after which a flow's entry is removed; above 0.
     #[serde(default = "d_tu")]
     pub tu: Dur,
-    /// Flow-table capacity; when full, packets of new flows are tagged Out.
+    /// Flow-table capacity, 1..=2^28; when full, packets of new flows are tagged Out.
     #[serde(default = "d_cls_max_flows")]
     pub max_flows: u32,
+    /// Smallest L_t the adjustment may set, packets; 1..=lt_max.
     #[serde(default = "super::d_one_u32")]
     pub lt_min: u32,
+    /// Largest L_t the adjustment may set, packets; at most 2^20.
     #[serde(default = "d_lt_max")]
     pub lt_max: u32,
 }
@@ -193,20 +215,27 @@ pub(super) fn own_classifier(
 }
 
 /// Flows of a fixed size, each opening when the source's previous flow completes.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BackToBackSpec {
     /// Node names with "{i}", i in first..first+count.
     pub from: String,
+    /// Destination node name, "{i}" as in `from`.
     pub to: String,
+    /// Sources (values of {i}), at least 1.
     #[serde(default = "super::d_one")]
     pub count: u32,
+    /// The first value of {i}.
     #[serde(default)]
     pub first: u32,
+    /// Payload bytes per flow, at least 1; give this or `size_pkts`, not both.
     #[serde(default)]
     pub size_bytes: Option<u64>,
+    /// Full segments (mss bytes each) per flow, at least 1; give this or `size_bytes`, not
+    /// both.
     #[serde(default)]
     pub size_pkts: Option<u64>,
+    /// Time the sources start (each plus its jitter).
     #[serde(default)]
     pub start: Dur,
     /// Each source starts at start + uniform[0, start_jitter).
@@ -215,9 +244,10 @@ pub struct BackToBackSpec {
     /// No flow opens at or after `stop` (default: the end of the run).
     #[serde(default)]
     pub stop: Option<Dur>,
-    /// At most this many flows per source.
+    /// At most this many flows per source, at least 1; unset: no limit.
     #[serde(default)]
     pub max_flows: Option<u64>,
+    /// TCP settings of this entry's flows, over the scenario's `[tcp]` table.
     #[serde(default)]
     pub tcp: TcpSpec,
 }
@@ -245,41 +275,55 @@ fn d_shape() -> f64 {
 }
 
 /// Web sessions (traffic/web.rs); the defaults are the paper's model.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WebSpec {
     /// Server pool: a node name with "{i}", i in server_first..server_first+server_count.
     pub servers: String,
+    /// Servers in the pool, at least 1.
     #[serde(default = "super::d_one")]
     pub server_count: u32,
+    /// The first value of {i} in `servers`.
     #[serde(default)]
     pub server_first: u32,
     /// Client pool (as the servers); session j browses from client j mod client_count.
     pub clients: String,
+    /// Clients in the pool, at least 1.
     #[serde(default = "super::d_one")]
     pub client_count: u32,
+    /// The first value of {i} in `clients`.
     #[serde(default)]
     pub client_first: u32,
+    /// Web sessions, 1..=2^20.
     pub sessions: u32,
+    /// Mean time between pages of a session (exponential); above 0.
     #[serde(default = "d_inter_page")]
     pub inter_page: Dur,
+    /// Mean time between objects of a page (exponential); above 0.
     #[serde(default = "d_inter_object")]
     pub inter_object: Dur,
+    /// Fewest objects per page; 1..=objects_max.
     #[serde(default = "d_objects_min")]
     pub objects_min: u32,
+    /// Most objects per page (uniform between the two).
     #[serde(default = "d_objects_max")]
     pub objects_max: u32,
-    /// Bounded Pareto object size: minimum, maximum (bytes) and shape.
+    /// Bounded Pareto object size minimum (bytes); above 0, below `size_max_bytes`.
     #[serde(default = "d_size_min")]
     pub size_min_bytes: f64,
+    /// Bounded Pareto object size maximum (bytes); above `size_min_bytes`.
     #[serde(default = "d_size_max")]
     pub size_max_bytes: f64,
+    /// Bounded Pareto shape; above 0 and not 1.
     #[serde(default = "d_shape")]
     pub shape: f64,
+    /// Time the first session starts.
     #[serde(default)]
     pub start: Dur,
+    /// No page starts at or after this time (default: the end of the run).
     #[serde(default)]
     pub stop: Option<Dur>,
+    /// TCP settings of this entry's flows, over the scenario's `[tcp]` table.
     #[serde(default)]
     pub tcp: TcpSpec,
 }

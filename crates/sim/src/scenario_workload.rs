@@ -24,8 +24,9 @@
 
 use std::sync::Arc;
 
+use schemars::JsonSchema;
 use serde::de::{self, Deserializer};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Dur, Rate, Scenario, TcpSpec, TrafficSpec};
 use crate::packet::NodeId;
@@ -58,10 +59,24 @@ pub enum CdfSpec {
     File(String),
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct CdfFile {
+    /// Path of a two-column file (size_bytes, cumulative probability; traffic/cdf.rs),
+    /// relative to the current directory.
     file: String,
+}
+
+/// A bundled table's name or `{ file = "path" }`.
+impl JsonSchema for CdfSpec {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CdfSpec".into()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names = FlowSizeCdf::builtin_names();
+        let names: Vec<&str> = names.split(", ").map(|n| n.trim_matches('"')).collect();
+        crate::schema::name_or_table(g.subschema_for::<CdfFile>(), &names, "a bundled table")
+    }
 }
 
 impl<'de> Deserialize<'de> for CdfSpec {
@@ -101,7 +116,7 @@ impl CdfSpec {
 }
 
 /// Destinations of a workload.
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PatternSpec {
     /// Each flow to a host drawn uniformly among the other selected hosts.
@@ -112,7 +127,7 @@ pub enum PatternSpec {
 }
 
 /// `short_tcp`: the TCP settings of the flows of at most `max_bytes` bytes.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ShortTcpSpec {
     /// Flows with size <= max_bytes (payload bytes) use `tcp`.
@@ -124,7 +139,7 @@ pub struct ShortTcpSpec {
 
 /// `kind = "workload"`: Poisson flow arrivals at each selected host at `load` of its link
 /// rate, sizes from `cdf`, destinations by `pattern` (traffic/workload.rs).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WorkloadSpec {
     /// Node-name patterns (`*` matches any run of characters) selecting the hosts that
@@ -158,7 +173,7 @@ pub struct WorkloadSpec {
 
 /// `kind = "incast"`: every `period` (or at Poisson times, `rate_per_s`) each server
 /// sends `bytes` to `client` at the same instant (traffic/incast.rs).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IncastSpec {
     /// The node that receives the responses.
@@ -166,7 +181,7 @@ pub struct IncastSpec {
     /// Node-name patterns (as a workload's `hosts`) of the servers, all of them in every
     /// round; the client is left out if a pattern matches it.
     pub servers: Vec<String>,
-    /// Payload bytes each server sends per round.
+    /// Payload bytes each server sends per round, 1..=1e15 (cdf::MAX_SIZE_BYTES).
     pub bytes: u64,
     /// Time between rounds; the first round at `start`. Give `period` or `rate_per_s`.
     #[serde(default)]

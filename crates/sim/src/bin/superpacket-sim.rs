@@ -13,12 +13,15 @@
 //! `run_datacenter`: web search at 50 % load, DCTCP, on a fabric of HOSTS hosts).
 //! `superpacket-sim --riops-web SECONDS`: riops-web Exp1 with RIO-PS (bench.rs
 //! `run_riops_web`): peak RSS and flows finished, memory over simulated time.
+//! `superpacket-sim --schema-md` / `--schema-json`: the scenario schema reference
+//! (docs/schema.md) or its JSON Schema (docs/scenario.schema.json), generated from the
+//! scenario types (schema.rs); `make schema` writes both.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: superpacket-sim FILE.toml [SEED] [--out DIR] | --p1 SECONDS | --window PACKETS newreno|sack SECONDS | --fast-burstiness SECONDS TXQUEUELEN on|off | --riops-web SECONDS | --datacenter HOSTS SECONDS WARMUP";
+    "usage: superpacket-sim FILE.toml [SEED] [--out DIR] | --p1 SECONDS | --window PACKETS newreno|sack SECONDS | --fast-burstiness SECONDS TXQUEUELEN on|off | --riops-web SECONDS | --datacenter HOSTS SECONDS WARMUP | --schema-md | --schema-json";
 
 fn fail(msg: &str) -> ExitCode {
     eprintln!("superpacket-sim: {msg}");
@@ -31,6 +34,14 @@ fn main() -> ExitCode {
     let mut out: Option<PathBuf> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
+        if a == "--schema-md" {
+            println!("{}", sim::schema::markdown());
+            return ExitCode::SUCCESS;
+        }
+        if a == "--schema-json" {
+            print!("{}", sim::schema::json_text());
+            return ExitCode::SUCCESS;
+        }
         if a == "--window" {
             // --window PACKETS RECOVERY SECONDS: bench::run_window
             let w = args.next().and_then(|x| x.parse::<u32>().ok());

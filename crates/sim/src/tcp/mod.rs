@@ -38,7 +38,9 @@ use sched::{Pacing, Scheduler};
 use spmark::SpMarker;
 use timers::{TimerKind, Timers};
 
-/// Per-flow TCP parameters (SCENARIOS.md "Common defaults").
+/// Per-flow TCP parameters. `Default` is a scenario's `[tcp]` defaults, stated in
+/// docs/schema.md (generated from it: scenario.rs `tcp_default`); they follow SCENARIOS.md
+/// "Common defaults" (the experiments' source, outside this repository).
 #[derive(Clone, Copy, Debug)]
 pub struct TcpParams {
     /// Maximum segment size, bytes of payload.

@@ -59,7 +59,8 @@
 
 use super::{CcState, CongestionControl, CongestionEvent};
 use crate::time::SimTime;
-use serde::Deserialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// HZ/32 of Linux's `bictcp_update`: the longest a stale cnt is kept while the window
 /// is unchanged.
@@ -69,7 +70,7 @@ pub const RECOMPUTE_INTERVAL: SimTime = SimTime(31_250_000);
 const DELAYED_ACK_INIT: u32 = 2 << 4;
 
 /// Which set of constants and rules.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Preset {
     /// Linux tcp_bic.c (default).
@@ -82,20 +83,24 @@ pub enum Preset {
 }
 
 /// `[tcp.cc] kind = "bic"`: a preset and any constant overridden.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
+    /// The constants' source: "linux" (tcp_bic.c, default), "paper" (INFOCOM 2004) or "ns3"
+    /// (TcpBic); each constant below overrides its preset value.
     pub preset: Preset,
-    /// B: the binary search moves 1/B of the distance to W_max per RTT (Linux 4, paper 2).
+    /// B: the binary search moves 1/B of the distance to W_max per RTT (Linux 4, paper 2);
+    /// at least 2.
     pub b: Option<u32>,
-    /// S_max, segments per RTT (Linux 16, paper 32).
+    /// S_max, segments per RTT (Linux 16, paper 32); at least 1.
     pub max_increment: Option<u32>,
     /// cnt = cwnd smooth_part/B within B of W_max: +B/smooth_part per RTT (Linux 20,
-    /// ns-3 5, paper B/S_min = 200).
+    /// ns-3 5, paper B/S_min = 200); at least 1.
     pub smooth_part: Option<u32>,
     /// At or below this window (segments) BIC is Reno (14).
     pub low_window: Option<u32>,
-    /// The window kept on a loss (Linux 819/1024, ns-3 0.8, paper 1 - 0.125 = 0.875).
+    /// The window kept on a loss (Linux 819/1024, ns-3 0.8, paper 1 - 0.125 = 0.875), in
+    /// (0, 1).
     pub beta: Option<f64>,
     /// Fast convergence (on).
     pub fast_convergence: Option<bool>,

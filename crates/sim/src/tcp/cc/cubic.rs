@@ -33,10 +33,11 @@
 
 use super::{CcState, CongestionControl, CongestionEvent};
 use crate::time::SimTime;
-use serde::Deserialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// What ssthresh is computed from on a congestion event.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SsthreshFrom {
     /// FlightSize x beta (RFC 9438 Figure 5, default).
@@ -47,16 +48,19 @@ pub enum SsthreshFrom {
 }
 
 /// `[tcp.cc] kind = "cubic"`.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
-    /// C, segments/s^3 (0.4).
+    /// C, segments/s^3 (0.4); finite, above 0.
     pub c: f64,
-    /// beta_cubic, the window kept on a congestion event (0.7).
+    /// beta_cubic, the window kept on a congestion event (0.7), in (0, 1).
     pub beta: f64,
+    /// Fast convergence (RFC 9438 section 4.7): a flow that loses below its last W_max
+    /// releases bandwidth.
     pub fast_convergence: bool,
     /// The Reno-friendly region (section 4.3).
     pub reno_friendly: bool,
+    /// What ssthresh is computed from on a congestion event.
     pub ssthresh_from: SsthreshFrom,
 }
 

@@ -52,13 +52,14 @@
 
 use super::{newreno::NewReno, CcState, CongestionControl, CongestionEvent, EcnAck};
 use crate::time::SimTime;
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 /// `[tcp.cc] kind = "dctcp"` parameters.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
-    /// Weight of a new observation window in alpha (RFC 8257 section 3.3: 1/16).
+    /// Weight of a new observation window in alpha (RFC 8257 section 3.3: 1/16), in (0, 1].
     pub g: f64,
 }
 

@@ -26,17 +26,18 @@
 
 use super::{CcState, CongestionControl, CongestionEvent};
 use crate::time::SimTime;
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 /// `[tcp.cc] kind = "fast"`.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
-    /// Packets each flow keeps queued at equilibrium (100).
+    /// Packets each flow keeps queued at equilibrium (100); finite, above 0.
     pub alpha: f64,
     /// Step of the window law, (0, 1] (0.5).
     pub gamma: f64,
-    /// MI phase while the queueing delay is below this many seconds (0.00075).
+    /// MI phase while the queueing delay is below this many seconds (0.00075), in [0, 10).
     pub mi_threshold: f64,
     /// The ToN law's min{2w, .} (true).
     pub cap_2w: bool,

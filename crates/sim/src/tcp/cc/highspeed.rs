@@ -57,7 +57,8 @@
 
 use super::{CcState, CongestionControl, CongestionEvent};
 use crate::time::SimTime;
-use serde::Deserialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// RFC 3649 section 5 constants.
 pub const LOW_WINDOW: f64 = 38.0;
@@ -92,7 +93,7 @@ pub const TABLE: [(u32, u32, u32); 73] = [
 pub const LINUX_ROWS: usize = 72;
 
 /// How a(w) and b(w) are obtained.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Mode {
     /// Linux tcp_highspeed.c: 72 rows, ceiling lookup, md/256 (default).
@@ -116,6 +117,28 @@ impl LowP {
         match self {
             LowP::Value(v) => v,
             LowP::Ns2 => 1.5 / (LOW_WINDOW * LOW_WINDOW),
+        }
+    }
+}
+
+/// What the parser accepts: a number or "ns2".
+impl JsonSchema for LowP {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "LowP".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A drop rate in (1e-7, 1), or \"ns2\" for 1.5 / Low_Window^2.",
+            "anyOf": [{ "type": "number" }, { "const": "ns2" }]
+        })
+    }
+}
+
+impl Serialize for LowP {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            LowP::Value(v) => s.serialize_f64(*v),
+            LowP::Ns2 => s.serialize_str("ns2"),
         }
     }
 }
@@ -149,7 +172,7 @@ impl<'de> Deserialize<'de> for LowP {
 }
 
 /// `[tcp.cc] kind = "highspeed"` parameters.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
     /// `linux-table` (default), `rfc-floor` or `continuous`.

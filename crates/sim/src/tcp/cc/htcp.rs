@@ -50,9 +50,10 @@
 
 use super::{CcState, CongestionControl, CongestionEvent};
 use crate::time::SimTime;
-use serde::Deserialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RttScaling {
     /// Linux: K = minRTT/100 ms in [0.1, 2] always, f_alpha >= 1 after it.
@@ -63,7 +64,7 @@ pub enum RttScaling {
     Off,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Arithmetic {
     #[default]
@@ -73,16 +74,24 @@ pub enum Arithmetic {
 }
 
 /// `[tcp.cc] kind = "htcp"`.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
-    /// The quadratic coefficient of f_alpha: 0.25 (paper, Linux) or 0.5 (drafts).
+    /// The quadratic coefficient of f_alpha: 0.25 (paper, Linux) or 0.5 (drafts); finite,
+    /// >= 0.
     pub quad_coeff: f64,
-    /// Delta_L, seconds (1).
+    /// Delta_L, seconds (1); at least 1 (draft section 3).
     pub delta_l: f64,
+    /// RTT scaling of the increase: "linux" (always, K = minRTT / 100 ms in [0.1, 2]),
+    /// "draft" (only when Delta > Delta_L) or "off".
     pub rtt_scaling: RttScaling,
+    /// A change of the achieved throughput by more than 20 % between congestion events
+    /// gives beta = 0.5 (Linux's bandwidth switch).
     pub bandwidth_switch: bool,
+    /// beta = minRTT / maxRTT clamped to [0.5, 0.8] (when minRTT > 10 ms); off: beta = 0.5
+    /// always (the drafts' and FreeBSD's default).
     pub adaptive_backoff: bool,
+    /// "real" (floating point) or "linux" (the kernel's fixed point, HZ = 1000).
     pub arithmetic: Arithmetic,
 }
 

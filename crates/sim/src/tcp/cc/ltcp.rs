@@ -31,15 +31,16 @@
 
 use super::{CcState, CongestionControl, CongestionEvent};
 use crate::time::SimTime;
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 /// `[tcp.cc] kind = "ltcp"` parameters.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
-    /// Window threshold W_T (segments): one layer below it (default 50).
+    /// Window threshold W_T (segments): one layer below it (default 50); finite, at least 1.
     pub w_t: f64,
-    /// Multiplicative decrease beta (default 0.15).
+    /// Multiplicative decrease beta (default 0.15), in (0, 1).
     pub beta: f64,
 }
 

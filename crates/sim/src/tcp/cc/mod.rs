@@ -25,6 +25,7 @@ pub mod scalable;
 pub mod vegas;
 
 use crate::time::SimTime;
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 /// The window state a congestion control reads and writes (segments).
@@ -119,13 +120,16 @@ pub trait CongestionControl: Send {
 }
 
 /// A congestion control and its parameters, as a scenario gives them.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum CcConfig {
     /// RFC 5681 NewReno window growth (no parameters).
     Newreno {},
     /// A constant window of `window` segments (validation and benchmarks, fixed.rs).
-    Fixed { window: f64 },
+    Fixed {
+        /// The window, segments; finite, at least 1.
+        window: f64,
+    },
     /// HighSpeed TCP, RFC 3649 (highspeed.rs).
     Highspeed(highspeed::Params),
     /// Scalable TCP, Kelly 2003 (scalable.rs).
@@ -250,6 +254,16 @@ pub const NAMES: &[&str] =
 /// (`[tcp.cc] kind = "newreno"` plus parameters).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CcSpec(pub CcConfig);
+
+/// A name of NAMES (the algorithm with its defaults) or a `kind` table (`CcConfig`).
+impl JsonSchema for CcSpec {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CcSpec".into()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        crate::schema::name_or_table(g.subschema_for::<CcConfig>(), NAMES, "the algorithm with its default parameters")
+    }
+}
 
 impl<'de> Deserialize<'de> for CcSpec {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

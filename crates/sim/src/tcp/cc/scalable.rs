@@ -27,10 +27,11 @@
 
 use super::{CcState, CongestionControl, CongestionEvent};
 use crate::time::SimTime;
-use serde::Deserialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// Whose constants.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Preset {
     /// Kelly 2003: a = 0.01 per segment, lwnd = 16.
@@ -51,16 +52,17 @@ impl Preset {
 }
 
 /// `[tcp.cc] kind = "scalable"` parameters.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
     /// `kelly` (default) or `linux`.
     pub preset: Preset,
-    /// Increase per acknowledged segment above the legacy window (default: the preset's).
+    /// Increase per acknowledged segment above the legacy window (default: the preset's), in
+    /// (0, 1].
     pub ai: Option<f64>,
-    /// Below this window, standard TCP increase (default: the preset's).
+    /// Below this window, standard TCP increase (default: the preset's); finite, >= 0.
     pub legacy_window: Option<f64>,
-    /// Multiplicative decrease (default 0.125).
+    /// Multiplicative decrease (default 0.125), in (0, 1).
     pub b: f64,
 }
 

@@ -37,10 +37,11 @@
 
 use super::{CcState, CongestionControl, CongestionEvent};
 use crate::time::SimTime;
-use serde::Deserialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// How diff is computed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Diff {
     /// cwnd (RTT - baseRTT)/RTT (Brakmo and Peterson; ns-3).
@@ -51,15 +52,17 @@ pub enum Diff {
 }
 
 /// `[tcp.cc] kind = "vegas"`.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
-    /// Increase below alpha segments queued (2).
+    /// Increase below alpha segments queued (2); finite, >= 0, at most `beta`.
     pub alpha: f64,
-    /// Decrease above beta segments queued (4).
+    /// Decrease above beta segments queued (4); finite, >= 0.
     pub beta: f64,
-    /// Leave slow start above gamma segments queued (1).
+    /// Leave slow start above gamma segments queued (1); finite, >= 0.
     pub gamma: f64,
+    /// How diff is computed: "paper" (cwnd (RTT - baseRTT) / RTT) or "linux" (floor(cwnd
+    /// (RTT - baseRTT) / baseRTT)).
     pub diff: Diff,
 }
 
