@@ -366,3 +366,77 @@ def test_a_panicking_run_is_a_failed_run_of_the_sweep(monkeypatch, tmp_path, wor
     assert r.runs == 2 and r.ran == 0 and len(r.failed) == 2
     recs = [json.loads(ln) for ln in (out / "failures.jsonl").read_text().splitlines()]
     assert len(recs) == 2 and all('scenario "panic-me": internal error' in x["error"] for x in recs)
+
+
+# ---- Ctrl-C: stops within a second, one line, nothing half-written ----------------------
+
+LONG_RUN = """name = "long"
+duration = "3000s"
+[topology]
+kind = "dumbbell"
+pairs = 8
+access = { rate = "40Gbps", delay = "1ms" }
+bottleneck = { rate = "10Gbps", delay = "20ms", queue = { kind = "droptail", limit = 4000 } }
+[[traffic]]
+kind = "bulk"
+from = "s{i}"
+to = "d{i}"
+count = 8
+"""
+
+
+@pytest.mark.parametrize("after_s", [0.3, 1.5])
+def test_ctrl_c_stops_a_long_run_within_a_second_writing_nothing(tmp_path, after_s):
+    """SIGINT during `superpacket run --out`: exit 130 within 1.5 s of the signal, one line
+    on stderr, no traceback, no output folder and no partial file beside it."""
+    import signal
+    import time
+
+    f = tmp_path / "long.toml"
+    f.write_text(LONG_RUN)
+    out = tmp_path / "out"
+    p = subprocess.Popen([sys.executable, "-m", "superpacket.cli", "run", str(f), "--out", str(out)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(after_s)
+    assert p.poll() is None, p.communicate()
+    t0 = time.perf_counter()
+    p.send_signal(signal.SIGINT)
+    try:
+        _, err = p.communicate(timeout=10)
+    finally:
+        p.kill()
+    waited = time.perf_counter() - t0
+    assert p.returncode == 130, (p.returncode, err[-2000:])
+    assert waited < 1.5, waited
+    assert "Traceback" not in err, err
+    assert err.strip().splitlines() == ["superpacket: run: interrupted"], err
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["long.toml"]
+
+
+def test_results_write_is_whole_or_nothing(tmp_path, monkeypatch):
+    """An error midway through `Results.write` (here: the third table) leaves no folder
+    and no partial file; a second write into an existing folder replaces its files."""
+    res = api.run({"name": "w", "duration": "50ms",
+                   "topology": {"kind": "dumbbell", "pairs": 1, "access": {"rate": "100Mbps", "delay": "1ms"},
+                                "bottleneck": {"rate": "10Mbps", "delay": "5ms"}},
+                   "traffic": [{"kind": "bulk", "from": "s0", "to": "d0"}]})
+    import polars as pl
+
+    real = pl.DataFrame.write_parquet
+    calls = []
+
+    def failing(self, path, *a, **kw):
+        calls.append(path)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(self, path, *a, **kw)
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", failing)
+    with pytest.raises(KeyboardInterrupt):
+        res.write(tmp_path / "out")
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", real)
+    res.write(tmp_path / "out")
+    res.write(tmp_path / "out")  # into an existing folder
+    assert (tmp_path / "out" / "summary.json").is_file()
+    assert [x.name for x in tmp_path.iterdir()] == ["out"]
