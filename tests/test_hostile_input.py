@@ -440,3 +440,112 @@ def test_results_write_is_whole_or_nothing(tmp_path, monkeypatch):
     res.write(tmp_path / "out")  # into an existing folder
     assert (tmp_path / "out" / "summary.json").is_file()
     assert [x.name for x in tmp_path.iterdir()] == ["out"]
+
+
+# ---- unbounded sizes: a documented limit, or the run's memory estimated and refused ------
+
+_BUDGET_HINT = "(budget 8.0 GB; set SUPERPACKET_MEMORY_BUDGET or [output] memory_budget)"
+#: Address space of a refused case: an allocation of the refused size would fail the test
+#: (exit 134 or a MemoryError) rather than the machine.
+_REFUSAL_AS = 2 * 2**30
+_LIMITED_CLI = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]),) * 2); "
+                "from superpacket import cli; sys.exit(cli.main(sys.argv[2:]))")
+
+
+def _small(**kw: Any) -> dict[str, Any]:
+    d: dict[str, Any] = {
+        "name": "h", "duration": "10s",
+        "topology": {"kind": "dumbbell", "pairs": 2, "access": {"rate": "1Gbps", "delay": "1ms"},
+                     "bottleneck": {"rate": "100Mbps", "delay": "10ms"}},
+        "traffic": [{"kind": "bulk", "from": "s0", "to": "d0"}],
+    }
+    d.update(kw)
+    return d
+
+
+def _web(**kw: Any) -> dict[str, Any]:
+    return {"kind": "web", "servers": "s{i}", "server_count": 1, "clients": "d{i}", "client_count": 1,
+            "sessions": 10, **kw}
+
+
+_sp_access = {"rate": "1Gbps", "delay": "1ms",
+              "queue": {"kind": "superpacket", "limit": 100, "threshold": 10, "bloom_bits": 2**31}}
+
+SIZES = [
+    # (id, scenario, the line's start)
+    ("flows-1e8", _small(traffic=[{"kind": "bulk", "from": "s0", "to": "d0", "count": 10**8}]),
+     "traffic[0].count: the run would hold about 180.0 GB " + _BUDGET_HINT),
+    ("flows-2e6-in-each-of-3-entries", _small(traffic=[{"kind": "flow", "from": "s0", "to": "d0", "count": 2 * 10**6,
+                                                        "size_pkts": 1}] * 3),
+     "traffic[0].count: the run would hold about 10.8 GB"),
+    ("poisson-1e12-per-s", _small(traffic=[{"kind": "poisson", "from": "s0", "to": "d0", "rate_per_s": 1e12,
+                                            "size_pkts": 1}]),
+     "traffic[0].rate_per_s: the run would hold about 6.0 PB"),
+    # the scenario's [tcp] is each entry's default: named at the entry it reaches
+    ("init-cwnd-1e9", _small(tcp={"init_cwnd": 1e9}),
+     "traffic[0].tcp.init_cwnd: must be at most 1000000 (got 1000000000)"),
+    ("entry-init-cwnd-1e9", _small(traffic=[{"kind": "bulk", "from": "s0", "to": "d0", "tcp": {"init_cwnd": 1e9}}]),
+     "traffic[0].tcp.init_cwnd: must be at most 1000000"),
+    ("classifier-2^28", _small(topology={**_small()["topology"], "access": {
+        "rate": "1Gbps", "delay": "1ms", "classifier": {"max_flows": 2**28}}}),
+     "topology.access.classifier.max_flows: the run would hold about 14.0 GB"),
+    # each filter (512 MB) is allocated after its charge: below 2 GB here with a 1 GB budget
+    ("bloom-2^31-on-every-access-link", _small(topology={**_small()["topology"], "pairs": 8, "access": _sp_access},
+                                               output={"memory_budget": "1GB"}),
+     "topology.access.queue.bloom_bits: the run would hold about 1.1 GB (budget 1.0 GB;"),
+    ("web-objects-2^32", _small(traffic=[_web(objects_max=2**32 - 1)]),
+     "traffic[0].objects_max: must be at most 100000 (got 4294967295)"),
+    ("web-sessions-2^20-fast-pages", _small(traffic=[_web(sessions=2**20, inter_page="1ms")]),
+     "traffic[0].sessions: the run would hold about"),
+    ("web-one-session-of-1ns-objects", _small(traffic=[_web(sessions=1, inter_page="1us", inter_object="1ns",
+                                                            objects_max=100000)]),
+     "traffic[0].inter_object: the run would hold about"),
+    ("pcap-all-links-long", _small(duration="100000s", output={"pcap": ["all"]}),
+     "output.pcap: the run would hold about"),
+]
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c[0]) for c in SIZES])
+def test_sizes_are_refused_by_name_quickly_in_bounded_memory(tmp_path, case):
+    """Each unbounded size of issue 14 (10^8 flows, Poisson at 10^12/s, init_cwnd 10^9, a
+    classifier of 2^28 entries, web pages of 2^32 objects, ...): exit 2 and one line naming
+    the field, within 10 s in 2 GB of address space (nothing of that size allocated)."""
+    _, scenario, line = case
+    f = tmp_path / "case.toml"
+    f.write_text(_toml.dumps(scenario))
+    r = subprocess.run([sys.executable, "-c", _LIMITED_CLI, str(_REFUSAL_AS), "run", str(f), "--out",
+                        str(tmp_path / "out")], capture_output=True, text=True, timeout=10, check=False)
+    assert_bad_input(r)
+    assert r.stderr.strip().removeprefix(f"superpacket: {f}: ").startswith(line), r.stderr
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["case.toml"]
+
+
+def test_the_budget_is_configurable(tmp_path, monkeypatch):
+    """`[output] memory_budget`, overridden by SUPERPACKET_MEMORY_BUDGET; a bad value is
+    refused by name."""
+    big = _small(traffic=[{"kind": "bulk", "from": "s0", "to": "d0", "count": 10_000}])  # about 18 MB
+    assert 17e6 < _core.Simulation(_toml.dumps(big), "toml", None).memory_estimate < 19e6
+    monkeypatch.delenv("SUPERPACKET_MEMORY_BUDGET", raising=False)
+    with pytest.raises(ScenarioError, match=r"^traffic\[0\].count: the run would hold about 18.0 MB \(budget 1.0 MB;"):
+        _core.Simulation(_toml.dumps({**big, "output": {"memory_budget": "1MB"}}), "toml", None)
+    with pytest.raises(ScenarioError, match=r"^output.memory_budget: unknown unit \"XB\""):
+        _core.Simulation(_toml.dumps({**big, "output": {"memory_budget": "5XB"}}), "toml", None)
+    monkeypatch.setenv("SUPERPACKET_MEMORY_BUDGET", "10MB")
+    with pytest.raises(ScenarioError, match=r"\(budget 10.0 MB;"):
+        _core.Simulation(_toml.dumps({**big, "output": {"memory_budget": "1TB"}}), "toml", None)
+    monkeypatch.setenv("SUPERPACKET_MEMORY_BUDGET", "20MB")
+    _core.Simulation(_toml.dumps(big), "toml", None)
+    monkeypatch.setenv("SUPERPACKET_MEMORY_BUDGET", "-1")
+    with pytest.raises(ScenarioError, match=r"^SUPERPACKET_MEMORY_BUDGET: must be at least 1 byte"):
+        _core.Simulation(_toml.dumps(big), "toml", None)
+
+
+def test_examples_and_experiments_fit_the_default_budget(examples, monkeypatch):
+    """The shipped scenarios at full scale are estimated well below 8 GB."""
+    from superpacket.experiments import riops_web
+
+    monkeypatch.delenv("SUPERPACKET_MEMORY_BUDGET", raising=False)
+    for f in sorted(examples.glob("*.toml")):
+        assert _core.Simulation(f.read_text(), "toml", None).memory_estimate < 1e9, f
+    web = _core.Simulation(_toml.dumps(riops_web.scenario("exp1-ito1", "riops", 4000.0)), "toml", None)
+    assert 0.3e9 < web.memory_estimate < 3e9

@@ -199,6 +199,12 @@ impl Simulation {
         self.lock().events_processed
     }
 
+    /// The run's memory as estimated before it started (bytes; crates/sim/src/memory.rs).
+    #[getter]
+    fn memory_estimate(&self) -> f64 {
+        self.lock().memory.total()
+    }
+
     #[getter]
     fn seed(&self) -> u64 {
         self.lock().seed
@@ -251,6 +257,7 @@ impl Simulation {
     #[pyo3(signature = (links, snaplen = None))]
     fn trace(&mut self, links: Vec<String>, snaplen: Option<u32>) -> PyResult<()> {
         self.lock().trace_by_name(&links, "pcap", 0).map_err(ScenarioError::new_err)?;
+        self.lock().charge_traces("output.pcap", self.duration).map_err(ScenarioError::new_err)?;
         if let Some(n) = snaplen {
             self.lock().set_pcap_snaplen(n);
         }

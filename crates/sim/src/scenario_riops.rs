@@ -141,7 +141,9 @@ pub struct ClassifierSpec {
     /// Idle time T_u after which a flow's entry is removed.
     #[serde(default = "d_tu")]
     pub tu: Dur,
-    /// Flow-table capacity; when full, packets of new flows are tagged Out.
+    /// Flow-table capacity; when full, packets of new flows are tagged Out. At most 2^28;
+    /// each table (~48 bytes per entry, allocated at once, one per link that has it) is
+    /// charged to the run's memory estimate (scenario_memory.rs `classifier_bytes`).
     #[serde(default = "d_cls_max_flows")]
     pub max_flows: u32,
     #[serde(default = "super::d_one_u32")]
@@ -267,6 +269,7 @@ pub struct WebSpec {
     pub inter_object: Dur,
     #[serde(default = "d_objects_min")]
     pub objects_min: u32,
+    /// At most `MAX_OBJECTS_PER_PAGE` (traffic/web.rs).
     #[serde(default = "d_objects_max")]
     pub objects_max: u32,
     /// Bounded Pareto object size: minimum, maximum (bytes) and shape.

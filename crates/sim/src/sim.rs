@@ -82,6 +82,8 @@ pub struct Sim {
     pub net: Network,
     /// Every flow by FlowId: live ones whole, finished ones as compact rows (flows.rs).
     pub flows: Flows,
+    /// The run's memory as estimated while it was built (memory.rs).
+    pub memory: crate::memory::MemoryEstimate,
     routes: Vec<Box<[LinkId]>>,
     route_cache: HashMap<(NodeId, NodeId), RouteId>,
     /// Multipath routes interned by their links (one RouteId per distinct path).
@@ -121,6 +123,7 @@ impl Sim {
             events: EventList::new(),
             net,
             flows: Flows::default(),
+            memory: Default::default(),
             routes: Vec::new(),
             route_cache: HashMap::new(),
             path_ids: HashMap::new(),
