@@ -413,6 +413,35 @@ def test_ctrl_c_stops_a_long_run_within_a_second_writing_nothing(tmp_path, after
     assert sorted(x.name for x in tmp_path.iterdir()) == ["long.toml"]
 
 
+def test_ctrl_c_stops_a_sweep_on_its_local_cluster(tmp_path):
+    """Ctrl-C in a terminal reaches the whole process group: the sweep on its own Dask
+    cluster (workers busy inside the simulator) exits 130 within 1.5 s with one line,
+    and leaves no half-written run (only sweep.json; no `.out.partial`)."""
+    import signal
+    import time
+
+    f = tmp_path / "long.toml"
+    f.write_text(LONG_RUN)
+    out = tmp_path / "out"
+    p = subprocess.Popen([sys.executable, "-m", "superpacket.cli", "sweep", str(f), "--param", "topology.pairs=8,9",
+                          "--seeds", "1..2", "--workers", "2", "--out", str(out), "--quiet"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(8)  # the cluster is up and its workers are running
+    assert p.poll() is None, p.communicate()
+    t0 = time.perf_counter()
+    os.killpg(p.pid, signal.SIGINT)
+    try:
+        _, err = p.communicate(timeout=20)
+    finally:
+        p.kill()
+    waited = time.perf_counter() - t0
+    assert p.returncode == 130, (p.returncode, err[-2000:])
+    assert waited < 1.5, waited
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["long.toml", "out"]
+    assert [x.name for x in out.iterdir()] == ["sweep.json"]
+
+
 def test_results_write_is_whole_or_nothing(tmp_path, monkeypatch):
     """An error midway through `Results.write` (here: the third table) leaves no folder
     and no partial file; a second write into an existing folder replaces its files."""
