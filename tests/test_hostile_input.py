@@ -529,6 +529,12 @@ SIZES = [
     ("web-one-session-of-1ns-objects", _small(traffic=[_web(sessions=1, inter_page="1us", inter_object="1ns",
                                                             objects_max=100000)]),
      "traffic[0].inter_object: the run would hold about"),
+    ("cbr-into-a-100s-pipe", _small(duration="5s", topology={**_small()["topology"], "access": {
+        "rate": "100Gbps", "delay": "100s"}}, traffic=[{"kind": "cbr", "from": "s0", "to": "d0", "rate": "100Gbps"}]),
+     "topology.access.delay: the run would hold about"),
+    ("reorder-every-packet-for-50s", _small(duration="100s", topology={**_small()["topology"], "bottleneck": {
+        "rate": "100Gbps", "delay": "1ms"}}, reorder=[{"links": ["R1->R2"], "q": 1.0, "delay_mean": "50s"}]),
+     "reorder[0].delay_mean: the run would hold about"),
     ("pcap-all-links-long", _small(duration="100000s", output={"pcap": ["all"]}),
      "output.pcap: the run would hold about"),
 ]

@@ -1376,7 +1376,14 @@ const STREAM_REORDER: u64 = 4 << 20;
 
 impl ReorderSpec {
     /// Puts a reordering stage on each link this entry names.
-    fn attach(&self, net: &mut Network, seed: u64, path: &str) -> Result<(), String> {
+    fn attach(
+        &self,
+        net: &mut Network,
+        seed: u64,
+        path: &str,
+        mem: &mut MemoryEstimate,
+        end: SimTime,
+    ) -> Result<(), String> {
         if !(0.0..=1.0).contains(&self.q) {
             return Err(format!("{path}.q: must be a probability in [0, 1] (got {})", self.q));
         }
@@ -1408,6 +1415,9 @@ impl ReorderSpec {
         };
         for l in ids {
             let link = &mut net.links[l as usize];
+            // the stage holds q of the link's packets for about mean + 3 sd (at most the run)
+            let hold = (self.delay_mean.0 + self.delay_sd.0 + self.delay_sd.0 + self.delay_sd.0).min(end);
+            mem.charge(&format!("{path}.delay_mean"), self.q * costs::pipe_bytes(link.rate, hold, end))?;
             if link.reorder.is_some() {
                 return Err(format!("{path}: link {} already has a reordering stage", link.name));
             }
@@ -1473,7 +1483,7 @@ impl Scenario {
             costs::charge_traffic(&mut mem, &format!("traffic[{k}]"), t, self.duration.0)?;
         }
         let mut net = Network::default();
-        let mut b = Builder { net: &mut net, seed, mem: &mut mem };
+        let mut b = Builder { net: &mut net, seed, mem: &mut mem, duration: self.duration.0 };
         match &self.topology {
             TopologySpec::Dumbbell(DumbbellSpec { pairs, access, bottleneck, edge_classifier }) => {
                 if *pairs == 0 || *pairs > MAX_HOSTS {
@@ -1550,7 +1560,7 @@ impl Scenario {
             TopologySpec::FatTree(ft) => fabric::build_fat_tree(&mut b, ft)?,
         }
         for (i, r) in self.reorder.iter().enumerate() {
-            r.attach(&mut net, seed, &format!("reorder[{i}]"))?;
+            r.attach(&mut net, seed, &format!("reorder[{i}]"), &mut mem, self.duration.0)?;
         }
         let mut sim = Sim::new(net, seed);
         let end = self.duration.0;
@@ -1898,6 +1908,8 @@ struct Builder<'a> {
     seed: u64,
     /// The run's memory, charged before each table is allocated (memory.rs).
     mem: &'a mut MemoryEstimate,
+    /// The run's duration (what a link's pipe may come to hold).
+    duration: SimTime,
 }
 
 impl Builder<'_> {
@@ -1913,6 +1925,7 @@ impl Builder<'_> {
         }
         for (x, y, q) in [(na, nb, &spec.queue), (nb, na, spec.reverse_queue.as_ref().unwrap_or(&spec.queue))] {
             self.mem.charge(&format!("{path}.queue.bloom_bits"), costs::queue_bytes(q))?;
+            self.mem.charge(&format!("{path}.delay"), costs::pipe_bytes(spec.rate.0, spec.delay.0, self.duration))?;
             if let (true, Some(c)) = (x == na, &spec.classifier) {
                 self.mem.charge(&format!("{path}.classifier.max_flows"), costs::classifier_bytes(c))?;
             }
