@@ -87,3 +87,41 @@ pub fn charge_traffic(mem: &mut MemoryEstimate, path: &str, t: &TrafficSpec, end
         | TrafficSpec::SpAttack(_) => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classifier::{Classifier, ClassifierConfig};
+
+    #[test]
+    fn classifier_charge_is_what_the_table_allocates() {
+        for max_flows in [1, 1000, 4096, 100_000] {
+            let spec: ClassifierSpec = serde_json::from_value(serde_json::json!({ "max_flows": max_flows })).unwrap();
+            let cfg = ClassifierConfig {
+                lt: spec.lt,
+                slr: spec.slr,
+                tc: spec.tc.0,
+                tu: spec.tu.0,
+                max_flows,
+                lt_min: spec.lt_min,
+                lt_max: spec.lt_max,
+                key: [1, 2],
+            };
+            let c = Classifier::new(String::new(), cfg).unwrap();
+            let real = (c.memory_bytes() - std::mem::size_of::<Classifier>()) as f64;
+            assert!(
+                (classifier_bytes(&spec) - real).abs() <= 1.0,
+                "{max_flows}: {} vs {real}",
+                classifier_bytes(&spec)
+            );
+        }
+    }
+
+    #[test]
+    fn pipe_holds_rate_times_delay_up_to_the_run() {
+        let g = crate::time::BitsPerSec(12_000_000_000); // 10^6 packets of 1500 B per second
+        let p = pipe_bytes(g, SimTime::from_secs(2), SimTime::from_secs(10));
+        assert!((p / PIPE_PACKET_BYTES - 2e6).abs() < 1.0);
+        assert_eq!(pipe_bytes(g, SimTime::from_secs(100), SimTime::from_secs(2)), p);
+    }
+}
