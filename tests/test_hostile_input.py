@@ -366,3 +366,221 @@ def test_a_panicking_run_is_a_failed_run_of_the_sweep(monkeypatch, tmp_path, wor
     assert r.runs == 2 and r.ran == 0 and len(r.failed) == 2
     recs = [json.loads(ln) for ln in (out / "failures.jsonl").read_text().splitlines()]
     assert len(recs) == 2 and all('scenario "panic-me": internal error' in x["error"] for x in recs)
+
+
+# ---- Ctrl-C: stops within a second, one line, nothing half-written ----------------------
+
+LONG_RUN = """name = "long"
+duration = "3000s"
+[topology]
+kind = "dumbbell"
+pairs = 8
+access = { rate = "40Gbps", delay = "1ms" }
+bottleneck = { rate = "10Gbps", delay = "20ms", queue = { kind = "droptail", limit = 4000 } }
+[[traffic]]
+kind = "bulk"
+from = "s{i}"
+to = "d{i}"
+count = 8
+"""
+
+
+@pytest.mark.parametrize("after_s", [0.3, 1.5])
+def test_ctrl_c_stops_a_long_run_within_a_second_writing_nothing(tmp_path, after_s):
+    """SIGINT during `superpacket run --out`: exit 130 within 1.5 s of the signal, one line
+    on stderr, no traceback, no output folder and no partial file beside it."""
+    import signal
+    import time
+
+    f = tmp_path / "long.toml"
+    f.write_text(LONG_RUN)
+    out = tmp_path / "out"
+    p = subprocess.Popen([sys.executable, "-m", "superpacket.cli", "run", str(f), "--out", str(out)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(after_s)
+    assert p.poll() is None, p.communicate()
+    t0 = time.perf_counter()
+    p.send_signal(signal.SIGINT)
+    try:
+        _, err = p.communicate(timeout=10)
+    finally:
+        p.kill()
+    waited = time.perf_counter() - t0
+    assert p.returncode == 130, (p.returncode, err[-2000:])
+    assert waited < 1.5, waited
+    assert "Traceback" not in err, err
+    assert err.strip().splitlines() == ["superpacket: run: interrupted"], err
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["long.toml"]
+
+
+def test_ctrl_c_stops_a_sweep_on_its_local_cluster(tmp_path):
+    """Ctrl-C in a terminal reaches the whole process group: the sweep on its own Dask
+    cluster (workers busy inside the simulator) exits 130 within 1.5 s with one line,
+    and leaves no half-written run (only sweep.json; no `.out.partial`)."""
+    import signal
+    import time
+
+    f = tmp_path / "long.toml"
+    f.write_text(LONG_RUN)
+    out = tmp_path / "out"
+    p = subprocess.Popen([sys.executable, "-m", "superpacket.cli", "sweep", str(f), "--param", "topology.pairs=8,9",
+                          "--seeds", "1..2", "--workers", "2", "--out", str(out), "--quiet"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(8)  # the cluster is up and its workers are running
+    assert p.poll() is None, p.communicate()
+    t0 = time.perf_counter()
+    os.killpg(p.pid, signal.SIGINT)
+    try:
+        _, err = p.communicate(timeout=20)
+    finally:
+        p.kill()
+    waited = time.perf_counter() - t0
+    assert p.returncode == 130, (p.returncode, err[-2000:])
+    assert waited < 1.5, waited
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["long.toml", "out"]
+    assert [x.name for x in out.iterdir()] == ["sweep.json"]
+
+
+def test_results_write_is_whole_or_nothing(tmp_path, monkeypatch):
+    """An error midway through `Results.write` (here: the third table) leaves no folder
+    and no partial file; a second write into an existing folder replaces its files."""
+    res = api.run({"name": "w", "duration": "50ms",
+                   "topology": {"kind": "dumbbell", "pairs": 1, "access": {"rate": "100Mbps", "delay": "1ms"},
+                                "bottleneck": {"rate": "10Mbps", "delay": "5ms"}},
+                   "traffic": [{"kind": "bulk", "from": "s0", "to": "d0"}]})
+    import polars as pl
+
+    real = pl.DataFrame.write_parquet
+    calls = []
+
+    def failing(self, path, *a, **kw):
+        calls.append(path)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(self, path, *a, **kw)
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", failing)
+    with pytest.raises(KeyboardInterrupt):
+        res.write(tmp_path / "out")
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", real)
+    res.write(tmp_path / "out")
+    res.write(tmp_path / "out")  # into an existing folder
+    assert (tmp_path / "out" / "summary.json").is_file()
+    assert [x.name for x in tmp_path.iterdir()] == ["out"]
+
+
+# ---- unbounded sizes: a documented limit, or the run's memory estimated and refused ------
+
+_BUDGET_HINT = "(budget 8.0 GB; set SUPERPACKET_MEMORY_BUDGET or [output] memory_budget)"
+#: Address space of a refused case: an allocation of the refused size would fail the test
+#: (exit 134 or a MemoryError) rather than the machine.
+_REFUSAL_AS = 2 * 2**30
+_LIMITED_CLI = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]),) * 2); "
+                "from superpacket import cli; sys.exit(cli.main(sys.argv[2:]))")
+
+
+def _small(**kw: Any) -> dict[str, Any]:
+    d: dict[str, Any] = {
+        "name": "h", "duration": "10s",
+        "topology": {"kind": "dumbbell", "pairs": 2, "access": {"rate": "1Gbps", "delay": "1ms"},
+                     "bottleneck": {"rate": "100Mbps", "delay": "10ms"}},
+        "traffic": [{"kind": "bulk", "from": "s0", "to": "d0"}],
+    }
+    d.update(kw)
+    return d
+
+
+def _web(**kw: Any) -> dict[str, Any]:
+    return {"kind": "web", "servers": "s{i}", "server_count": 1, "clients": "d{i}", "client_count": 1,
+            "sessions": 10, **kw}
+
+
+_sp_access = {"rate": "1Gbps", "delay": "1ms",
+              "queue": {"kind": "superpacket", "limit": 100, "threshold": 10, "bloom_bits": 2**31}}
+
+SIZES = [
+    # (id, scenario, the line's start)
+    ("flows-1e8", _small(traffic=[{"kind": "bulk", "from": "s0", "to": "d0", "count": 10**8}]),
+     "traffic[0].count: the run would hold about 180.0 GB " + _BUDGET_HINT),
+    ("flows-2e6-in-each-of-3-entries", _small(traffic=[{"kind": "flow", "from": "s0", "to": "d0", "count": 2 * 10**6,
+                                                        "size_pkts": 1}] * 3),
+     "traffic[0].count: the run would hold about 10.8 GB"),
+    ("poisson-1e12-per-s", _small(traffic=[{"kind": "poisson", "from": "s0", "to": "d0", "rate_per_s": 1e12,
+                                            "size_pkts": 1}]),
+     "traffic[0].rate_per_s: the run would hold about 6.0 PB"),
+    # the scenario's [tcp] is each entry's default: named at the entry it reaches
+    ("init-cwnd-1e9", _small(tcp={"init_cwnd": 1e9}),
+     "traffic[0].tcp.init_cwnd: must be at most 1000000 (got 1000000000)"),
+    ("entry-init-cwnd-1e9", _small(traffic=[{"kind": "bulk", "from": "s0", "to": "d0", "tcp": {"init_cwnd": 1e9}}]),
+     "traffic[0].tcp.init_cwnd: must be at most 1000000"),
+    ("classifier-2^28", _small(topology={**_small()["topology"], "access": {
+        "rate": "1Gbps", "delay": "1ms", "classifier": {"max_flows": 2**28}}}),
+     "topology.access.classifier.max_flows: the run would hold about 14.0 GB"),
+    # each filter (512 MB) is allocated after its charge: below 2 GB here with a 1 GB budget
+    ("bloom-2^31-on-every-access-link", _small(topology={**_small()["topology"], "pairs": 8, "access": _sp_access},
+                                               output={"memory_budget": "1GB"}),
+     "topology.access.queue.bloom_bits: the run would hold about 1.1 GB (budget 1.0 GB;"),
+    ("web-objects-2^32", _small(traffic=[_web(objects_max=2**32 - 1)]),
+     "traffic[0].objects_max: must be at most 100000 (got 4294967295)"),
+    ("web-sessions-2^20-fast-pages", _small(traffic=[_web(sessions=2**20, inter_page="1ms")]),
+     "traffic[0].sessions: the run would hold about"),
+    ("web-one-session-of-1ns-objects", _small(traffic=[_web(sessions=1, inter_page="1us", inter_object="1ns",
+                                                            objects_max=100000)]),
+     "traffic[0].inter_object: the run would hold about"),
+    ("cbr-into-a-100s-pipe", _small(duration="5s", topology={**_small()["topology"], "access": {
+        "rate": "100Gbps", "delay": "100s"}}, traffic=[{"kind": "cbr", "from": "s0", "to": "d0", "rate": "100Gbps"}]),
+     "topology.access.delay: the run would hold about"),
+    ("reorder-every-packet-for-50s", _small(duration="100s", topology={**_small()["topology"], "bottleneck": {
+        "rate": "100Gbps", "delay": "1ms"}}, reorder=[{"links": ["R1->R2"], "q": 1.0, "delay_mean": "50s"}]),
+     "reorder[0].delay_mean: the run would hold about"),
+    ("pcap-all-links-long", _small(duration="100000s", output={"pcap": ["all"]}),
+     "output.pcap: the run would hold about"),
+]
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c[0]) for c in SIZES])
+def test_sizes_are_refused_by_name_quickly_in_bounded_memory(tmp_path, case):
+    """Each unbounded size of issue 14 (10^8 flows, Poisson at 10^12/s, init_cwnd 10^9, a
+    classifier of 2^28 entries, web pages of 2^32 objects, ...): exit 2 and one line naming
+    the field, within 10 s in 2 GB of address space (nothing of that size allocated)."""
+    _, scenario, line = case
+    f = tmp_path / "case.toml"
+    f.write_text(_toml.dumps(scenario))
+    r = subprocess.run([sys.executable, "-c", _LIMITED_CLI, str(_REFUSAL_AS), "run", str(f), "--out",
+                        str(tmp_path / "out")], capture_output=True, text=True, timeout=10, check=False)
+    assert_bad_input(r)
+    assert r.stderr.strip().removeprefix(f"superpacket: {f}: ").startswith(line), r.stderr
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["case.toml"]
+
+
+def test_the_budget_is_configurable(tmp_path, monkeypatch):
+    """`[output] memory_budget`, overridden by SUPERPACKET_MEMORY_BUDGET; a bad value is
+    refused by name."""
+    big = _small(traffic=[{"kind": "bulk", "from": "s0", "to": "d0", "count": 10_000}])  # about 18 MB
+    assert 17e6 < _core.Simulation(_toml.dumps(big), "toml", None).memory_estimate < 19e6
+    monkeypatch.delenv("SUPERPACKET_MEMORY_BUDGET", raising=False)
+    with pytest.raises(ScenarioError, match=r"^traffic\[0\].count: the run would hold about 18.0 MB \(budget 1.0 MB;"):
+        _core.Simulation(_toml.dumps({**big, "output": {"memory_budget": "1MB"}}), "toml", None)
+    with pytest.raises(ScenarioError, match=r"^output.memory_budget: unknown unit \"XB\""):
+        _core.Simulation(_toml.dumps({**big, "output": {"memory_budget": "5XB"}}), "toml", None)
+    monkeypatch.setenv("SUPERPACKET_MEMORY_BUDGET", "10MB")
+    with pytest.raises(ScenarioError, match=r"\(budget 10.0 MB;"):
+        _core.Simulation(_toml.dumps({**big, "output": {"memory_budget": "1TB"}}), "toml", None)
+    monkeypatch.setenv("SUPERPACKET_MEMORY_BUDGET", "20MB")
+    _core.Simulation(_toml.dumps(big), "toml", None)
+    monkeypatch.setenv("SUPERPACKET_MEMORY_BUDGET", "-1")
+    with pytest.raises(ScenarioError, match=r"^SUPERPACKET_MEMORY_BUDGET: must be at least 1 byte"):
+        _core.Simulation(_toml.dumps(big), "toml", None)
+
+
+def test_examples_and_experiments_fit_the_default_budget(examples, monkeypatch):
+    """The shipped scenarios at full scale are estimated well below 8 GB."""
+    from superpacket.experiments import riops_web
+
+    monkeypatch.delenv("SUPERPACKET_MEMORY_BUDGET", raising=False)
+    for f in sorted(examples.glob("*.toml")):
+        assert _core.Simulation(f.read_text(), "toml", None).memory_estimate < 1e9, f
+    web = _core.Simulation(_toml.dumps(riops_web.scenario("exp1-ito1", "riops", 4000.0)), "toml", None)
+    assert 0.3e9 < web.memory_estimate < 3e9

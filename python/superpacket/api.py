@@ -13,6 +13,8 @@ field.
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sys
 import time
 from dataclasses import dataclass, field
@@ -59,9 +61,30 @@ class Results:
 
     def write(self, out: str | Path) -> Path:
         """Writes flows/links/queue_series as Parquet, summary.json, scenario.toml and
-        the pcap files of traced links."""
+        the pcap files of traced links.
+
+        Whole or not at all: the files go to a hidden folder beside `out`, then into
+        place by renames (one rename of the folder when `out` does not exist yet), so an
+        error or Ctrl-C midway leaves no partial file."""
         d = Path(out)
-        d.mkdir(parents=True, exist_ok=True)
+        d.parent.mkdir(parents=True, exist_ok=True)
+        tmp = d.parent / f".{d.name}.partial-{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        try:
+            self._write_into(tmp)
+            try:
+                os.rename(tmp, d)  # `out` absent (or an empty folder): one rename
+            except OSError:
+                d.mkdir(parents=True, exist_ok=True)
+                for f in sorted(tmp.iterdir()):
+                    os.replace(f, d / f.name)
+            self.pcap_files = [d / p.name for p in self.pcap_files]
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        return d
+
+    def _write_into(self, d: Path) -> None:
+        d.mkdir()
         self.flows.write_parquet(d / "flows.parquet")
         self.links.write_parquet(d / "links.parquet")
         self.queue_series.write_parquet(d / "queue_series.parquet")
@@ -75,7 +98,6 @@ class Results:
         if self.scenario_text:
             (d / "scenario.toml").write_text(self.scenario_text)
         self.write_pcaps(d)
-        return d
 
 
 def load_scenario(scenario: str | Path | dict[str, Any]) -> tuple[str, str]:

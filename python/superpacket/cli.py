@@ -36,11 +36,26 @@ from superpacket import cli_checks as checks
 EXIT_BAD_INPUT = 2
 #: Output closed early (`superpacket list | head -1`): as a tool killed by SIGPIPE.
 EXIT_BROKEN_PIPE = 128 + 13
+#: Ctrl-C (SIGINT): as a shell reports a command killed by it. The run stops within a
+#: fraction of a second (the simulator looks at Python's signals between slices of
+#: events, crates/py/src/lib.rs `run_until`) and writes nothing: outputs are written
+#: whole or not at all (`Results.write`, sweeps' `commit_run`).
+EXIT_INTERRUPTED = 128 + 2
 
 
 def _fail(msg: str) -> int:
     print(f"superpacket: {msg}", file=sys.stderr)
     return EXIT_BAD_INPUT
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Writes `path` whole or not at all (a temporary file beside it, then a rename)."""
+    tmp = path.with_name(f".{path.name}.partial-{os.getpid()}")
+    try:
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def _json_value(v: Any) -> Any:
@@ -325,7 +340,7 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
         out = Path(a.out)
         try:
             out.mkdir(parents=True, exist_ok=True)
-            (out / "summary.json").write_text(json.dumps(r, indent=2, sort_keys=True) + "\n")
+            write_atomic(out / "summary.json", json.dumps(r, indent=2, sort_keys=True) + "\n")
         except OSError as e:
             return _fail(f"--out {a.out}: {e}")
     if a.json:
@@ -444,6 +459,9 @@ def main(argv: list[str] | None = None) -> int:
         # no traceback, and no second error when Python flushes stdout at exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback, nothing half-written
+        print(f"superpacket: {a.cmd}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     return rc
 
 

@@ -61,7 +61,7 @@ def open_client(
     workers: int | None = None,
     memory_limit: str = DEFAULT_MEMORY_LIMIT,
     method: str | None = None,
-) -> tuple[Any, Callable[[], None]]:
+) -> tuple[Any, Callable[..., None]]:
     """A `distributed.Client` and the function that closes it (and its cluster):
     connected to `scheduler` (an address such as tcp://127.0.0.1:8786) when given, else
     to a new local cluster of `workers` processes (default: one per core) started by
@@ -75,7 +75,7 @@ def open_client(
             client = Client(scheduler, timeout="30s")
         except (ValueError, TypeError) as e:  # not an address: as an unreachable one, one line
             raise OSError(f"not a scheduler address such as tcp://HOST:8786 ({' '.join(str(e).split())})") from None
-        return client, client.close
+        return client, lambda now=False: client.close()
     import dask
 
     n = workers or default_workers()
@@ -106,10 +106,18 @@ def open_client(
         cluster.close()
         raise
 
-    def close() -> None:
+    def close(now: bool = False) -> None:
+        """`now` (on Ctrl-C): the workers' processes are killed first, without waiting
+        for their runs (a run in the simulator finishes its step only; closing would wait
+        seconds); their half-written runs are in `.OUT.partial/`, which the sweep removes."""
         try:
             client.close()
         finally:
+            if now:
+                for nanny in list(cluster.workers.values()):
+                    proc = getattr(getattr(nanny, "process", None), "process", None)
+                    if proc is not None and proc.is_alive():
+                        proc.kill()
             cluster.close()
 
     return client, close
@@ -123,10 +131,14 @@ def dask_client(
 ) -> Iterator[Any]:
     """`open_client` as a context manager: the client, closed on exit."""
     client, close = open_client(scheduler, workers, memory_limit)
+    interrupted = False
     try:
         yield client
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
     finally:
-        close()
+        close(now=interrupted)
 
 
 class _IgnoreSigint(WorkerPlugin):  # type: ignore[misc]

@@ -582,6 +582,7 @@ def _run_own_cluster(scheduler: str | None, workers: int | None, todo: list[tupl
     from superpacket.cluster import open_client
 
     t1 = time.perf_counter()
+    interrupted = False
     if method == "fork":
         client, close = open_client(scheduler, workers, method=method)
         try:
@@ -591,8 +592,11 @@ def _run_own_cluster(scheduler: str | None, workers: int | None, todo: list[tupl
 
             outcome.workers = client.run(worker_stats)
             outcome.worker_memory_limits = worker_memory_limits(client)
+        except KeyboardInterrupt:
+            interrupted = True
+            raise
         finally:
-            close()
+            close(now=interrupted)  # on Ctrl-C at once: runs finished so far are in place
         return
     with ThreadPoolExecutor(1, thread_name_prefix="superpacket-cluster") as ex:
         starting = ex.submit(open_client, scheduler, workers, method=method)
@@ -612,9 +616,12 @@ def _run_own_cluster(scheduler: str | None, workers: int | None, todo: list[tupl
 
                 outcome.workers = client.run(worker_stats)
                 outcome.worker_memory_limits = worker_memory_limits(client)
+        except KeyboardInterrupt:
+            interrupted = True
+            raise
         finally:  # also on Ctrl-C while the cluster starts: wait for it, then close it
             if starting.exception() is None:
-                starting.result()[1]()
+                starting.result()[1](now=interrupted)
 
 
 def _run_dask(client: Any, todo: list[tuple[Point, int]], w: _Writer, chunk: int | None, runner: Runner,

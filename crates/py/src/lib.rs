@@ -133,6 +133,13 @@ fn table<'py>(py: Python<'py>, t: &Table, buffers_from: usize) -> PyResult<Bound
     Ok(d)
 }
 
+/// Wall time between two looks at Python's signals during `run_until` (seconds).
+const SLICE_WALL: f64 = 0.05;
+/// Events of the first slice of a `run_until`, and the bounds of later ones.
+const FIRST_SLICE_EVENTS: u64 = 1 << 16;
+const MIN_SLICE_EVENTS: u64 = 1 << 10;
+const MAX_SLICE_EVENTS: u64 = 1 << 26;
+
 /// A built simulation, run in steps so Python can show progress. The simulator sits
 /// behind a mutex so the object may be used and freed from any thread (Dask workers'
 /// profiler threads drop objects where they like).
@@ -192,32 +199,57 @@ impl Simulation {
         self.lock().events_processed
     }
 
+    /// The run's memory as estimated before it started (bytes; crates/sim/src/memory.rs).
+    #[getter]
+    fn memory_estimate(&self) -> f64 {
+        self.lock().memory.total()
+    }
+
     #[getter]
     fn seed(&self) -> u64 {
         self.lock().seed
     }
 
     /// Runs every event up to `t_s` seconds of simulated time (capped at the duration).
+    ///
+    /// Without the GIL, in slices of events sized to about `SLICE_WALL` of wall time;
+    /// between slices Python's signal handlers run, so Ctrl-C raises KeyboardInterrupt
+    /// here within a fraction of a second (the simulation stays consistent: a later call
+    /// carries on, event for event as one call would).
     fn run_until(&mut self, py: Python<'_>, t_s: f64) -> PyResult<()> {
         self.check()?;
         let until = SimTime::from_secs_f64(t_s).min(self.duration);
         let name = self.name.clone();
-        let r = {
-            let mut g = self.lock();
-            let s = &mut *g;
-            // the test hook: SUPERPACKET_TEST_PANIC = a scenario's name makes its runs panic
-            // (tests/test_hostile_input.py: a panic becomes an error, never a hang)
-            let inject = std::env::var("SUPERPACKET_TEST_PANIC").is_ok_and(|v| !v.is_empty() && v == name);
-            py.detach(|| {
+        let mut g = self.lock();
+        let s = &mut *g;
+        // the test hook: SUPERPACKET_TEST_PANIC = a scenario's name makes its runs panic
+        // (tests/test_hostile_input.py: a panic becomes an error, never a hang)
+        let inject = std::env::var("SUPERPACKET_TEST_PANIC").is_ok_and(|v| !v.is_empty() && v == name);
+        let mut slice = FIRST_SLICE_EVENTS;
+        loop {
+            let t0 = std::time::Instant::now();
+            let r = py.detach(|| {
                 guarded(&name, &format!("running to t = {t_s} s"), || {
                     if inject {
                         panic!("SUPERPACKET_TEST_PANIC");
                     }
-                    s.run_until(until)
+                    s.run_until_bounded(until, slice)
                 })
-            })
-        };
-        r.map_err(|e| self.fail(e))
+            });
+            match r {
+                Ok(true) => return Ok(()),
+                Ok(false) => {}
+                Err(e) => {
+                    drop(g);
+                    return Err(self.fail(e));
+                }
+            }
+            py.check_signals()?;
+            // the next slice: about SLICE_WALL of wall time at this slice's pace
+            let took = t0.elapsed().as_secs_f64().max(1e-6);
+            let target = slice as f64 * SLICE_WALL / took;
+            slice = (target as u64).clamp(slice / 4, slice * 4).clamp(MIN_SLICE_EVENTS, MAX_SLICE_EVENTS);
+        }
     }
 
     /// Traces links by name ("R->d", "R-to-d" or "all") to pcap; `snaplen` (bytes kept
@@ -225,6 +257,7 @@ impl Simulation {
     #[pyo3(signature = (links, snaplen = None))]
     fn trace(&mut self, links: Vec<String>, snaplen: Option<u32>) -> PyResult<()> {
         self.lock().trace_by_name(&links, "pcap", 0).map_err(ScenarioError::new_err)?;
+        self.lock().charge_traces("output.pcap", self.duration).map_err(ScenarioError::new_err)?;
         if let Some(n) = snaplen {
             self.lock().set_pcap_snaplen(n);
         }

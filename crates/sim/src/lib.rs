@@ -7,6 +7,7 @@ pub mod event;
 pub mod flows;
 pub mod link;
 pub mod mbs;
+pub mod memory;
 pub mod monitor;
 pub mod packet;
 pub mod queue;

@@ -47,6 +47,10 @@ use riops::{BackToBackSpec, ClassifierSpec, RioSpec, WebSpec};
 /// The datacenter workloads (WORKLOADS.md): workload and incast traffic.
 #[path = "scenario_workload.rs"]
 pub mod workload;
+
+#[path = "scenario_memory.rs"]
+pub mod costs;
+use crate::memory::MemoryEstimate;
 use workload::{IncastSpec, WorkloadSpec};
 
 /// Deserialises `v` and reports errors as "@path@ message" so that nested tagged enums
@@ -686,7 +690,8 @@ pub struct TcpSpec {
     /// IP + TCP header bytes per packet.
     #[schemars(default = "tcp_default::header_bytes")]
     pub header_bytes: Option<u32>,
-    /// Initial window, segments; at least 1.
+    /// Initial window, segments; at least 1, at most 1,000,000 (`MAX_INIT_CWND`: the
+    /// first flight is built at once).
     #[schemars(default = "tcp_default::init_cwnd")]
     pub init_cwnd: Option<f64>,
     /// Maximum window, segments; at least 1. Default unlimited.
@@ -1459,6 +1464,9 @@ impl TcpSpec {
         if p.init_cwnd.is_nan() || p.init_cwnd < 1.0 {
             return Err(format!("{path}.init_cwnd: must be >= 1 (got {})", p.init_cwnd));
         }
+        if p.init_cwnd > MAX_INIT_CWND {
+            return Err(format!("{path}.init_cwnd: must be at most {MAX_INIT_CWND} (got {})", p.init_cwnd));
+        }
         if p.max_cwnd.is_nan() || p.max_cwnd < 1.0 {
             return Err(format!("{path}.max_cwnd: must be >= 1 (got {})", p.max_cwnd));
         }
@@ -1787,6 +1795,10 @@ pub struct OutputSpec {
     /// The high-frequency monitor (monitor.rs): `{ link = "R1->R2", interval = "1ms" }`.
     #[serde(default)]
     pub monitor: Option<MonitorSpec>,
+    /// The memory the run may be estimated to hold before it starts ("16GB", "512MiB";
+    /// default 8GB; the environment's SUPERPACKET_MEMORY_BUDGET wins): memory.rs.
+    #[serde(default)]
+    pub memory_budget: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
@@ -1802,6 +1814,11 @@ pub struct MonitorSpec {
 /// (duration / interval, times the links sampled).
 pub const MONITOR_MAX_ROWS: u64 = 20_000_000;
 
+/// The largest initial window (segments): a flow's first flight is built in one event
+/// (10^9 segments took all memory). 10^6 segments of 1460 bytes (1.46 GB) exceed any
+/// bandwidth-delay product simulated here (100 Gb/s x 100 ms is 0.86 x 10^6).
+pub const MAX_INIT_CWND: f64 = 1_000_000.0;
+
 /// Hosts (dumbbell pairs, star senders) or routers (chain) a built-in topology may have.
 pub const MAX_HOSTS: u32 = 100_000;
 
@@ -1814,6 +1831,7 @@ impl Default for OutputSpec {
             pcap: Vec::new(),
             pcap_snaplen: 0,
             monitor: None,
+            memory_budget: None,
         }
     }
 }
@@ -1826,7 +1844,14 @@ const STREAM_REORDER: u64 = 4 << 20;
 
 impl ReorderSpec {
     /// Puts a reordering stage on each link this entry names.
-    fn attach(&self, net: &mut Network, seed: u64, path: &str) -> Result<(), String> {
+    fn attach(
+        &self,
+        net: &mut Network,
+        seed: u64,
+        path: &str,
+        mem: &mut MemoryEstimate,
+        end: SimTime,
+    ) -> Result<(), String> {
         if !(0.0..=1.0).contains(&self.q) {
             return Err(format!("{path}.q: must be a probability in [0, 1] (got {})", self.q));
         }
@@ -1858,6 +1883,9 @@ impl ReorderSpec {
         };
         for l in ids {
             let link = &mut net.links[l as usize];
+            // the stage holds q of the link's packets for about mean + 3 sd (at most the run)
+            let hold = (self.delay_mean.0 + self.delay_sd.0 + self.delay_sd.0 + self.delay_sd.0).min(end);
+            mem.charge(&format!("{path}.delay_mean"), self.q * costs::pipe_bytes(link.rate, hold, end))?;
             if link.reorder.is_some() {
                 return Err(format!("{path}: link {} already has a reordering stage", link.name));
             }
@@ -1916,8 +1944,14 @@ impl Scenario {
         if self.duration.0 == SimTime::ZERO {
             return Err("duration: must be > 0".into());
         }
+        // the run's memory: every traffic entry charged before anything is built, each
+        // table before it is allocated (memory.rs); nothing past the budget is allocated
+        let mut mem = MemoryEstimate::new(MemoryEstimate::budget_of(self.output.memory_budget.as_deref())?);
+        for (k, t) in self.traffic.iter().enumerate() {
+            costs::charge_traffic(&mut mem, &format!("traffic[{k}]"), t, self.duration.0)?;
+        }
         let mut net = Network::default();
-        let mut b = Builder { net: &mut net, seed };
+        let mut b = Builder { net: &mut net, seed, mem: &mut mem, duration: self.duration.0 };
         match &self.topology {
             TopologySpec::Dumbbell(DumbbellSpec { pairs, access, bottleneck, edge_classifier }) => {
                 if *pairs == 0 || *pairs > MAX_HOSTS {
@@ -1939,6 +1973,7 @@ impl Scenario {
                 }
                 if let Some(ec) = edge_classifier {
                     let path = "topology.edge_classifier";
+                    b.mem.charge(&format!("{path}.max_flows"), costs::classifier_bytes(ec))?;
                     let c = ec.add_to(b.net, "edge@R1".into(), seed, path)?;
                     let ids: Vec<u32> = (0..*pairs).filter_map(|i| b.net.link_by_name(&format!("s{i}->R1"))).collect();
                     riops::attach(b.net, c, &ids);
@@ -1993,7 +2028,7 @@ impl Scenario {
             TopologySpec::FatTree(ft) => fabric::build_fat_tree(&mut b, ft)?,
         }
         for (i, r) in self.reorder.iter().enumerate() {
-            r.attach(&mut net, seed, &format!("reorder[{i}]"))?;
+            r.attach(&mut net, seed, &format!("reorder[{i}]"), &mut mem, self.duration.0)?;
         }
         let mut sim = Sim::new(net, seed);
         let end = self.duration.0;
@@ -2056,6 +2091,8 @@ impl Scenario {
             sim.monitor(l, iv);
         }
         sim.trace_by_name(&self.output.pcap, "output.pcap", self.output.pcap_snaplen)?;
+        sim.memory = mem;
+        sim.charge_traces("output.pcap", self.duration.0)?;
         Ok(sim)
     }
 
@@ -2337,6 +2374,10 @@ fn node_of(sim: &Sim, name: &str, path: &str) -> Result<u32, String> {
 struct Builder<'a> {
     net: &'a mut Network,
     seed: u64,
+    /// The run's memory, charged before each table is allocated (memory.rs).
+    mem: &'a mut MemoryEstimate,
+    /// The run's duration (what a link's pipe may come to hold).
+    duration: SimTime,
 }
 
 impl Builder<'_> {
@@ -2351,6 +2392,11 @@ impl Builder<'_> {
             return Err(format!("{path}.loss: must be in [0, 1) (got {})", spec.loss));
         }
         for (x, y, q) in [(na, nb, &spec.queue), (nb, na, spec.reverse_queue.as_ref().unwrap_or(&spec.queue))] {
+            self.mem.charge(&format!("{path}.queue.bloom_bits"), costs::queue_bytes(q))?;
+            self.mem.charge(&format!("{path}.delay"), costs::pipe_bytes(spec.rate.0, spec.delay.0, self.duration))?;
+            if let (true, Some(c)) = (x == na, &spec.classifier) {
+                self.mem.charge(&format!("{path}.classifier.max_flows"), costs::classifier_bytes(c))?;
+            }
             let id = self.net.links.len() as u64;
             let disc = q.build(spec.rate.0, Rng::stream(self.seed, STREAM_QUEUE + id), &format!("{path}.queue"))?;
             let name = format!("{}->{}", self.net.nodes[x as usize].name, self.net.nodes[y as usize].name);

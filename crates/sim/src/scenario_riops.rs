@@ -162,6 +162,8 @@ pub struct ClassifierSpec {
     #[serde(default = "d_tu")]
     pub tu: Dur,
     /// Flow-table capacity, 1..=2^28; when full, packets of new flows are tagged Out.
+    /// Each table (~48 bytes per entry, allocated at once, one per link that has it) is
+    /// charged to the run's memory estimate (scenario_memory.rs `classifier_bytes`).
     #[serde(default = "d_cls_max_flows")]
     pub max_flows: u32,
     /// Smallest L_t the adjustment may set, packets; 1..=lt_max.
@@ -305,7 +307,8 @@ pub struct WebSpec {
     /// Fewest objects per page; 1..=objects_max.
     #[serde(default = "d_objects_min")]
     pub objects_min: u32,
-    /// Most objects per page (uniform between the two).
+    /// Most objects per page (uniform between the two); at most 100,000
+    /// (`MAX_OBJECTS_PER_PAGE`, traffic/web.rs).
     #[serde(default = "d_objects_max")]
     pub objects_max: u32,
     /// Bounded Pareto object size minimum (bytes); above 0, below `size_max_bytes`.

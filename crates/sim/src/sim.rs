@@ -82,6 +82,8 @@ pub struct Sim {
     pub net: Network,
     /// Every flow by FlowId: live ones whole, finished ones as compact rows (flows.rs).
     pub flows: Flows,
+    /// The run's memory as estimated while it was built (memory.rs).
+    pub memory: crate::memory::MemoryEstimate,
     routes: Vec<Box<[LinkId]>>,
     route_cache: HashMap<(NodeId, NodeId), RouteId>,
     /// Multipath routes interned by their links (one RouteId per distinct path).
@@ -121,6 +123,7 @@ impl Sim {
             events: EventList::new(),
             net,
             flows: Flows::default(),
+            memory: Default::default(),
             routes: Vec::new(),
             route_cache: HashMap::new(),
             path_ids: HashMap::new(),
@@ -396,6 +399,28 @@ impl Sim {
             self.events_processed += 1;
             self.dispatch(ev);
         }
+        self.reach(until);
+    }
+
+    /// As `run_until`, but stops after `max_events` events (the caller regains control
+    /// within bounded wall time, e.g. to see a Ctrl-C): true when `until` was reached.
+    /// Stopping early leaves the state as the middle of one `run_until`, so a run in
+    /// bounded steps is event for event the run in one call.
+    pub fn run_until_bounded(&mut self, until: SimTime, max_events: u64) -> bool {
+        for _ in 0..max_events {
+            let Some((t, ev)) = self.events.pop_until(until.ns()) else {
+                self.reach(until);
+                return true;
+            };
+            self.now = SimTime(t);
+            self.events_processed += 1;
+            self.dispatch(ev);
+        }
+        false
+    }
+
+    /// The end of a `run_until`: the clock at `until`, the links' accounting brought to it.
+    fn reach(&mut self, until: SimTime) {
         if until > self.now {
             self.now = until;
         }

@@ -44,6 +44,9 @@ use crate::packet::{flags, ipv4_of, FlowId, LinkId, Packet};
 use crate::sim::Sim;
 use crate::time::SimTime;
 use pcap_writer::PcapWriter;
+
+/// Bytes a traced packet holds until the run ends (`LinkTrace::records`).
+pub const RECORD_BYTES: usize = std::mem::size_of::<(SimTime, Packet)>();
 use wire::{tcp_flags, EthernetRepr, Ipv4Repr, TcpRepr, UdpRepr};
 
 /// The receiver's TCP port.
@@ -196,6 +199,16 @@ pub fn write_pcap<W: io::Write>(w: W, from: u32, to: u32, tr: &LinkTrace) -> io:
 }
 
 impl Sim {
+    /// Charges the records of every traced link over `duration` to the run's memory
+    /// estimate as `field` (memory.rs; replaces an earlier charge): each link at line rate
+    /// in packets of 1500 bytes, every record kept until the run ends.
+    pub fn charge_traces(&mut self, field: &str, duration: SimTime) -> Result<(), String> {
+        let secs = duration.as_secs_f64();
+        let records: f64 =
+            self.net.links.iter().filter(|l| l.trace.is_some()).map(|l| l.rate.0 as f64 * secs / (8.0 * 1500.0)).sum();
+        self.memory.set(field, records * RECORD_BYTES as f64)
+    }
+
     /// Traces links `ids` (an already traced link is kept as it is). `snaplen`: bytes
     /// kept per frame, 0 = whole frames.
     pub fn trace_links(&mut self, ids: &[LinkId], snaplen: u32) {

@@ -28,6 +28,11 @@ use crate::rng::Rng;
 use crate::tcp::TcpParams;
 use crate::time::SimTime;
 
+/// Objects a page may have (`objects_max`): the pages of seeds/001 have 2..7; a page's
+/// objects left to fetch are a counter, and a session's flows are charged to the run's
+/// memory estimate (scenario_memory.rs).
+pub const MAX_OBJECTS_PER_PAGE: u32 = 100_000;
+
 /// The page/object model (times in seconds, sizes in bytes).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WebModel {
@@ -52,6 +57,9 @@ impl WebModel {
         if self.objects_min == 0 || self.objects_min > self.objects_max {
             return Err(format!("objects_min: must be in 1..=objects_max (got {})", self.objects_min));
         }
+        if self.objects_max > MAX_OBJECTS_PER_PAGE {
+            return Err(format!("objects_max: must be at most {MAX_OBJECTS_PER_PAGE} (got {})", self.objects_max));
+        }
         if !(pos(self.size_min) && self.size_max.is_finite() && self.size_max > self.size_min) {
             return Err(format!("size_max: need 0 < size_min < size_max (got {} .. {})", self.size_min, self.size_max));
         }
@@ -69,7 +77,7 @@ impl WebModel {
 
     /// Mean objects per page.
     pub fn mean_objects(&self) -> f64 {
-        f64::from(self.objects_min + self.objects_max) / 2.0
+        (f64::from(self.objects_min) + f64::from(self.objects_max)) / 2.0
     }
 
     /// Offered payload per session (bytes/s): pages/s x objects/page x E[S].
@@ -160,7 +168,7 @@ impl WebSession {
             if self.left == 0 && n > 1 {
                 self.next_obj = now + secs(rng.exponential(m.inter_object_s));
             }
-            self.left += n - 1;
+            self.left = self.left.saturating_add(n - 1);
             Some(self.object(rng))
         } else {
             None
