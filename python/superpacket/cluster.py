@@ -109,7 +109,14 @@ def open_client(
     def close(now: bool = False) -> None:
         """`now` (on Ctrl-C): the workers' processes are killed first, without waiting
         for their runs (a run in the simulator finishes its step only; closing would wait
-        seconds); their half-written runs are in `.OUT.partial/`, which the sweep removes."""
+        seconds); their half-written runs are in `.OUT.partial/`, which the sweep removes.
+        The cluster's own loggers are silenced first: the comms the kill closes would
+        otherwise log tracebacks over the one line Ctrl-C prints."""
+        if now:
+            import logging
+
+            for name in ("distributed", "tornado", "asyncio"):
+                logging.getLogger(name).setLevel(logging.CRITICAL + 1)
         try:
             client.close()
         finally:
