@@ -172,3 +172,26 @@ def test_report_html_in_headless_chromium(request, which, tmp_path):
     img = mpimg.imread(shot)
     assert img.shape[:2] == (1600, 1200)
     assert img[..., :3].std() > 0.05  # not a blank page
+
+
+def test_run_report_of_many_flows_draws_their_distribution(tmp_path, root):
+    # examples/workload.toml opens about 1,000 flows: a bar each would make an image
+    # thousands of pixels wide; the report draws the FCT distribution instead, bounded in
+    # size, and a table by size bucket whose counts add up to the completed flows
+    d = tmp_path / "many"
+    r = sp("run", str(root / "examples" / "workload.toml"), "--out", str(d))
+    assert r.returncode == 0, r.stderr
+    r = sp("report", str(d))
+    assert r.returncode == 0, r.stderr
+    figures_ok(d, ["flows_fct_s_cdf"])
+    assert not (d / "figures" / "flows_fct_s.png").exists()
+    width = mpimg.imread(d / "figures" / "flows_fct_s_cdf.png").shape[1]
+    assert width < 2000, width
+    flows = pl.read_parquet(d / "flows.parquet")
+    done = flows.filter(pl.col("completed"))
+    md = (d / "report.md").read_text()
+    counts = [int(m) for m in re.findall(r"\| fct_s \| [0-9A-Za-z>-]+ \| (\d+) \|", md)]
+    assert len(counts) == 4 and sum(counts) == done.height, (counts, done.height)
+    # the buckets by hand from the flows table
+    small = done.filter(pl.col("size_bytes") < 100_000).height
+    assert counts[0] == small

@@ -176,6 +176,30 @@ def run_flows(flow_ids: list[int], values: list[float | None], timeouts: list[in
     return fig
 
 
+def run_flows_cdf(values: list[float | None], timeouts: list[int], metric: str) -> Figure:
+    """One run with many flows: the distribution of `metric` over the completed flows (an
+    empirical CDF, log x), and the same over the flows that hit a retransmission timeout."""
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    pairs = [(v, t) for v, t in zip(values, timeouts, strict=True) if v is not None and not math.isnan(v)]
+    for label, xs, color in (("all completed flows", [v for v, _ in pairs], OURS),
+                             ("flows with a timeout", [v for v, t in pairs if t > 0], PAPER)):
+        if not xs:
+            continue
+        xs = sorted(xs)
+        ys = [(i + 1) / len(xs) for i in range(len(xs))]
+        ax.step(xs, ys, where="post", color=color, label=f"{label} ({len(xs)})")
+    if pairs and min(v for v, _ in pairs) > 0:
+        ax.set_xscale("log")
+    ax.set_xlabel(unit_label(metric))
+    ax.set_ylabel("fraction of flows")
+    ax.set_ylim(0, 1.02)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right", fontsize=8)
+    ax.set_title(f"{metric}: distribution over flows")
+    fig.tight_layout()
+    return fig
+
+
 def queue_series(series: dict[str, tuple[list[float], list[float]]]) -> Figure:
     """Sampled queue length (packets) against time, one line per link."""
     fig, ax = plt.subplots(figsize=(7.0, 3.6))

@@ -299,6 +299,30 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
     return doc
 
 
+MAX_FLOW_BARS = 60  # above this, a run report draws the flows' distribution, not a bar each
+
+
+def _size_buckets(doc: Doc, flows: Any) -> None:
+    """The flows by size bucket (0-100 KB, 100 KB-1 MB, 1-10 MB, > 10 MB, as datacenter
+    papers report them): count, mean, median and p99 of the FCT and, where the table has
+    it, of the slowdown (FCT over the ideal FCT), completed flows only."""
+    import polars as pl
+
+    from superpacket.experiments.datacenter import bucket_summary
+
+    done = flows.filter(pl.col("completed") & pl.col("size_bytes").is_not_null())
+    if not done.height:
+        return
+    sizes = done["size_bytes"].cast(pl.Float64).to_list()
+    rows = []
+    for col in ("fct_s", "slowdown"):
+        if col not in done.columns:
+            continue
+        for b in bucket_summary(sizes, done[col].cast(pl.Float64).to_list()):
+            rows.append([col, b["bucket"], b["count"], num(b["mean"]), num(b["median"]), num(b["p99"])])
+    doc.table(["metric", "size bucket", "flows", "mean", "median", "p99"], rows)
+
+
 def _run_report(d: Path, s: dict[str, Any]) -> Doc:
     import polars as pl
 
@@ -317,8 +341,15 @@ def _run_report(d: Path, s: dict[str, Any]) -> Doc:
         done = fct.drop_nulls().drop_nans()
         metric, vals = ("fct_s", fct.to_list()) if done.len() else ("goodput_bps", flows["goodput_bps"].to_list())
         doc.h("Flows")
-        doc.figure(figures.run_flows(flows["flow_id"].to_list(), vals, flows["timeouts"].to_list(), metric),
-                   f"flows_{metric}", f"{metric} of each flow; red bars: flows with a retransmission timeout")
+        if flows.height <= MAX_FLOW_BARS:
+            doc.figure(figures.run_flows(flows["flow_id"].to_list(), vals, flows["timeouts"].to_list(), metric),
+                       f"flows_{metric}", f"{metric} of each flow; red bars: flows with a retransmission timeout")
+        else:
+            # a bar per flow stops being readable (424 flows made an image 11,869 px wide)
+            doc.figure(figures.run_flows_cdf(vals, flows["timeouts"].to_list(), metric), f"flows_{metric}_cdf",
+                       f"Distribution of {metric} over the {flows.height} flows (empirical CDF); red: flows "
+                       "with a retransmission timeout")
+            _size_buckets(doc, flows)
         cols = [c for c in ("flow_id", "src", "dst", "size_bytes", "fct_s", "goodput_bps", "retransmits", "timeouts")
                 if c in flows.columns]
         if flows.height <= 50:
