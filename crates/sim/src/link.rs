@@ -118,11 +118,6 @@ impl Link {
         self.q
     }
 
-    /// A DropTail queue's capacity in `pkt_bytes` packets (None for other disciplines).
-    pub fn droptail_capacity_pkts(&self, pkt_bytes: u32) -> Option<u64> {
-        self.disc.as_droptail().map(|d| d.capacity_pkts(pkt_bytes))
-    }
-
     /// The queue's hard limit and unit ("pkts" or "bytes"), if its discipline has one.
     pub fn limit(&self) -> Option<(u64, &'static str)> {
         self.disc.limit().map(|(n, u)| (n, if u == crate::queue::Unit::Packets { "pkts" } else { "bytes" }))

@@ -80,8 +80,10 @@ pub struct Network {
     pub classifiers: Vec<crate::classifier::Classifier>,
     /// Route choice among equal-cost paths (fabrics default to ECMP).
     pub multipath: Multipath,
-    /// Distances to each destination asked for so far (multipath routing).
+    /// Distances to each destination asked for so far (multipath routing), and the
+    /// incoming links per node they are computed over; both dropped when a link is added.
     dist_cache: HashMap<NodeId, DistVec>,
+    into: Vec<Vec<LinkId>>,
 }
 
 impl Network {
@@ -107,6 +109,8 @@ impl Network {
     /// Adds one directed link (its `from`/`to` must be existing nodes).
     pub fn add_link(&mut self, link: Link) -> LinkId {
         let id = self.links.len() as LinkId;
+        self.dist_cache.clear();
+        self.into.clear();
         self.adj[link.from as usize].push(id);
         self.links.push(link);
         id
@@ -168,10 +172,13 @@ impl Network {
             return d.clone();
         }
         let n = self.nodes.len();
-        let mut into: Vec<Vec<LinkId>> = vec![Vec::new(); n];
-        for (i, l) in self.links.iter().enumerate() {
-            into[l.to as usize].push(i as LinkId);
+        if self.into.len() != n {
+            self.into = vec![Vec::new(); n];
+            for (i, l) in self.links.iter().enumerate() {
+                self.into[l.to as usize].push(i as LinkId);
+            }
         }
+        let into = &self.into;
         let mut dist = vec![(u64::MAX, u32::MAX); n];
         let mut heap = BinaryHeap::new();
         dist[dst as usize] = (0, 0);

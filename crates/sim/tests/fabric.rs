@@ -229,10 +229,10 @@ fn port_classes_put_disciplines_where_they_say() {
     "#;
     let sim = build(&leaf_spine(2, 2, 2, "ecmp", extra), 1);
     let kind = |n: &str| link(&sim, n).disc_name();
-    let cap = |n: &str| link(&sim, n).droptail_capacity_pkts(1500);
-    assert_eq!(cap("h0_0->leaf0"), Some(1000), "host NICs keep the link's default queue");
-    assert_eq!(cap("leaf0->h0_0"), Some(77));
-    assert_eq!(cap("spine1->leaf1"), Some(77));
+    let cap = |n: &str| link(&sim, n).limit();
+    assert_eq!(cap("h0_0->leaf0"), Some((1000, "pkts")), "host NICs keep the link's default queue");
+    assert_eq!(cap("leaf0->h0_0"), Some((77, "pkts")));
+    assert_eq!(cap("spine1->leaf1"), Some((77, "pkts")));
     assert_eq!(kind("leaf1->spine0"), "red");
     // every queue states its limit (the links table's limit, limit_unit)
     assert_eq!(link(&sim, "leaf1->spine0").limit(), Some((300, "pkts")));
