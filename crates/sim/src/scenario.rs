@@ -2031,6 +2031,9 @@ impl Scenario {
             r.attach(&mut net, seed, &format!("reorder[{i}]"), &mut mem, self.duration.0)?;
         }
         let mut sim = Sim::new(net, seed);
+        // the estimate goes with the simulation: entries whose flow count needs the built
+        // network (workload, incast: the hosts' link rates) charge it as they are added
+        sim.memory = mem;
         let end = self.duration.0;
         for (k, t) in self.traffic.iter().enumerate() {
             self.add_traffic(&mut sim, k, t, seed, end)?;
@@ -2091,7 +2094,6 @@ impl Scenario {
             sim.monitor(l, iv);
         }
         sim.trace_by_name(&self.output.pcap, "output.pcap", self.output.pcap_snaplen)?;
-        sim.memory = mem;
         sim.charge_traces("output.pcap", self.duration.0)?;
         Ok(sim)
     }

@@ -77,8 +77,9 @@ pub fn charge_traffic(mem: &mut MemoryEstimate, path: &str, t: &TrafficSpec, end
             let sessions = f64::from(w.sessions);
             mem.charge(&format!("{path}.{field}"), sessions * (LIVE_FLOW_BYTES + (1.0 + per_session) * FLOW_ROW_BYTES))
         }
-        // workload: refused above 10^7 expected flows (scenario_workload.rs); the raw
-        // kinds hold one small state per source and a row per source
+        // workload and incast: charged when added (scenario_workload.rs), where the
+        // hosts' link rates give the flows expected; the raw kinds hold one small state
+        // per source and a row per source
         TrafficSpec::Workload(_)
         | TrafficSpec::Incast(_)
         | TrafficSpec::Cbr(_)

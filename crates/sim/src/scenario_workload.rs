@@ -29,6 +29,7 @@ use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
 
 use super::{Dur, Rate, Scenario, TcpSpec, TrafficSpec};
+use crate::memory::{FLOW_ROW_BYTES, LIVE_FLOW_BYTES};
 use crate::packet::NodeId;
 use crate::rng::Rng;
 use crate::sim::Sim;
@@ -378,6 +379,10 @@ fn add_workload(
             "{path}.load: about {expected:.3e} flows expected over {secs} s (sum over the hosts of rate x (stop - start)), above the limit of {MAX_EXPECTED_FLOWS:e}: lower the load, shorten the window or select fewer hosts"
         ));
     }
+    // memory.rs: a row per flow expected over the run (Poisson: its mean), and an open
+    // flow per host (more are open at once under load; the rows dominate long runs)
+    let open = hosts.len() as f64 * LIVE_FLOW_BYTES;
+    sim.memory.charge(&format!("{path}.load"), open + expected * FLOW_ROW_BYTES)?;
     connected(sim, &hosts, &format!("{path}.hosts"))?;
     let dests: Vec<Dest> = match w.pattern {
         PatternSpec::AllToAll => (0..hosts.len()).map(|me| Dest::Others { hosts: hosts.clone(), me }).collect(),
@@ -449,6 +454,10 @@ fn add_incast(sc: &Scenario, sim: &mut Sim, k: usize, c: &IncastSpec, seed: u64,
             servers.len()
         ));
     }
+    // memory.rs: a row per flow of the run, a flow open per server
+    let field = if c.period.is_some() { "period" } else { "rate_per_s" };
+    let open = servers.len() as f64 * LIVE_FLOW_BYTES;
+    sim.memory.charge(&format!("{path}.{field}"), open + expected * FLOW_ROW_BYTES)?;
     for &s in &servers {
         routes(sim, s, client, &format!("{path}.servers"))?;
     }

@@ -249,3 +249,31 @@ fn glob_matches_runs_of_characters() {
         assert_eq!(glob(pat, name), want, "{pat:?} vs {name:?}");
     }
 }
+
+#[test]
+fn workload_and_incast_flows_are_charged_to_the_memory_estimate() {
+    // The estimate (memory.rs) of the same fabric with and without the entry differs by
+    // the entry's charge: a row of FLOW_ROW_BYTES (600 B) per flow expected over the run
+    // plus a LIVE_FLOW_BYTES (1,200 B) flow open per host.
+    // Workload, web search (WORKLOADS.md mean 1,711,250 B) at load 0.5 over 100 s: a
+    // 10 Gbps host opens 0.5 x 1e10 / (8 x 1,711,250) = 365.21 flows/s, h1_3 at 1 Gbps
+    // 36.521 flows/s; expected (7 x 365.21 + 36.521) x 100 = 259,300 flows;
+    // charge 8 x 1,200 + 259,300 x 600 = 155.59 MB.
+    let base = build(&fabric("10Gbps", "100s", ""), 1).unwrap().memory.total();
+    let wl = "[[traffic]]\nkind = \"workload\"\nhosts = [\"h*\"]\ncdf = \"web_search\"\nload = 0.5\n";
+    let with = build(&fabric("10Gbps", "100s", wl), 1).unwrap().memory.total();
+    let per_host = 0.5e10 / (8.0 * 1_711_250.0);
+    let want = 8.0 * 1200.0 + (7.0 * per_host + per_host / 10.0) * 100.0 * 600.0;
+    assert!((with - base - want).abs() < 1e-6 * want, "{} vs {want}", with - base);
+    // past a budget, refused by the field before any flow exists
+    let tight = format!("{}[output]\nmemory_budget = \"100MB\"\n", fabric("10Gbps", "100s", wl));
+    let e = build(&tight, 1).err().unwrap();
+    assert!(e.starts_with("traffic[0].load: the run would hold about 15"), "{e}");
+    // Incast every 1 ms over 1 s, client h0_0, servers h0_1..h0_3: 1,000 rounds x 3
+    // servers = 3,000 flows; charge 3 x 1,200 + 3,000 x 600 = 1,803,600 B.
+    let base = build(&fabric("10Gbps", "1s", ""), 1).unwrap().memory.total();
+    let ic =
+        "[[traffic]]\nkind = \"incast\"\nclient = \"h0_0\"\nservers = [\"h0_*\"]\nbytes = 30000\nperiod = \"1ms\"\n";
+    let with = build(&fabric("10Gbps", "1s", ic), 1).unwrap().memory.total();
+    assert!((with - base - 1_803_600.0).abs() < 1.0, "{}", with - base);
+}
