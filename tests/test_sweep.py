@@ -20,8 +20,8 @@ from superpacket.experiments import incast
 
 BIN = Path(sys.executable).parent
 EXE = str(BIN / "superpacket")
-FILES = {"flows.parquet", "links.parquet", "queue_series.parquet", "queue_counters.parquet", "summary.parquet",
-         "summary.json", "scenario.toml"}
+FILES = {"flows.parquet", "links.parquet", "queue_series.parquet", "queue_counters.parquet", "flow_series.parquet",
+         "summary.parquet", "summary.json", "scenario.toml"}
 # the incast scenario with start jitter (absent from the file: the schema accepts it), so seeds differ
 PARAMS = {"topology.receiver_link.queue.limit": [20, 50], "traffic[0].start_jitter": ["50us"]}
 

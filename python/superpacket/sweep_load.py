@@ -10,7 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-TABLES = ("flows", "links", "queue_series", "queue_counters", "summary")
+#: The Parquet tables of each run. flow_series (`[output] sample_flows`) is empty, with
+#: its columns, in runs that do not sample flows, and absent from sweeps written before it
+#: was added (then `load_sweep` gives an empty frame of the parameters and seed).
+TABLES = ("flows", "links", "queue_series", "queue_counters", "flow_series", "summary")
+
 
 @dataclass
 class SweepData:
@@ -22,6 +26,7 @@ class SweepData:
     summary: Any
     queue_series: Any
     queue_counters: Any
+    flow_series: Any
     failures: list[dict[str, Any]]
 
 

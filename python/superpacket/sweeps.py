@@ -17,8 +17,10 @@ skips the runs whose folder exists):
     OUT/sweep.json                          the base scenario, parameters and seeds
     OUT/failures.jsonl                      runs that failed (parameters, seed, error)
     OUT/<path>=<value>/.../seed=<n>/        one run: flows, links, queue_series,
-                                            queue_counters and summary as .parquet,
-                                            summary.json, and the scenario.toml it ran
+                                            queue_counters, flow_series and summary as
+                                            .parquet, summary.json, and the scenario.toml
+                                            it ran (flow_series has rows only when the
+                                            scenario sets `[output] sample_flows`)
 
 Read a table with `polars.read_parquet(OUT/"**/flows.parquet", hive_partitioning=True)`
 (one table per glob: the tables have different columns) or with `load_sweep(OUT)`. A
@@ -360,8 +362,11 @@ def run_to_files(toml_text: str, seed: int) -> RunFiles:
 
     res = api.run(toml_text, seed=seed, progress=False)
     files: RunFiles = {}
+    # flow_series: rows only when the scenario sets `[output] sample_flows`, else an empty
+    # table with the same columns, so that every run folder holds the same files
     frames = {"flows": res.flows, "links": res.links, "queue_series": res.queue_series,
-              "queue_counters": res.queue_counters, "summary": _summary_frame(res.summary)}
+              "queue_counters": res.queue_counters, "flow_series": res.flow_series,
+              "summary": _summary_frame(res.summary)}
     for name, df in frames.items():
         buf = io.BytesIO()
         df.write_parquet(buf)
