@@ -6,13 +6,20 @@ The truth each sweep is checked against is the single run: `superpacket.run` of 
 same scenario written by hand (a dict edited here, not through `sweeps.set_path`)."""
 
 import copy
+import hashlib
+import json
+import math
+import re
 import subprocess
 import sys
 import tomllib
+import urllib.parse
 from pathlib import Path
 
 import polars as pl
+import pytest
 import superpacket
+from superpacket import _toml, sweep_load, sweeps
 
 EXE = str(Path(sys.executable).parent / "superpacket")
 LIMIT = "topology.receiver_link.queue.limit"
@@ -94,3 +101,184 @@ def test_sweep_written_before_flow_series_still_loads(examples, tmp_path):
     data = superpacket.load_sweep(out)
     assert data.flows.height == 2 * 10
     assert data.flow_series.height == 0 and data.flow_series.columns == [LIMIT, "seed"]
+
+
+# ---- 2. a whole table as a parameter value ---------------------------------------------------
+
+QUEUE = "topology.bottleneck.queue"
+RED = {"kind": "red", "min_th": 5, "max_th": 15}  # no limit: RED's default, 1000 packets
+DROPTAIL = {"kind": "droptail", "limit": 100}
+CLI_QUEUES = f'{QUEUE}={{kind="red", min_th=5, max_th=15}}, {{ kind = "droptail", limit = 100 }}'
+
+
+def test_parse_table_values():
+    # the comma splitter keeps each {...} whole: two values, not five pieces
+    assert sweeps.parse_param(CLI_QUEUES) == (QUEUE, [RED, DROPTAIL])
+    # commas and braces inside quotes and brackets do not split either; TOML 1.1 trailing comma
+    path, vals = sweeps.parse_param('a.b={s="x,}y", t=[1, 2], u={v=\'w,]\'},},7,"p,q"')
+    assert (path, vals) == ("a.b", [{"s": "x,}y", "t": [1, 2], "u": {"v": "w,]"}}, 7, "p,q"])
+    # an escaped quote inside a basic string does not end it
+    assert sweeps.parse_param(r'a={s="x\",y"},2') == ("a", [{"s": 'x",y'}, 2])
+    # the same table in another key order is one value; 1 and 1.0 are two
+    assert sweeps.normalize_params(["a={x=1, y=2},{y=2, x=1},{x=1.0, y=2}"]) == {
+        "a": [{"x": 1, "y": 2}, {"x": 1.0, "y": 2}]}
+    # from Python: a list of dicts, or one dict
+    assert sweeps.normalize_params({QUEUE: [RED, DROPTAIL]}) == {QUEUE: [RED, DROPTAIL]}
+    assert sweeps.normalize_params({QUEUE: RED}) == {QUEUE: [RED]}
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ('{kind="red", min_th=nan, max_th=15}', f"{QUEUE}.min_th: must be a finite number"),
+        ('{kind="red", min_th=5, max_th=inf}', f"{QUEUE}.max_th: must be a finite number"),
+        ('{a={b=[1, -inf]}}', f"{QUEUE}.a.b[1]: must be a finite number"),
+        ('{kind="red"', "unclosed inline table"),
+        ("[1, 2]", "a parameter value must be a TOML scalar"),
+    ],
+)
+def test_bad_table_text_is_refused_naming_the_parameter(value, message):
+    with pytest.raises(sweeps.SweepError, match=re.escape(message)) as e:
+        sweeps.normalize_params([f"{QUEUE}={value}"])
+    assert str(e.value).startswith(f"--param {QUEUE}") and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_python_table_with_non_finite_number_is_refused(bad):
+    with pytest.raises(sweeps.SweepError, match=re.escape(f"--param {QUEUE}: {QUEUE}.red.p_max: must be a finite")):
+        sweeps.normalize_params({QUEUE: [DROPTAIL, {"kind": "red", "red": {"p_max": bad}}]})
+    with pytest.raises(sweeps.SweepError, match=re.escape(f"{QUEUE}.limit: must be a value, not None")):
+        sweeps.normalize_params({QUEUE: {"kind": "droptail", "limit": None}})
+
+
+def test_table_folder_names():
+    # `kind=red;max_th=15;min_th=5` (keys sorted, `;` between them), percent-encoded as a
+    # hive value: = is %3D, ; is %3B
+    assert sweeps.Point(((QUEUE, RED),), {}).dir == f"{QUEUE}=kind%3Dred%3Bmax_th%3D15%3Bmin_th%3D5"
+    assert sweeps.Point(((QUEUE, dict(reversed(list(RED.items())))),), {}).dir == \
+        sweeps.Point(((QUEUE, RED),), {}).dir  # key order does not matter
+    # a string that reads as a number or holds a separator is JSON-quoted: "5" is not 5
+    assert sweep_load.dir_value("q", {"a": "5"}) == "a%3D%225%22"
+    assert sweep_load.dir_value("q", {"a": 5}) == "a%3D5"
+    assert sweep_load.dir_value("q", {"a": "x;b=1"}) == "a%3D%22x%3Bb%3D1%22"
+    assert sweep_load.dir_value("q", {"a": {"b": [1, 2.5]}}) == urllib.parse.quote("a={b=[1,2.5]}", safe="")
+    # scalars keep the names sweeps have always had
+    assert sweeps.Point((("x.link", "R->d"), ("y", 0.5), ("z", True)), {}).dir == "x.link=R-%3Ed/y=0.5/z=true"
+    # long: cut, then ~ and 16 hex digits of the SHA-256 of the canonical JSON; two values
+    # that differ only past the cut get two names, each within MAX_DIR_NAME bytes
+    a, b = {"kind": "x" * 300 + "a"}, {"kind": "x" * 300 + "b"}
+    na, nb = (f"{QUEUE}={sweep_load.dir_value(QUEUE, v)}" for v in (a, b))
+    assert na != nb and len(na.encode()) <= sweep_load.MAX_DIR_NAME >= len(nb.encode())
+    digest = hashlib.sha256(json.dumps(a, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
+    assert na.endswith("~" + digest) and na.startswith(f"{QUEUE}=kind%3Dxxx")
+    # two values that would share a folder are refused before anything runs
+    with pytest.raises(sweeps.SweepError, match=r"--param tcp\.cc: values .* would share the folder"):
+        sweeps.check_dir_names({"tcp.cc": ["kind=red", {"kind": "red"}]})
+
+
+def test_set_path_replaces_a_table_whole():
+    base = {"topology": {"bottleneck": {"queue": {"kind": "droptail", "limit": 40, "ecn_threshold": 10}}}}
+    sweeps.set_path(base, QUEUE, RED)
+    # not merged: no limit or ecn_threshold of the droptail queue left in the RED table
+    assert base["topology"]["bottleneck"]["queue"] == RED
+    base["topology"]["bottleneck"]["queue"]["min_th"] = 1
+    assert RED["min_th"] == 5  # a copy: points never share a table
+
+
+def short_dumbbell(examples: Path) -> dict:
+    """examples/dumbbell.toml with 2 pairs for 2 s (about 0.3 s of wall time a run): its
+    bottleneck queue is DropTail of 40 packets."""
+    sc = tomllib.loads((examples / "dumbbell.toml").read_text())
+    sc["duration"] = "2s"
+    sc["topology"]["pairs"] = 2
+    sc["traffic"][0]["count"] = 2
+    assert sc["topology"]["bottleneck"]["queue"] == {"kind": "droptail", "limit": 40}
+    return sc
+
+
+def test_sweep_switches_the_queue_kind(examples, tmp_path):
+    base = short_dumbbell(examples)
+    f = tmp_path / "d.toml"
+    f.write_text(_toml.dumps(base))
+    out = tmp_path / "q"
+    r = sp("sweep", str(f), "--param", CLI_QUEUES, "--seeds", "1,2", "--workers", "0", "--quiet", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "4 runs, 0 already done, 4 run now, 0 failed" in r.stdout
+    data = superpacket.load_sweep(out)
+    # the parameter column holds each table's canonical JSON
+    col = {"red": '{"kind":"red","max_th":15,"min_th":5}', "droptail": '{"kind":"droptail","limit":100}'}
+    assert data.flows.schema[QUEUE] == pl.String
+    assert set(data.flows[QUEUE]) == set(col.values())
+    for kind, value in (("red", RED), ("droptail", DROPTAIL)):
+        for seed in (1, 2):
+            sc = copy.deepcopy(base)
+            sc["topology"]["bottleneck"]["queue"] = dict(value)  # by hand
+            truth = superpacket.run(sc, seed=seed)
+            keys = {QUEUE: col[kind], "seed": seed}
+            assert run_rows(data.flows, keys).equals(truth.flows)
+            assert run_rows(data.links, keys).equals(truth.links)
+            d = out / f"{QUEUE}={sweep_load.dir_value(QUEUE, value)}" / f"seed={seed}"
+            assert json.loads((d / "summary.json").read_text()) == truth.summary
+            bott = truth.links.filter(pl.col("name") == "R1->R2").row(0, named=True)
+            assert bott["queue"] == kind
+            # replaced, not merged with the base's DropTail of 40: RED gets its default
+            # limit (1000) and early drops; the DropTail has 100 packets and none
+            assert bott["limit"] == (1000 if kind == "red" else 100)
+            assert (bott["drops_red_early"] > 0) == (kind == "red")
+    # the same sweep from Python (dicts, another key order): the same folders, identical bytes
+    out2 = tmp_path / "q2"
+    superpacket.sweep(f, params={QUEUE: [DROPTAIL, dict(reversed(list(RED.items())))]}, seeds=[1, 2],
+                      out=out2, workers=0, progress=False)
+    files = sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file() and p.name != "sweep.json")
+    assert len(files) == 4 * 8
+    assert files == sorted(p.relative_to(out2) for p in out2.rglob("*") if p.is_file() and p.name != "sweep.json")
+    assert all((out / p).read_bytes() == (out2 / p).read_bytes() for p in files)
+
+
+def test_table_sweep_resumes_and_grows(examples, tmp_path):
+    """sweep.json holds the tables; the same table in another key order is the same value."""
+    base = short_dumbbell(examples)
+    out = tmp_path / "g"
+    superpacket.sweep(base, params={QUEUE: [RED]}, seeds=[1], out=out, workers=0, progress=False)
+    r = superpacket.sweep(base, params={QUEUE: [DROPTAIL, {"min_th": 5, "max_th": 15, "kind": "red"}]}, seeds=[1],
+                          out=out, workers=0, progress=False)
+    assert (r.runs, r.skipped, r.ran) == (2, 1, 1)
+    assert sweeps.read_meta(out)["params"] == {QUEUE: [RED, DROPTAIL]}
+    assert superpacket.load_sweep(out).summary.height == 2
+
+
+@pytest.mark.parametrize(
+    ("value", "named"),
+    [
+        ('{kind="red", min_th=5}', "missing field `max_th`"),  # schema: RED needs both thresholds
+        ('{kind="red", min_th=5, max_th=1}', "must be > min_th"),
+        ('{kind="droptail", limt=100}', f"{QUEUE}.limt: unknown field"),
+        ('{kind="fifo"}', 'unknown queue kind "fifo"'),
+        ('{kind="droptail", limit=nan}', f"{QUEUE}.limit: must be a finite number"),
+    ],
+)
+def test_bad_table_value_exit_2_one_line_before_any_run(examples, tmp_path, value, named):
+    out = tmp_path / "bad"
+    # the good value first: nothing of it may run either
+    r = sp("sweep", str(examples / "dumbbell.toml"), "--param", f'{QUEUE}={{kind="droptail", limit=20}},{value}',
+           "--seeds", "1", "--workers", "0", "--out", str(out))
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"superpacket: --param {QUEUE}"), r.stderr
+    assert named in lines[0]
+    assert not out.exists()
+
+
+def test_readme_table_value_claims(root):
+    """The README's example of a table value: its folder and column, as it states them."""
+    readme = (root / "README.md").read_text()
+    arg = ('topology.bottleneck.queue={kind="red", min_th=5, max_th=15, limit=100},'
+           '{kind="droptail", limit=100}')
+    assert f"--param '{arg}'" in readme
+    path, (red, droptail) = sweeps.parse_param(arg)
+    assert droptail == {"kind": "droptail", "limit": 100}
+    folder = f"{path}={sweep_load.dir_value(path, red)}"
+    column = sweep_load.column_value(red)
+    assert f"(`{folder}`;" in readme and folder == f"{QUEUE}=kind%3Dred%3Blimit%3D100%3Bmax_th%3D15%3Bmin_th%3D5"
+    assert f"(`{column}`)" in readme and json.loads(column) == red
+    assert "would pass 200\nbytes" in readme and sweep_load.MAX_DIR_NAME == 200
