@@ -269,6 +269,51 @@ def test_bad_table_value_exit_2_one_line_before_any_run(examples, tmp_path, valu
     assert not out.exists()
 
 
+# ---- 3. --workers 0 and --seeds ---------------------------------------------------------------
+
+_NO_DASK = """
+import sys
+sys.modules["distributed"] = None  # any import of Dask now raises ImportError
+sys.modules["dask"] = None
+from superpacket.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def no_dask(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", _NO_DASK, *args], capture_output=True, text=True, check=False)
+
+
+def test_workers_0_runs_here_without_dask_for_sweep_and_reproduce(examples, tmp_path):
+    """`sweep --workers 0` and `reproduce --workers 0` both run one run after another in
+    this process: they succeed where Dask cannot even be imported. datatag runs on a local
+    cluster by default (PARALLEL_BY_DEFAULT), so --workers 0 is what keeps it here."""
+    f = tmp_path / "i.toml"
+    f.write_text(_toml.dumps(incast(examples)))
+    out = tmp_path / "s"
+    r = no_dask("sweep", str(f), "--param", f"{LIMIT}=20,50", "--seeds", "1,3", "--workers", "0", "--quiet",
+                "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    # --seeds 1,3: exactly those seeds
+    assert sorted(p.relative_to(out).as_posix() for p in out.glob("*/seed=*")) == [
+        f"{LIMIT}=20/seed=1", f"{LIMIT}=20/seed=3", f"{LIMIT}=50/seed=1", f"{LIMIT}=50/seed=3"]
+    r = no_dask("reproduce", "datatag", "--seeds", "1", "--workers", "0", "--duration", "2", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["experiment"] == "datatag"
+    # the check can fail: with workers the same commands need Dask
+    bad = no_dask("sweep", str(f), "--seeds", "1", "--workers", "1", "--quiet", "--out", str(tmp_path / "w"))
+    assert bad.returncode != 0 and "No module named 'distributed" in bad.stderr
+
+
+@pytest.mark.parametrize(("seeds", "expect"), [("3", [1, 2, 3]), ("2..4", [2, 3, 4]), ("5,1", [1, 5]),
+                                                ("1..2,7", [1, 2, 7])])
+def test_seeds_forms_give_those_seeds(examples, tmp_path, seeds, expect):
+    out = tmp_path / "s"
+    r = sp("sweep", str(examples / "incast.toml"), "--seeds", seeds, "--workers", "0", "--quiet", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert superpacket.load_sweep(out).summary["seed"].to_list() == expect
+
+
 def test_readme_table_value_claims(root):
     """The README's example of a table value: its folder and column, as it states them."""
     readme = (root / "README.md").read_text()
