@@ -327,3 +327,16 @@ def test_readme_table_value_claims(root):
     assert f"(`{folder}`;" in readme and folder == f"{QUEUE}=kind%3Dred%3Blimit%3D100%3Bmax_th%3D15%3Bmin_th%3D5"
     assert f"(`{column}`)" in readme and json.loads(column) == red
     assert "would pass 200\nbytes" in readme and sweep_load.MAX_DIR_NAME == 200
+
+
+def test_a_long_string_value_gets_a_cut_folder_and_loads_whole(examples, tmp_path):
+    """A string too long for a folder name (300 bytes; before, mkdir failed with
+    ENAMETOOLONG mid-sweep) gets a cut name with a hash; the column holds the whole string."""
+    names = ["n" * 300 + "a", "n" * 300 + "b"]
+    out = tmp_path / "long"
+    superpacket.sweep(incast(examples), params={"name": names}, seeds=[1], out=out, workers=0, progress=False)
+    dirs = sorted(p.name for p in out.iterdir() if p.is_dir())
+    assert len(dirs) == 2 and all(len(d.encode()) <= sweep_load.MAX_DIR_NAME for d in dirs)
+    flows = superpacket.load_sweep(out).flows  # its `name` column is the parameter's alone
+    assert flows.columns[:2] == ["name", "seed"] and flows.columns.count("name") == 1
+    assert flows["name"].unique().sort().to_list() == names
