@@ -133,6 +133,8 @@ def test_parse_table_values():
         ('{kind="red", min_th=nan, max_th=15}', f"{QUEUE}.min_th: must be a finite number"),
         ('{kind="red", min_th=5, max_th=inf}', f"{QUEUE}.max_th: must be a finite number"),
         ('{a={b=[1, -inf]}}', f"{QUEUE}.a.b[1]: must be a finite number"),
+        # a TOML 1.1 multi-line inline table: still one line in the message
+        ('{kind="red",\n min_th=-nan, max_th=15}', f"{QUEUE}.min_th: must be a finite number"),
         ('{kind="red"', "unclosed inline table"),
         ("[1, 2]", "a parameter value must be a TOML scalar"),
     ],

@@ -140,7 +140,7 @@ def parse_value(text: str, path: str = "") -> Any:
             # the parser's position and field are those of `v = TEXT`: give them in TEXT
             msg = re.sub(r"at line 1, column (\d+)", lambda m: f"at column {max(1, int(m.group(1)) - 4)}", msg)
             msg = re.sub(r"^v(?=[.\[:])", lambda _: path, msg)  # v.min_th -> PATH.min_th
-            raise SweepError(f"--param {path}={text}: {msg}") from None
+            raise SweepError(f"--param {path}={' '.join(text.split())}: {msg}") from None  # one line
     if "\n" in text or "\r" in text:
         return text
     try:
