@@ -20,14 +20,29 @@ from superpacket.experiments import incast
 
 BIN = Path(sys.executable).parent
 EXE = str(BIN / "superpacket")
-FILES = {"flows.parquet", "links.parquet", "queue_series.parquet", "queue_counters.parquet", "summary.parquet",
-         "summary.json", "scenario.toml"}
+FILES = {"flows.parquet", "links.parquet", "queue_series.parquet", "queue_counters.parquet", "flow_series.parquet",
+         "summary.parquet", "summary.json", "scenario.toml"}
 # the incast scenario with start jitter (absent from the file: the schema accepts it), so seeds differ
 PARAMS = {"topology.receiver_link.queue.limit": [20, 50], "traffic[0].start_jitter": ["50us"]}
 
 
 def sp(*args: str, **kw) -> subprocess.CompletedProcess:
     return subprocess.run([EXE, *args], capture_output=True, text=True, check=False, **kw)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _stop_forkserver_after_module():
+    """The forkserver that this module's local clusters start lives on in the test
+    process and hands its environment to every worker it forks later. Stopped at the
+    end of the module, so that a later test's cluster gets a forkserver with that test's
+    environment (test_hostile_input's panic test sets SUPERPACKET_TEST_PANIC for its
+    workers: with this module's forkserver still running, its worker never saw it)."""
+    yield
+    import multiprocessing.forkserver
+
+    stop = getattr(multiprocessing.forkserver._forkserver, "_stop", None)
+    if stop is not None:
+        stop()
 
 
 @pytest.fixture(scope="module")

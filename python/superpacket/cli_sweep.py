@@ -99,7 +99,9 @@ def add_parsers(sub: Any) -> None:
     s.add_argument("file")
     s.add_argument("--param", action="append", metavar="PATH=V1,V2,...",
                    help="a scenario field and its values, e.g. topology.receiver_link.queue.limit=20,50 "
-                        "or traffic[0].count=5,10 (repeatable: the grid is every combination)")
+                        "or traffic[0].count=5,10, or whole tables that replace the one there: "
+                        "'topology.bottleneck.queue={kind=\"red\", min_th=5, max_th=15},{kind=\"droptail\"}' "
+                        "(repeatable: the grid is every combination)")
     s.add_argument("--seeds", default="10", help="N (1..N), A..B, or a list 1,3,5 (default 10)")
     s.add_argument("--out", default=None, help="results folder (default sweep-<scenario name>)")
     s.add_argument("--scheduler", default=None, help="address of an existing Dask scheduler")

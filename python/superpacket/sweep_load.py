@@ -1,16 +1,27 @@
 """Reading a sweep folder back: every table of every finished run as one polars
 DataFrame, with one column per parameter and `seed` (hive partitions, typed from
-sweep.json), sorted by them."""
+sweep.json), sorted by them.
+
+A parameter whose value is a table (`queue = {kind = "red", ...}`) is a String column
+holding the value's canonical JSON (keys sorted, no spaces): `{"kind":"red",...}`. Its
+folder name is a shorter readable form (`kind=red;limit=100;...`, percent-encoded), made
+here too (`dir_value`), so that the loader maps each folder back to its value."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-TABLES = ("flows", "links", "queue_series", "queue_counters", "summary")
+#: The Parquet tables of each run. flow_series (`[output] sample_flows`) is empty, with
+#: its columns, in runs that do not sample flows, and absent from sweeps written before it
+#: was added (then `load_sweep` gives an empty frame of the parameters and seed).
+TABLES = ("flows", "links", "queue_series", "queue_counters", "flow_series", "summary")
+
 
 @dataclass
 class SweepData:
@@ -22,7 +33,93 @@ class SweepData:
     summary: Any
     queue_series: Any
     queue_counters: Any
+    flow_series: Any
     failures: list[dict[str, Any]]
+
+
+#: Bytes of one folder name `<path>=<value>` at most; a longer value is cut and gets a
+#: hash of its canonical JSON (file systems allow 255 bytes per name).
+MAX_DIR_NAME = 200
+_BARE = re.compile(r"^[A-Za-z0-9_.+-]+$")
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def canonical(v: Any) -> str:
+    """A value's canonical JSON: keys sorted, no spaces; 1, 1.0 and true stay distinct."""
+    return json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def column_value(v: Any) -> Any:
+    """A parameter value as its column holds it: a scalar as itself, a table (or an
+    array) as its canonical JSON string."""
+    return canonical(v) if isinstance(v, (dict, list, tuple)) else v
+
+
+def _is_number_text(s: str) -> bool:
+    try:
+        float(s)
+    except ValueError:
+        return False
+    return True
+
+
+def _short(v: Any, top: bool = False) -> str:
+    """Readable and unambiguous text of a value: `kind=red;limit=100;min_th=5.0` for a table
+    (keys sorted; `{...}` when nested), `[1,2]` for an array, a string bare when it is a
+    plain word that reads as no number or boolean ("red", "10Gbps"), else JSON-quoted."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, str):
+        bare = _BARE.match(v) and v not in ("true", "false") and not _is_number_text(v)
+        return v if bare else json.dumps(v, ensure_ascii=False)
+    if isinstance(v, dict):
+        body = ";".join(f"{k if _BARE_KEY.match(k) else json.dumps(k, ensure_ascii=False)}={_short(v[k])}"
+                        for k in sorted(v))
+        return body if top and body else "{" + body + "}"
+    if isinstance(v, (list, tuple)):
+        return "[" + ",".join(_short(x) for x in v) + "]"
+    raise TypeError(f"not a TOML value: {v!r}")  # pragma: no cover - refused before
+
+
+def scalar_dir_value(v: Any) -> str:
+    """The folder text of a scalar, as sweeps have always written it."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    return urllib.parse.quote(str(v), safe="")
+
+
+def dir_value(path: str, v: Any) -> str:
+    """The value part of the folder name `<path>=<value>`, percent-encoded (hive style):
+    a scalar as before (`20`, `0.5`, `true`, `R-%3Ed`), a table in its `_short` form
+    (`kind%3Dred%3Blimit%3D100`). When `<path>=<value>` would pass MAX_DIR_NAME bytes,
+    the value is cut and `~` and 16 hex digits of the SHA-256 of its canonical JSON
+    follow, so that the name stays unique and within the file system's limit."""
+    enc = scalar_dir_value(v) if not isinstance(v, (dict, list, tuple, str)) else \
+        urllib.parse.quote(v if isinstance(v, str) else _short(v, top=True), safe="")
+    budget = MAX_DIR_NAME - len(path.encode()) - 1
+    if len(enc) <= budget:
+        return enc
+    text = v if isinstance(v, str) else _short(v, top=True)
+    digest = "~" + hashlib.sha256(canonical(v).encode()).hexdigest()[:16]
+    lo, hi = 0, len(text)  # the longest prefix whose encoding fits beside the digest
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if len(urllib.parse.quote(text[:mid], safe="")) + len(digest) <= budget:
+            lo = mid
+        else:
+            hi = mid - 1
+    return urllib.parse.quote(text[:lo], safe="") + digest
+
+
+def value_label(v: Any) -> str:
+    """A value for messages and progress lines: scalars as given, tables in `_short` form."""
+    return _short(v) if isinstance(v, (dict, list, tuple)) else str(v)
 
 
 def _hive_type(values: list[Any]) -> Any:
@@ -70,6 +167,13 @@ def load_table(out: str | Path, table: str) -> Any:
             part = part.with_columns(pl.lit(urllib.parse.unquote(kv[k])).cast(t).alias(k) for k, t in schema.items())
             frames.append(part)
         df = pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame(schema=schema)
+    # folder text -> column value where they differ (tables, cut long strings)
+    for p, vals in meta["params"].items():
+        if schema[p] == pl.String:
+            back = {urllib.parse.unquote(dir_value(p, v)): column_value(v) for v in vals}
+            back = {k: c for k, c in back.items() if k != c}
+            if back:
+                df = df.with_columns(pl.col(p).replace(back))
     keys = [*params, "seed"]
     df = df.select([*keys, *(c for c in df.columns if c not in keys)])
     return df.sort(keys, maintain_order=True)

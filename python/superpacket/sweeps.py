@@ -7,8 +7,18 @@ independent task on Dask; results as one hive-partitioned Parquet dataset.
     data = superpacket.load_sweep("sweeps/incast")      # data.flows, data.links, data.summary
 
 A parameter is a path into the scenario: dotted table keys and array indices
-(`traffic[0].count`). Every parameter point is validated by the Rust schema before any
-run starts (`ScenarioError` naming the field -> `SweepError` naming the parameter).
+(`traffic[0].count`). A value is a TOML scalar or a whole table, which REPLACES the table
+at the path (no merge with the fields there before):
+
+    superpacket.sweep("examples/dumbbell.toml", params={"topology.bottleneck.queue": [
+        {"kind": "red", "min_th": 5, "max_th": 15}, {"kind": "droptail", "limit": 100}]})
+    # command line: --param 'topology.bottleneck.queue={kind="red", min_th=5, max_th=15},{kind="droptail", limit=100}'
+
+A table's keys are sorted (at every level); its folder holds a short readable form
+(`kind=red;max_th=15;min_th=5`, percent-encoded, cut and given a hash of the value when
+long) and its loaded column is a String of its canonical JSON (sweep_load.py). Every
+parameter point is validated by the Rust schema before any run starts (`ScenarioError`
+naming the field -> `SweepError` naming the parameter).
 
 Layout of OUT (each run is written atomically: into a sibling `.OUT.partial/` folder,
 then renamed into place, so a run folder exists whole or not at all; a restarted sweep
@@ -17,8 +27,10 @@ skips the runs whose folder exists):
     OUT/sweep.json                          the base scenario, parameters and seeds
     OUT/failures.jsonl                      runs that failed (parameters, seed, error)
     OUT/<path>=<value>/.../seed=<n>/        one run: flows, links, queue_series,
-                                            queue_counters and summary as .parquet,
-                                            summary.json, and the scenario.toml it ran
+                                            queue_counters, flow_series and summary as
+                                            .parquet, summary.json, and the scenario.toml
+                                            it ran (flow_series has rows only when the
+                                            scenario sets `[output] sample_flows`)
 
 Read a table with `polars.read_parquet(OUT/"**/flows.parquet", hive_partitioning=True)`
 (one table per glob: the tables have different columns) or with `load_sweep(OUT)`. A
@@ -41,7 +53,6 @@ import socket
 import sys
 import time
 import traceback
-import urllib.parse
 from collections.abc import Callable, Iterable, Mapping, Sized
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,7 +60,16 @@ from typing import Any
 
 from superpacket import _toml
 from superpacket import cli_checks as checks
-from superpacket.sweep_load import TABLES, SweepData, load_sweep, load_table, read_meta  # re-exported
+from superpacket.sweep_load import (  # TABLES .. read_meta re-exported
+    TABLES,
+    SweepData,
+    canonical,
+    dir_value,
+    load_sweep,
+    load_table,
+    read_meta,
+    value_label,
+)
 
 RunFiles = dict[str, bytes]
 Runner = Callable[[str, int], RunFiles]
@@ -74,14 +94,24 @@ def parse_path(path: str) -> list[str | int]:
 
 
 def _split_commas(text: str) -> list[str]:
-    """Splits on commas outside double or single quotes."""
-    parts, cur, quote = [], "", ""
+    """Splits on commas outside quotes ("..." with backslash escapes, '...' literal),
+    braces and brackets, so that `{kind="red", limit=100},{kind="droptail"}` is two values."""
+    parts, cur, quote, depth, escaped = [], "", "", 0, False
     for ch in text:
         if quote:
-            quote = "" if ch == quote else quote
+            if escaped:
+                escaped = False
+            elif ch == "\\" and quote == '"':
+                escaped = True
+            elif ch == quote:
+                quote = ""
         elif ch in "\"'":
             quote = ch
-        elif ch == ",":
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth = max(0, depth - 1)
+        elif ch == "," and depth == 0:
             parts.append(cur)
             cur = ""
             continue
@@ -93,13 +123,24 @@ def _split_commas(text: str) -> list[str]:
 _NON_FINITE = {"nan", "+nan", "-nan", "inf", "+inf", "-inf"}
 
 
-def parse_value(text: str) -> Any:
-    """A TOML scalar (20, 0.5, true, "10Gbps"), by the parser `run` uses; a bare word that
-    is not TOML is a string (nan and inf come back as floats, for `_scalar` to refuse)."""
+def parse_value(text: str, path: str = "") -> Any:
+    """A TOML scalar (20, 0.5, true, "10Gbps") or inline table (`{kind = "red", limit = 100}`),
+    by the parser `run` uses; a bare word that is not TOML is a string (nan and inf come
+    back as floats, for `_check_value` to refuse). Text that opens a table and is not a
+    valid TOML inline table (or holds NaN or an infinity) raises SweepError naming `path`."""
     from superpacket._core import ScenarioError
 
     if text.strip() in _NON_FINITE:
         return float(text)
+    if text.lstrip().startswith("{"):
+        try:
+            return _toml.loads(f"v = {text}")["v"]
+        except ScenarioError as e:
+            msg = _one_line(e)
+            # the parser's position and field are those of `v = TEXT`: give them in TEXT
+            msg = re.sub(r"at line 1, column (\d+)", lambda m: f"at column {max(1, int(m.group(1)) - 4)}", msg)
+            msg = re.sub(r"^v(?=[.\[:])", lambda _: path, msg)  # v.min_th -> PATH.min_th
+            raise SweepError(f"--param {path}={' '.join(text.split())}: {msg}") from None  # one line
     if "\n" in text or "\r" in text:
         return text
     try:
@@ -109,7 +150,7 @@ def parse_value(text: str) -> Any:
 
 
 def parse_param(arg: str) -> tuple[str, list[Any]]:
-    """`path=v1,v2,...` -> (path, [values])."""
+    """`path=v1,v2,...` -> (path, [values]); a value may be an inline table `{k = v, ...}`."""
     path, eq, values = arg.partition("=")
     path = path.strip()
     if not eq or not values.strip():
@@ -119,7 +160,7 @@ def parse_param(arg: str) -> tuple[str, list[Any]]:
     for v in _split_commas(values):
         if not v:
             raise SweepError(f"--param {arg}: empty value")
-        out.append(parse_value(v))
+        out.append(parse_value(v, path))
     return path, out
 
 
@@ -150,18 +191,32 @@ def parse_seeds(text: str) -> list[int]:
     return seeds
 
 
-def _scalar(path: str, v: Any) -> Any:
+def _check_value(path: str, v: Any) -> Any:
+    """A scalar as it is; a table (a dict) checked as a scenario's values are (NaN, an
+    infinity, None, a non-string key refused by name) and copied."""
+    from superpacket._core import ScenarioError
+
     if isinstance(v, float) and not math.isfinite(v):
         raise SweepError(f"--param {path}={v!r}: must be a finite number")
     if isinstance(v, (bool, int, float, str)):
         return v
-    raise SweepError(f"--param {path}={v!r}: a parameter value must be a TOML scalar "
-                     f"(string, integer, float or boolean)")
+    if isinstance(v, Mapping):
+        v = dict(v)
+        try:
+            _toml.check_values(v, path)
+        except ScenarioError as e:
+            raise SweepError(f"--param {path}: {_one_line(e)}") from None
+        # keys sorted at every level: the same table given in another order is the same
+        # value, with the same folder and the same scenario.toml bytes
+        return json.loads(canonical(v))
+    raise SweepError(f"--param {path}={v!r}: a parameter value must be a TOML scalar (string, integer, "
+                     f"float or boolean) or a table (an inline table {{...}}, a dict from Python)")
 
 
 def normalize_params(params: Mapping[str, Any] | Iterable[str] | None) -> dict[str, list[Any]]:
-    """A dict path -> values (a list, a range, one value, or a "v1,v2" string parsed like
-    the command line), or an iterable of "path=v1,v2" strings."""
+    """A dict path -> values (a list, a range, one value or table, or a "v1,v2" string
+    parsed like the command line), or an iterable of "path=v1,v2" strings. Duplicates
+    (by canonical JSON: 1, 1.0 and true differ, key order does not) are dropped."""
     if params is None:
         return {}
     out: dict[str, list[Any]] = {}
@@ -175,13 +230,15 @@ def normalize_params(params: Mapping[str, Any] | Iterable[str] | None) -> dict[s
         if path == "seed":
             raise SweepError("--param seed: sweep seeds with --seeds (seeds=...)")
         if isinstance(vals, str):
-            vals = [parse_value(v) for v in _split_commas(vals)]
+            vals = [parse_value(v, path) for v in _split_commas(vals)]
         elif not isinstance(vals, (list, tuple, range)):
-            vals = [vals]
+            vals = [vals]  # one value, a table (dict) too
         uniq: list[Any] = []
+        seen: set[str] = set()
         for v in vals:
-            v = _scalar(path, v)
-            if not any(type(v) is type(u) and v == u for u in uniq):
+            v = _check_value(path, v)
+            if (key := canonical(v)) not in seen:  # 1, 1.0 and true are distinct values
+                seen.add(key)
                 uniq.append(v)
         if not uniq:
             raise SweepError(f"--param {path}: no values")
@@ -231,7 +288,8 @@ def load_base(scenario: str | Path | Mapping[str, Any]) -> dict[str, Any]:
 
 def set_path(d: dict[str, Any], path: str, value: Any) -> None:
     """Sets d[path] = value, creating missing tables (the schema decides if they may
-    exist); an array index must address an existing element."""
+    exist); an array index must address an existing element. A table value replaces the
+    table at `path` whole (a copy of it; no merge with the fields there before)."""
     tokens = parse_path(path)
     cur: Any = d
     for i, tok in enumerate(tokens):
@@ -246,7 +304,7 @@ def set_path(d: dict[str, Any], path: str, value: Any) -> None:
         elif not isinstance(cur, dict):
             raise SweepError(f"--param {path}: {_fmt_path(tokens[:i])} is not a table")
         if last:
-            cur[tok] = value
+            cur[tok] = copy.deepcopy(value)
         else:
             if isinstance(tok, str) and tok not in cur:
                 cur[tok] = {}
@@ -260,14 +318,6 @@ def _fmt_path(tokens: list[str | int]) -> str:
     return s
 
 
-def _dir_value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return repr(v)
-    return urllib.parse.quote(str(v), safe="")
-
-
 @dataclass(frozen=True)
 class Point:
     """One combination of parameter values and its scenario."""
@@ -277,11 +327,12 @@ class Point:
 
     @property
     def dir(self) -> str:
-        """Hive-style relative folder, e.g. `topology.receiver_link.queue.limit=20`."""
-        return "/".join(f"{p}={_dir_value(v)}" for p, v in self.values)
+        """Hive-style relative folder, e.g. `topology.receiver_link.queue.limit=20` or
+        `topology.bottleneck.queue=kind%3Dred%3Blimit%3D100%3B...` (`dir_value`)."""
+        return "/".join(f"{p}={dir_value(p, v)}" for p, v in self.values)
 
     def label(self) -> str:
-        return " ".join(f"{p}={v}" for p, v in self.values) or "(base scenario)"
+        return " ".join(f"{p}={value_label(v)}" for p, v in self.values) or "(base scenario)"
 
     def run_toml(self, seed: int) -> str:
         """The exact scenario file of this point's run with `seed`."""
@@ -296,6 +347,7 @@ def build_points(base: dict[str, Any], params: dict[str, list[Any]]) -> list[Poi
         _core.validate(_toml.scenario_json(base), "json")
     except _core.ScenarioError as e:
         raise SweepError(f"scenario: {_one_line(e)}") from None
+    check_dir_names(params)
     paths = list(params)
     points = []
     for combo in itertools.product(*(params[p] for p in paths)):
@@ -306,8 +358,8 @@ def build_points(base: dict[str, Any], params: dict[str, list[Any]]) -> list[Poi
             _core.validate(_toml.scenario_json(sc), "json")
         except _core.ScenarioError as e:
             # name the parameter(s) the error points into, else the whole point
-            bad = [f"{p}={v!r}" for p, v in zip(paths, combo, strict=True) if _touches(p, str(e))]
-            who = ", ".join(bad) or " ".join(f"{p}={v!r}" for p, v in zip(paths, combo, strict=True))
+            bad = [f"{p}={_show(v)}" for p, v in zip(paths, combo, strict=True) if _touches(p, str(e))]
+            who = ", ".join(bad) or " ".join(f"{p}={_show(v)}" for p, v in zip(paths, combo, strict=True))
             raise SweepError(f"--param {who}: {_one_line(e)}") from None
         try:
             text = _toml.dumps(sc)
@@ -317,6 +369,28 @@ def build_points(base: dict[str, Any], params: dict[str, list[Any]]) -> list[Poi
             raise SweepError(f"point {combo}: the scenario does not survive TOML round-trip")
         points.append(Point(tuple(zip(paths, combo, strict=True)), sc))
     return points
+
+
+def _show(v: Any) -> str:
+    """A value in an error message: scalars as before (repr: '10Gbs'), tables in short form."""
+    return value_label(v) if isinstance(v, dict) else repr(v)
+
+
+def check_dir_names(params: dict[str, list[Any]]) -> None:
+    """Each value of a parameter must get a folder name of its own, within the file
+    system's limit (two values that differ only in, say, a string "5" against a number
+    5 inside a table do: `_short` quotes such strings)."""
+    for p, vals in params.items():
+        names: dict[str, Any] = {}
+        for v in vals:
+            name = f"{p}={dir_value(p, v)}"
+            if len(name.encode()) > 255:
+                raise SweepError(f"--param {p}: the path is too long for a folder name "
+                                 f"({len(name.encode())} bytes with its value; at most 255)")
+            if name in names:
+                raise SweepError(f"--param {p}: values {_show(names[name])} and {_show(v)} "
+                                 f"would share the folder {name}")
+            names[name] = v
 
 
 def _touches(path: str, msg: str) -> bool:
@@ -360,8 +434,11 @@ def run_to_files(toml_text: str, seed: int) -> RunFiles:
 
     res = api.run(toml_text, seed=seed, progress=False)
     files: RunFiles = {}
+    # flow_series: rows only when the scenario sets `[output] sample_flows`, else an empty
+    # table with the same columns, so that every run folder holds the same files
     frames = {"flows": res.flows, "links": res.links, "queue_series": res.queue_series,
-              "queue_counters": res.queue_counters, "summary": _summary_frame(res.summary)}
+              "queue_counters": res.queue_counters, "flow_series": res.flow_series,
+              "summary": _summary_frame(res.summary)}
     for name, df in frames.items():
         buf = io.BytesIO()
         df.write_parquet(buf)
@@ -478,7 +555,9 @@ def _meta(out: Path, base: dict[str, Any], params: dict[str, list[Any]], seeds: 
                          f"not {list(params)}; choose another folder")
     merged = {p: list(old["params"][p]) for p in params}
     for p, vals in params.items():
-        merged[p] += [v for v in vals if not any(type(v) is type(u) and v == u for u in merged[p])]
+        seen = {canonical(u) for u in merged[p]}
+        merged[p] += [v for v in vals if canonical(v) not in seen]
+    check_dir_names(merged)
     return {"format": 1, "scenario": base, "params": merged, "seeds": sorted(set(old["seeds"]) | set(seeds))}
 
 
@@ -510,8 +589,11 @@ def sweep(
     `workers=0`: run one after another in this process, without Dask. `shared_fs`: the
     workers see `out` and write their runs themselves (default: only the workers of the
     local cluster made here; else the files travel back to this process). Runs already in
-    `out` are skipped. Raises SweepError (naming the parameter) before any run when a
-    parameter point is invalid; a run that fails is recorded in out/failures.jsonl.
+    `out` are skipped. `params` maps a path to its values: a list, a range, one value, a
+    table (dict) or a list of tables (each replaces the table at the path), or a string
+    parsed as the command line's `--param` values. Raises SweepError (naming the
+    parameter) before any run when a parameter point is invalid; a run that fails is
+    recorded in out/failures.jsonl.
     """
     t0 = time.perf_counter()
     if chunk is not None and chunk < 1:
