@@ -132,6 +132,25 @@ def test_bench_datacenter_counts_packet_hops():
         assert e.returncode == 2 and "Traceback" not in e.stderr and len(e.stderr.strip().splitlines()) == 1, (bad, e.stderr)
 
 
+def test_bench_riops_web_reports_the_api_runs_flows():
+    # The benchmark runs the scenario through the API's own steps in a fresh interpreter;
+    # its flow count must be what superpacket.run gives for the same scenario and seed
+    # (independent path: the public API in this process), and the peaks are ordered:
+    # interpreter <= after the run <= with the results.
+    import superpacket
+    from superpacket import _core
+
+    r = sp("bench", "--scenario", "riops-web", "--duration", "30", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    flows = superpacket.run(_core.riops_web_toml(30.0), seed=1).flows
+    assert (d["flows"], d["completed_flows"]) == (flows.height, int(flows["completed"].sum())) and d["flows"] > 1000
+    assert d["flows_columns"] == flows.width
+    assert 0 < d["baseline_rss_bytes"] <= d["peak_rss_run_bytes"] <= d["peak_rss_bytes"]
+    e = sp("bench", "--scenario", "riops-web", "--duration", "inf")
+    assert e.returncode == 2 and len(e.stderr.strip().splitlines()) == 1, e.stderr
+
+
 def test_run_shows_every_queue_limit_and_the_nic_drops(tmp_path):
     # The bottleneck's queue is never set: DropTail of 1000 packets (the default), and the
     # links table says so. The sender's NIC (the access link, 10 Mb/s, the slowest link)

@@ -245,9 +245,66 @@ def cmd_bench_datacenter(a: argparse.Namespace) -> int:
     return 0
 
 
+_BENCH_WEB_CHILD = """
+import json, resource, sys, time
+from superpacket import _core, api
+peak = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
+d = float(sys.argv[1])
+base = peak()
+text = _core.riops_web_toml(d)
+sim = _core.Simulation(text, "toml", 1)
+t0 = time.perf_counter()
+sim.run_until(d)
+wall = time.perf_counter() - t0
+run_peak = peak()
+box = [sim]
+del sim
+res = api._results_of(box, text, "toml", wall)
+print(json.dumps({"sim_s": d, "wall_s": wall, "flows": res.flows.height, "completed_flows":
+                  res.summary["completed_flows"], "baseline_rss_bytes": base, "peak_rss_run_bytes": run_peak,
+                  "peak_rss_bytes": peak(), "flows_frame_bytes": res.flows.estimated_size(),
+                  "flows_columns": res.flows.width}))
+"""
+
+
+def bench_riops_web(duration_s: float) -> dict[str, Any]:
+    """riops-web Exp1 with RIO-PS (bench.rs `riops_web_toml`) for `duration_s` simulated
+    seconds through the Python API, in a fresh interpreter: the peak RSS after the run
+    and after the results' DataFrames (memory of an open-loop workload, issue 14 section 3)."""
+    r = subprocess.run([sys.executable, "-c", _BENCH_WEB_CHILD, str(duration_s)],
+                       capture_output=True, text=True, check=False)
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr.strip())
+    out: dict[str, Any] = json.loads(r.stdout)
+    return out
+
+
+def cmd_bench_riops_web(a: argparse.Namespace) -> int:
+    duration = 600.0 if a.duration is None else a.duration
+    if bad := checks.duration_s(duration):
+        return _fail(bad)
+    try:
+        r = bench_riops_web(duration)
+    except RuntimeError as e:  # the child's error (e.g. the memory budget): its last line
+        return _fail(f"bench riops-web: {str(e).splitlines()[-1] if str(e) else 'failed'}")
+    if a.json:
+        print(json.dumps(r, indent=2, sort_keys=True))
+        return 0
+    mb = 1e6
+    print(f"riops-web: Exp1 with RIO-PS, 874 web sessions plus foreground batches, {duration:g} simulated s, "
+          f"through superpacket.run's steps")
+    print(f"  wall {r['wall_s']:.1f} s   flows {r['flows']} ({r['completed_flows']} finished)")
+    print(f"  peak RSS: interpreter {r['baseline_rss_bytes'] / mb:.1f} MB, after the run "
+          f"{r['peak_rss_run_bytes'] / mb:.1f} MB, with the results {r['peak_rss_bytes'] / mb:.1f} MB "
+          f"(flows DataFrame {r['flows_frame_bytes'] / mb:.1f} MB, {r['flows_columns']} columns)")
+    return 0
+
+
 def cmd_bench(a: argparse.Namespace) -> int:
     if a.scenario == "datacenter":
         return cmd_bench_datacenter(a)
+    if a.scenario == "riops-web":
+        return cmd_bench_riops_web(a)
     if a.duration is None:
         a.duration = 5.0
     if a.fast_burstiness:
@@ -411,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
     ls.set_defaults(fn=cmd_list)
     b = sub.add_parser("bench", help="run benchmark scenario P1")
     b.add_argument("--duration", type=float, default=None,
-                   help="simulated seconds (default 5; --scenario datacenter: 0.1)")
+                   help="simulated seconds (default 5; --scenario datacenter: 0.1; riops-web: 600)")
     b.add_argument("--hosts", type=int, default=144, help="--scenario datacenter: 16, 128, 144 or 1024 hosts (144)")
     b.add_argument("--warmup", type=float, default=0.02, help="--scenario datacenter: warm-up seconds (0.02)")
     b.add_argument("--json", action="store_true")

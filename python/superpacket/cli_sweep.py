@@ -121,4 +121,5 @@ def add_bench_args(b: Any) -> None:
     b.add_argument("--runs", type=int, default=200, help="runs (seeds) for --sweep (default 200)")
     b.add_argument("--workers", type=int, default=2, help="local cluster workers for --sweep (default 2)")
     b.add_argument("--scenario", default="examples/incast.toml",
-                   help="scenario for --sweep; or 'datacenter': web search at 50 %% load with DCTCP on a fabric")
+                   help="scenario for --sweep; or 'datacenter': web search at 50 %% load with DCTCP on a fabric; or 'riops-web': "
+                        "the memory of an open-loop web workload through the Python API")

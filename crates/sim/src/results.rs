@@ -62,7 +62,7 @@ pub struct Table {
 }
 
 impl Table {
-    fn push(&mut self, name: &str, c: Column) {
+    pub fn push(&mut self, name: &str, c: Column) {
         self.columns.push((name.to_string(), c));
     }
 
@@ -108,33 +108,40 @@ pub struct RunResults {
 
 /// Collects the run's tables from a finished (or paused) simulation.
 pub fn collect(sim: &Sim, name: &str) -> RunResults {
+    let mut r = collect_tables(sim, name);
+    flow_columns(sim, |n, c| r.flows.push(n, c));
+    r
+}
+
+/// The flows table one column at a time, each handed to `sink` as soon as it is built
+/// (the Python extension sends each on before the next exists: a run of 1.66 M flows
+/// then holds one column in Rust, not the whole table). Every flow's row in id order,
+/// live or retired (flows.rs), walked once per column.
+pub fn flow_columns(sim: &Sim, mut sink: impl FnMut(&str, Column)) {
     let now = sim.now;
-    let node = |n: u32| sim.net.nodes[n as usize].name.clone();
-    // every flow's row in id order, live or retired (flows.rs); walked once per column
     let fl = || sim.flows.records();
-    let mut flows = Table::default();
     let u = |f: &dyn Fn(&FlowRecord) -> u64| Column::U64(fl().map(|r| f(&r)).collect());
-    flows.push("flow_id", u(&|f| f.id as u64));
+    sink("flow_id", u(&|f| f.id as u64));
     // names as codes: a String per row cost 56 B of the ~385 B a row took (1.66 M rows)
     let node_name = |n: NodeId| sim.net.nodes[n as usize].name.as_str();
-    flows.push("src", Column::dict(fl().map(|f| node_name(f.src))));
-    flows.push("dst", Column::dict(fl().map(|f| node_name(f.dst))));
-    flows.push("cc", Column::dict(fl().map(|f| f.cc)));
-    flows.push("bulk", Column::Bool(fl().map(|f| f.is_bulk()).collect()));
-    flows.push("size_bytes", Column::OptF64(fl().map(|f| (!f.is_bulk()).then_some(f.size as f64)).collect()));
-    flows.push("start_s", Column::F64(fl().map(|f| f.start.as_secs_f64()).collect()));
-    flows.push("end_s", Column::OptF64(fl().map(|f| f.stats.end.map(|t| t.as_secs_f64())).collect()));
-    flows.push("fct_s", Column::OptF64(fl().map(|f| f.fct().map(|t| t.as_secs_f64())).collect()));
-    flows.push("ideal_fct_s", Column::OptF64(fl().map(|f| f.stats.ideal_fct.map(|t| t.as_secs_f64())).collect()));
-    flows.push(
+    sink("src", Column::dict(fl().map(|f| node_name(f.src))));
+    sink("dst", Column::dict(fl().map(|f| node_name(f.dst))));
+    sink("cc", Column::dict(fl().map(|f| f.cc)));
+    sink("bulk", Column::Bool(fl().map(|f| f.is_bulk()).collect()));
+    sink("size_bytes", Column::OptF64(fl().map(|f| (!f.is_bulk()).then_some(f.size as f64)).collect()));
+    sink("start_s", Column::F64(fl().map(|f| f.start.as_secs_f64()).collect()));
+    sink("end_s", Column::OptF64(fl().map(|f| f.stats.end.map(|t| t.as_secs_f64())).collect()));
+    sink("fct_s", Column::OptF64(fl().map(|f| f.fct().map(|t| t.as_secs_f64())).collect()));
+    sink("ideal_fct_s", Column::OptF64(fl().map(|f| f.stats.ideal_fct.map(|t| t.as_secs_f64())).collect()));
+    sink(
         "slowdown",
         Column::OptF64(
             fl().map(|f| Some(f.fct()?.as_secs_f64() / f.stats.ideal_fct?.as_secs_f64().max(1e-12))).collect(),
         ),
     );
-    flows.push("completed", Column::Bool(fl().map(|f| f.stats.end.is_some()).collect()));
-    flows.push("bytes_received", u(&|f| f.stats.bytes_received));
-    flows.push(
+    sink("completed", Column::Bool(fl().map(|f| f.stats.end.is_some()).collect()));
+    sink("bytes_received", u(&|f| f.stats.bytes_received));
+    sink(
         "goodput_bps",
         Column::F64(
             fl().map(|f| {
@@ -149,18 +156,18 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
             .collect(),
         ),
     );
-    flows.push("pkts_sent", u(&|f| f.stats.pkts_sent));
-    flows.push("pkts_delivered", u(&|f| f.stats.pkts_delivered));
-    flows.push("pkts_dropped", u(&|f| f.stats.pkts_dropped));
-    flows.push("sender_drops", u(&|f| f.stats.sender_drops));
-    flows.push("local_cwr", u(&|f| f.stats.local_cwr));
-    flows.push("data_pkts_sent", u(&|f| f.stats.data_pkts_sent));
-    flows.push("retransmits", u(&|f| f.stats.retransmits));
-    flows.push("timeouts", u(&|f| f.stats.timeouts));
-    flows.push("fast_retransmits", u(&|f| f.stats.fast_retransmits));
-    flows.push("ecn_reductions", u(&|f| f.stats.ecn_reductions));
-    flows.push("ooo_arrivals", u(&|f| f.stats.ooo_arrivals));
-    flows.push(
+    sink("pkts_sent", u(&|f| f.stats.pkts_sent));
+    sink("pkts_delivered", u(&|f| f.stats.pkts_delivered));
+    sink("pkts_dropped", u(&|f| f.stats.pkts_dropped));
+    sink("sender_drops", u(&|f| f.stats.sender_drops));
+    sink("local_cwr", u(&|f| f.stats.local_cwr));
+    sink("data_pkts_sent", u(&|f| f.stats.data_pkts_sent));
+    sink("retransmits", u(&|f| f.stats.retransmits));
+    sink("timeouts", u(&|f| f.stats.timeouts));
+    sink("fast_retransmits", u(&|f| f.stats.fast_retransmits));
+    sink("ecn_reductions", u(&|f| f.stats.ecn_reductions));
+    sink("ooo_arrivals", u(&|f| f.stats.ooo_arrivals));
+    sink(
         "mean_rtt_s",
         Column::OptF64(
             fl().map(|f| {
@@ -169,10 +176,18 @@ pub fn collect(sim: &Sim, name: &str) -> RunResults {
             .collect(),
         ),
     );
-    flows.push("cwnd_pkts", Column::F64(fl().map(|f| f.cwnd).collect()));
-    flows.push("sp_sent", u(&|f| f.stats.sp_sent));
-    flows.push("sp_denied", u(&|f| f.stats.sp_denied));
-    flows.push("sp_fell_back", Column::Bool(fl().map(|f| f.stats.sp_fell_back).collect()));
+    sink("cwnd_pkts", Column::F64(fl().map(|f| f.cwnd).collect()));
+    sink("sp_sent", u(&|f| f.stats.sp_sent));
+    sink("sp_denied", u(&|f| f.stats.sp_denied));
+    sink("sp_fell_back", Column::Bool(fl().map(|f| f.stats.sp_fell_back).collect()));
+}
+
+/// Every table but the flows (`flow_columns`; `RunResults::flows` left empty).
+pub fn collect_tables(sim: &Sim, name: &str) -> RunResults {
+    let now = sim.now;
+    let node = |n: u32| sim.net.nodes[n as usize].name.clone();
+    let fl = || sim.flows.records();
+    let flows = Table::default();
 
     let ls = &sim.net.links;
     let mut links = Table::default();
