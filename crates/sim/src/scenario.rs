@@ -2199,8 +2199,9 @@ fn add_raw(sim: &mut Sim, k: usize, t: &TrafficSpec, seed: u64, end: SimTime) ->
         if src == dst {
             return Err(format!("{path}: from and to are the same node"));
         }
-        let fwd = sim.route_id(src, dst).map_err(|e| format!("{path}: {e}"))?;
-        let rev = sim.route_id(dst, src).map_err(|e| format!("{path}: {e}"))?;
+        // in a fabric, ECMP over the source's UDP 5-tuple (one path per source, as a flow)
+        let fwd = sim.source_route(src, dst, true).map_err(|e| format!("{path}: {e}"))?;
+        let rev = sim.source_route(dst, src, false).map_err(|e| format!("{path}: {e}"))?;
         let rng = Rng::stream(seed, STREAM_TRAFFIC + ((k as u64) << 12) + i as u64);
         let stop_of = |s: &Option<Dur>| s.map_or(end, |d| d.0.min(end));
         let kind = match t {

@@ -183,7 +183,23 @@ impl Sim {
         }
         let (sport, dport) = (crate::trace::src_port(f), crate::trace::DST_PORT);
         let (sport, dport) = if forward { (sport, dport) } else { (dport, sport) };
-        let t = FiveTuple { src, dst, sport, dport, proto: 6 };
+        self.multipath_route(FiveTuple { src, dst, sport, dport, proto: 6 })
+    }
+
+    /// The route of one direction of the next non-TCP source (`add_source`) under the
+    /// multipath rule: its UDP 5-tuple as the pcap traces write it (trace/mod.rs: the
+    /// source's port to the discard port 9, reports back) hashed like a TCP flow's.
+    pub fn source_route(&mut self, src: NodeId, dst: NodeId, forward: bool) -> Result<RouteId, String> {
+        if self.net.multipath == Multipath::Single {
+            return self.route_id(src, dst);
+        }
+        let (sport, dport) = (crate::trace::udp_port(self.sources.len() as u32), crate::trace::UDP_SINK_PORT);
+        let (sport, dport) = if forward { (sport, dport) } else { (dport, sport) };
+        self.multipath_route(FiveTuple { src, dst, sport, dport, proto: 17 })
+    }
+
+    fn multipath_route(&mut self, t: FiveTuple) -> Result<RouteId, String> {
+        let (src, dst) = (t.src, t.dst);
         let path = self.net.ecmp_route(&t, self.seed).ok_or_else(|| {
             format!("no route from {:?} to {:?}", self.net.nodes[src as usize].name, self.net.nodes[dst as usize].name)
         })?;
@@ -560,6 +576,9 @@ impl Sim {
                 p.src = ap.src;
                 p.sp = Some(ap.sp);
             }
+            if self.net.multipath == Multipath::Spray {
+                p.route = self.spray(p.route);
+            }
             self.inject(p);
         }
     }
@@ -608,6 +627,7 @@ impl Sim {
                 flags: flags::RAW | flags::ACK,
                 ..Packet::default()
             };
+            let r = if self.net.multipath == Multipath::Spray { Packet { route: self.spray(r.route), ..r } } else { r };
             self.inject(r);
         }
     }

@@ -156,6 +156,46 @@ fn ecmp_keeps_every_packet_of_a_flow_on_one_path_and_spraying_spreads_them() {
 }
 
 #[test]
+fn non_tcp_sources_take_ecmp_paths_like_flows() {
+    // 2,000 CBR sources from rack 0 to rack 1 over 4 spines, each hashed on its UDP
+    // 5-tuple: each spine's count is Binomial(2000, 1/4), mean 500, sd 19.4, bound 4 sd
+    // (before, every source took the pair's one shortest path: one spine carried all).
+    let mut toml = leaf_spine(2, 4, 8, "ecmp", "");
+    for _ in 0..250 {
+        toml.push_str("[[traffic]]\nkind = \"cbr\"\nfrom = \"h0_{i}\"\nto = \"h1_{i}\"\ncount = 8\nrate = \"1Mbps\"\n");
+    }
+    let sim = build(&toml, 7);
+    assert_eq!(sim.sources.len(), 2000);
+    let mut per_spine = [0u32; 4];
+    for s in &sim.sources {
+        let l = &sim.net.links[sim.route(s.fwd)[1] as usize];
+        per_spine[l.name["leaf0->spine".len()..].parse::<usize>().unwrap()] += 1;
+    }
+    for (s, &c) in per_spine.iter().enumerate() {
+        assert!((c as f64 - 500.0).abs() < 77.5, "spine {s} carries {c} of 2000 sources: {per_spine:?}");
+    }
+    // One source of 1 Gb/s for 10 ms (about 833 packets of 1500 B): under ECMP one
+    // uplink carries them all; spraying draws a path per packet, Binomial(n, 1/4) each.
+    for routing in ["ecmp", "spray"] {
+        let cbr = "[[traffic]]\nkind = \"cbr\"\nfrom = \"h0_0\"\nto = \"h1_0\"\nrate = \"1Gbps\"\n";
+        let mut sim = build(&(leaf_spine(2, 4, 2, routing, "") + cbr), 5);
+        sim.run_until(SimTime::from_ms(10));
+        sim.check_conservation().unwrap();
+        let up: Vec<u64> = (0..4).map(|s| link(&sim, &format!("leaf0->spine{s}")).stats.arrivals).collect();
+        let total: u64 = up.iter().sum();
+        assert!(total > 800, "{routing}: {up:?}");
+        if routing == "ecmp" {
+            assert_eq!(up.iter().filter(|&&n| n > 0).count(), 1, "ecmp: {up:?}");
+        } else {
+            for &n in &up {
+                let sd = (total as f64 * 3.0 / 16.0).sqrt();
+                assert!((n as f64 - total as f64 / 4.0).abs() < 4.0 * sd, "spray: {up:?}");
+            }
+        }
+    }
+}
+
+#[test]
 fn fat_tree_has_k_cubed_over_4_hosts_and_the_counted_equal_cost_paths() {
     // k = 4: 16 hosts, (k/2)^2 = 4 cores, 8 aggregation, 8 edge switches = 36 nodes;
     // links: 16 host + k pods x (k/2)^2 edge-agg + k x (k/2)^2 agg-core = 16 + 16 + 16
