@@ -37,7 +37,7 @@ from typing import Any
 
 from superpacket import api
 from superpacket.experiments import short_long
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import run_seeds, seed_list, summarize
 
 OPTIONS = ("quick",)  # the command line's --quick
 
@@ -160,13 +160,13 @@ KEYS = ("victim_fct_s", "victim_admission_rate", "victim_not_completed", "victim
         "queue_max_pkts", *ROUTER_KEYS)
 
 
-def run(seeds: int | None = None, quick: bool = False, client: Any = None, **_: Any) -> dict[str, Any]:
-    """`quick`: 1 seed, 4 s runs, rates 10^4 and 10^5. `client`: a `distributed.Client`
-    (same results)."""
-    n_seeds = seeds if seeds is not None else (1 if quick else 10)
+def run(seeds: Any = None, quick: bool = False, client: Any = None, **_: Any) -> dict[str, Any]:
+    """`seeds`: N (1..N) or a list; default 10, `quick` 1. `quick`: 4 s runs, rates 10^4
+    and 10^5. `client`: a `distributed.Client` (same results)."""
+    seed_ids = seed_list(seeds if seeds is not None else (1 if quick else 10))
     duration_s = QUICK_DURATION_S if quick else DURATION_S
     names = variant_names(quick)
-    per_seed, detail = run_seeds(names, n_seeds, KEYS, functools.partial(run_variant, duration_s=duration_s),
+    per_seed, detail = run_seeds(names, seed_ids, KEYS, functools.partial(run_variant, duration_s=duration_s),
                                  client)
     # victims' FCT relative to the same seed without the attack, same defences
     for v in names:
@@ -209,7 +209,8 @@ def run(seeds: int | None = None, quick: bool = False, client: Any = None, **_: 
     params["duration_s"] = {"value": duration_s, "source": "SCENARIOS.md" if not quick else "--quick"}
     return {
         "experiment": "attacks",
-        "seeds": n_seeds,
+        "seeds": len(seed_ids),
+        "seed_list": seed_ids,
         "quick": quick,
         "params": params,
         "variants": variants,

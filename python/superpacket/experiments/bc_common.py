@@ -36,10 +36,10 @@ Metrics per run (and so per variant, means over seeds):
 - `max_queue_pkts`, `mean_queue_pkts`: the bottleneck queue R1 -> R2;
 - `max_txq_pkts`: the largest NIC queue of any sender;
 - `retransmits`, `timeouts`, `local_cwr` (window reductions for sender drops), summed.
-Seed 1 also keeps the series the slides plot: the bottleneck queue over time (its value
-every bin and its largest value within the bin, from the high-frequency monitor sampling
-every 1 ms), the NIC queue, cumulative router and sender drops, and a one-second 1 ms zoom
-of the queue beside the queue the windows alone predict (slide 22).
+The first seed run (1 by default) also keeps the series the slides plot: the bottleneck
+queue over time (its value every bin and its largest value within the bin, from the
+high-frequency monitor sampling every 1 ms), the NIC queue, cumulative router and sender
+drops, and a one-second 1 ms zoom of the queue beside the queue the windows alone predict (slide 22).
 """
 
 from __future__ import annotations
@@ -71,8 +71,8 @@ REVERSE_LOAD = 0.2  # SCENARIOS.md: 20 % reverse-path traffic (mean load of the 
 BC_THRESHOLD_PKTS = 10
 BC_ESTIMATOR = "delivery"
 MONITOR_INTERVAL_S = 0.001  # the high-frequency monitor (slide 8: "event rates 100 per ms")
-SERIES_BINS = 1000  # the over-time series of seed 1: the run in this many bins
-ZOOM_S = 1.0  # the 1 ms zoom of seed 1: this long, around the largest excess over the prediction
+SERIES_BINS = 1000  # the over-time series of the first seed: the run in this many bins
+ZOOM_S = 1.0  # the 1 ms zoom of the first seed: this long, around the largest excess over the prediction
 ZOOM_AFTER = 0.1  # ... found after this share of the run
 NR_SUFFIX = "/newreno-recovery"
 NO_REVERSE = "/no-reverse"
@@ -259,9 +259,11 @@ def bin_s(duration_s: float) -> float:
     return max(MONITOR_INTERVAL_S, round(duration_s / SERIES_BINS, 3))
 
 
-def run_point(variant: str, seed: int, setup: Setup, duration_s: float) -> dict[str, Any]:
-    """One run: the metrics of METRICS plus per-run detail (and seed 1's series)."""
-    series = seed == 1
+def run_point(variant: str, seed: int, setup: Setup, duration_s: float,
+              series_seed: int = 1) -> dict[str, Any]:
+    """One run: the metrics of METRICS plus per-run detail (and, for `series_seed`, the
+    first seed run, the series)."""
+    series = seed == series_seed
     res = api.run(scenario(setup, variant, duration_s, series=series), seed=seed, progress=False)
     links = {r["name"]: r for r in res.links.to_dicts()}
     flows = res.flows.to_dicts()
@@ -356,7 +358,7 @@ def check_duration(duration_s: Any) -> float:
     return check_positive(duration_s, "duration_s")
 
 
-def run(setup: Setup, seeds: int, quick: bool = False, duration_s: float | None = None, client: Any = None,
+def run(setup: Setup, seeds: Any, quick: bool = False, duration_s: float | None = None, client: Any = None,
         progress: bool | None = None) -> dict[str, Any]:
     seeds = check_seeds(seeds)
     if duration_s is not None:
@@ -364,15 +366,16 @@ def run(setup: Setup, seeds: int, quick: bool = False, duration_s: float | None 
     dur = duration_s if duration_s is not None else (setup.quick_duration_s if quick else setup.duration_s)
     variants = setup.variants()
     check_features(variants)
-    run_one = functools.partial(run_point, setup=setup, duration_s=dur)
+    run_one = functools.partial(run_point, setup=setup, duration_s=dur, series_seed=seeds[0])
     per_seed, detail = run_seeds(variants, seeds, METRICS, run_one, client, progress)
     summary_variants = summarize(per_seed)
     detail_keys = ("conservation", "nic_drops", "flow_throughput_bps", "flow_cc", "pkts_dropped",
                    "reverse_link_drops", "reverse_bps", "reverse_sent_bps", "reverse_drops", "utilisation")
     return {
         "experiment": setup.experiment,
-        "seeds": seeds,
-        "params": params(setup, dur, seeds, quick),
+        "seeds": len(seeds),
+        "seed_list": seeds,
+        "params": params(setup, dur, len(seeds), quick),
         "variants": summary_variants,
         "claims": claims(setup, summary_variants),
         "loss_table": loss_table(setup, summary_variants),
@@ -493,7 +496,7 @@ def params(setup: Setup, duration_s: float, seeds: int, quick: bool) -> dict[str
         "other_queues": (f"DropTail {BIG_QUEUE_PKTS} packets (never full)", "ours"),
         "tcp": ("MSS 1460 B, initial cwnd 10, min RTO 200 ms, delayed ACK off, no rwnd limit",
                 "SCENARIOS.md common defaults"),
-        "monitor": ((f"R1->R2 every {MONITOR_INTERVAL_S * 1e3:g} ms (seed 1): queue, its largest value since the "
+        "monitor": ((f"R1->R2 every {MONITOR_INTERVAL_S * 1e3:g} ms (first seed): queue, its largest value since the "
                     "previous row, the windows' sum and the queue they alone predict"),
                     "seeds/003 slides 8, 15, 22 (the high-frequency monitor)"),
         "series_bin_s": (bin_s(duration_s), f"ours (the run in {SERIES_BINS} bins)"),

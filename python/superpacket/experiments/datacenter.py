@@ -83,7 +83,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import run_seeds, seed_list, summarize
 
 OPTIONS = ("quick",)  # the command line's --quick
 PARALLEL_BY_DEFAULT = True  # 162 runs per seed at full scale: a local Dask cluster unless --workers 0
@@ -490,15 +490,17 @@ def explanation(variant: str, runs: list[dict[str, Any]], base_runs: list[dict[s
             f"t = {SP_THRESHOLD}, half the DropTail buffer.")
 
 
-def check_seeds(seeds: Any) -> int:
-    if not isinstance(seeds, int) or seeds < 1:
-        raise DatacenterInputError(f"seeds: must be an integer >= 1 (got {seeds!r})")
-    return seeds
+def check_seeds(seeds: Any) -> list[int]:
+    """The seeds to run (common.seed_list: N means 1..N, or a list)."""
+    try:
+        return seed_list(seeds)
+    except ValueError as e:
+        raise DatacenterInputError(str(e)) from None
 
 
-def run(seeds: int = DEFAULT_SEEDS, quick: bool = False, client: Any = None, progress: bool | None = None,
+def run(seeds: Any = DEFAULT_SEEDS, quick: bool = False, client: Any = None, progress: bool | None = None,
         scale: Scale | None = None, **_: Any) -> dict[str, Any]:
-    """Every variant of the scale (FULL, or QUICK with `quick`) over seeds 1..seeds.
+    """Every variant of the scale (FULL, or QUICK with `quick`) over the seeds (N: 1..N, or a list).
     `client`: a `distributed.Client` (same results)."""
     seeds = check_seeds(seeds)
     sc = scale or (QUICK if quick else FULL)
@@ -527,9 +529,10 @@ def run(seeds: int = DEFAULT_SEEDS, quick: bool = False, client: Any = None, pro
             tier_rows.append({"variant": v, "tier": t, **{k: _mean([r.get(k, 0.0) for r in rows]) for k in keys}})
     return {
         "experiment": "datacenter",
-        "seeds": seeds,
+        "seeds": len(seeds),
+        "seed_list": seeds,
         "quick": bool(quick),
-        "params": params(sc, seeds, quick),
+        "params": params(sc, len(seeds), quick),
         "variants": summary_variants,
         "paper": {},
         "claims": claims(summary_variants, sc.loads, explain),

@@ -29,7 +29,7 @@ import itertools
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import run_seeds, seed_list, summarize
 from superpacket.experiments.dcr_common import (
     NEWRENO_SUFFIX,
     PKT_BYTES,
@@ -66,7 +66,7 @@ QS = (0.0, 0.001, 0.01, 0.05, 0.1)
 PARTS = ("reorder", "congestion", "both")
 FLOWS = {"reorder": 1, "congestion": 4, "both": 4}
 NEWRENO_POINT = ("both", 0.01)
-SERIES_Q = 0.01  # the cwnd-over-time figure: the reorder part at this q (seed 1)
+SERIES_Q = 0.01  # the cwnd-over-time figure: the reorder part at this q (the first seed)
 SERIES_INTERVAL_S = 0.1
 RATE_BPS = 1e9
 DURATION_S = 100.0
@@ -195,9 +195,12 @@ def second_half(res: Any, rate_bps: float, duration_s: float) -> tuple[float, fl
 
 
 def run_point(variant: str, seed: int, runs: dict[str, tuple[Any, ...]], rate_bps: float = RATE_BPS,
-              duration_s: float = DURATION_S, series: frozenset[str] = frozenset()) -> dict[str, Any]:
+              duration_s: float = DURATION_S, series: frozenset[str] = frozenset(),
+              series_seed: int = 1) -> dict[str, Any]:
+    """One run; the `series` variants' run of `series_seed` (the first seed run) keeps the
+    cwnd series."""
     cc, suffix, flows, q, recovery = runs[variant]
-    want_series = seed == 1 and variant in series
+    want_series = seed == series_seed and variant in series
     res = api.run(scenario(cc, suffix, flows, q, rate_bps, duration_s, recovery, want_series), seed=seed,
                   progress=False)
     util, drop_rate, drops, arrivals = link_metrics(res, "R1->R2")
@@ -229,7 +232,7 @@ def _series_variants(protocols: tuple[str, ...], qs: tuple[float, ...]) -> froze
     return frozenset(variant_name(f"{cc}{s}", "reorder", q) for cc in protocols for s in RESPONSES)
 
 
-def run(seeds: int = DEFAULT_SEEDS, protocols: Any = None, qs: Any = None, rate_bps: float = RATE_BPS,
+def run(seeds: Any = DEFAULT_SEEDS, protocols: Any = None, qs: Any = None, rate_bps: float = RATE_BPS,
         duration_s: float = DURATION_S, quick: bool = False, client: Any = None, progress: bool | None = None,
         **_: Any) -> dict[str, Any]:
     """`protocols`: names or a comma list (default the slides' four); `qs`: reordering
@@ -240,14 +243,14 @@ def run(seeds: int = DEFAULT_SEEDS, protocols: Any = None, qs: Any = None, rate_
     q_all = tuple(sorted({0.0, *check_q(qs, QS)}))
     rate_bps = check_positive(rate_bps, "rate_bps")
     duration_s = check_positive(duration_s, "duration_s")
-    if int(seeds) < 1:
-        raise ValueError(f"seeds: must be >= 1 (got {seeds})")
+    seeds = seed_list(seeds)  # N: 1..N, or the list given
     if quick:
         duration_s = min(duration_s, 20.0)
     runs, aliases = plan(protos, q_all)
     series = _series_variants(protos, q_all)
     order = sorted(runs, key=lambda v: -_cost(runs[v]))  # longest first: two workers stay busy
-    run_one = functools.partial(run_point, runs=runs, rate_bps=rate_bps, duration_s=duration_s, series=series)
+    run_one = functools.partial(run_point, runs=runs, rate_bps=rate_bps, duration_s=duration_s, series=series,
+                                series_seed=seeds[0])
     per_seed_raw, detail_raw = run_seeds(order, seeds, KEYS, run_one, client, progress)
     names = _canonical_order(protos, q_all)
     per_seed = {v: per_seed_raw[aliases.get(v, v)] for v in names}
@@ -256,8 +259,9 @@ def run(seeds: int = DEFAULT_SEEDS, protocols: Any = None, qs: Any = None, rate_
     claims = _claims(variants, protos, q_all)
     return {
         "experiment": "dcr",
-        "seeds": seeds,
-        "params": _params(protos, q_all, rate_bps, duration_s, seeds, quick),
+        "seeds": len(seeds),
+        "seed_list": seeds,
+        "params": _params(protos, q_all, rate_bps, duration_s, len(seeds), quick),
         "variants": variants,
         "paper": {},
         "paper_note": PAPER_NOTE,

@@ -22,7 +22,7 @@ import functools
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import run_seeds, seed_list, summarize
 from superpacket.experiments.dcr_common import (
     NEWRENO_SUFFIX,
     PKT_BYTES,
@@ -171,7 +171,7 @@ def run_point(variant: str, seed: int, q: float = Q, rate_bps: float = RATE_BPS,
     return out
 
 
-def run(seeds: int = DEFAULT_SEEDS, protocols: Any = None, qs: Any = None, rate_bps: float = RATE_BPS,
+def run(seeds: Any = DEFAULT_SEEDS, protocols: Any = None, qs: Any = None, rate_bps: float = RATE_BPS,
         duration_s: float = DURATION_S, host_delay_ms: float = HOST_DELAY_MS, quick: bool = False,
         client: Any = None, progress: bool | None = None, **_: Any) -> dict[str, Any]:
     """`protocols`: names or a comma list (default the slides' four); `qs`: one reordering
@@ -181,8 +181,7 @@ def run(seeds: int = DEFAULT_SEEDS, protocols: Any = None, qs: Any = None, rate_
     rate_bps = check_positive(rate_bps, "rate_bps")
     duration_s = check_positive(duration_s, "duration_s")
     host_delay_ms = check_positive(host_delay_ms, "host_delay_ms")
-    if int(seeds) < 1:
-        raise ValueError(f"seeds: must be >= 1 (got {seeds})")
+    seeds = seed_list(seeds)  # N: 1..N, or the list given
     if quick:
         duration_s = min(duration_s, 20.0)
     names = [f"{cc}{s}" for cc in protos for s in RESPONSES]
@@ -195,8 +194,9 @@ def run(seeds: int = DEFAULT_SEEDS, protocols: Any = None, qs: Any = None, rate_
     variants = summarize(per_seed)
     return {
         "experiment": "dcr-multihop",
-        "seeds": seeds,
-        "params": _params(protos, q, rate_bps, duration_s, host_delay_ms, seeds, quick),
+        "seeds": len(seeds),
+        "seed_list": seeds,
+        "params": _params(protos, q, rate_bps, duration_s, host_delay_ms, len(seeds), quick),
         "variants": variants,
         "paper": {v: p for v, p in PAPER.items() if v in variants},
         "paper_note": "The slides' three tables ('More Complex Scenarios': link utilisation %, bottleneck link "

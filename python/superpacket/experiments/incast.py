@@ -29,7 +29,7 @@ import math
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import mean_ci95, run_seeds, summarize
+from superpacket.experiments.common import mean_ci95, run_seeds, seed_list, summarize
 
 OPTIONS = ("regime", "jitter_us", "admit_syn")  # the command line's --regime, --jitter-us, --admit-syn
 THRESHOLD_T = 5
@@ -301,10 +301,11 @@ def _params(jitter_us: float, admit_syn: bool, regime: str) -> dict[str, dict[st
     return params
 
 
-def run(seeds: int = 10, jitter_us: float | None = None, admit_syn: bool = False, regime: str | None = None,
+def run(seeds: Any = 10, jitter_us: float | None = None, admit_syn: bool = False, regime: str | None = None,
         client: Any = None, progress: bool | None = None, **_: Any) -> dict[str, Any]:
-    """Both regimes over seeds 1..seeds; `regime` is the one reported under `variants`
+    """Both regimes over the seeds (N: 1..N, or a list); `regime` is the one reported under `variants`
     (the other under `regimes`). `client`: a `distributed.Client` (same results)."""
+    seeds = seed_list(seeds)  # N: 1..N, or the list given
     regime = check_regime(regime)
     jitter_us = check_jitter(jitter_us)
     names = [f"{r}/{v}" for r in REGIMES for v in VARIANTS]
@@ -313,7 +314,8 @@ def run(seeds: int = 10, jitter_us: float | None = None, admit_syn: bool = False
     blocks = {r: regime_block(r, per_seed, detail) for r in REGIMES}
     return {
         "experiment": "incast",
-        "seeds": seeds,
+        "seeds": len(seeds),
+        "seed_list": seeds,
         "regime": regime,
         "params": _params(jitter_us, admit_syn, regime),
         **blocks[regime],

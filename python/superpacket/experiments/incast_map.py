@@ -17,7 +17,7 @@ import functools
 from typing import Any
 
 from superpacket.experiments import incast
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import run_seeds, seed_list, summarize
 
 DEFAULT_SEEDS = 10  # SCENARIOS.md
 QUICK_SEEDS = 3
@@ -106,12 +106,11 @@ def claims(table: list[dict[str, Any]], detail: dict[str, list[dict[str, Any]]])
     }]
 
 
-def run(seeds: int | None = None, jitter_us: float | None = None, admit_syn: bool = False, quick: bool = False,
+def run(seeds: Any = None, jitter_us: float | None = None, admit_syn: bool = False, quick: bool = False,
         client: Any = None, progress: bool | None = None, **_: Any) -> dict[str, Any]:
-    """`quick`: 3 seeds. `client`: a `distributed.Client` (same results)."""
-    seeds = seeds or DEFAULT_SEEDS
-    if quick:
-        seeds = min(seeds, QUICK_SEEDS)
+    """`seeds`: N (1..N) or a list, run as given; default 10, with `quick` 3. `client`: a
+    `distributed.Client` (same results)."""
+    seeds = seed_list(seeds if seeds is not None else (QUICK_SEEDS if quick else DEFAULT_SEEDS))
     jitter_us = incast.check_jitter(jitter_us)
     names = points()
     per_seed, detail = run_seeds(names, seeds, KEYS, functools.partial(run_point, jitter_us=jitter_us,
@@ -156,11 +155,12 @@ def run(seeds: int | None = None, jitter_us: float | None = None, admit_syn: boo
         "admit_syn": {"value": admit_syn, "source": "SCENARIOS.md (SYNs admitted only where a scenario says so)"},
         "duration_s": {"value": incast.DURATION_S, "source": "ours (every flow finishes)"},
         "same_band": {"value": SAME_BAND, "source": "ours (|rel_fct - 1| within it: effect 'same')"},
-        "seeds": {"value": seeds, "source": "SCENARIOS.md (10)" if seeds == 10 else "ours"},
+        "seeds": {"value": len(seeds), "source": "SCENARIOS.md (10)" if len(seeds) == 10 else "ours"},
     }
     return {
         "experiment": "incast-map",
-        "seeds": seeds,
+        "seeds": len(seeds),
+        "seed_list": seeds,
         "params": params,
         "variants": variants,
         "paper": {},

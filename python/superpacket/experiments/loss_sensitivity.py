@@ -20,7 +20,7 @@ import math
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import run_seeds, seed_list, summarize
 from superpacket.experiments.riops_common import TCP, TCP_PARAMS, cov, params_with_sources
 
 OPTIONS = ("quick",)  # the command line's --quick
@@ -81,8 +81,9 @@ def _slope(t: dict[float, float], a: float, b: float) -> float:
     return (t[b] - t[a]) / (b - a)
 
 
-def run(seeds: int = 10, runs: int = 200, quick: bool = False, client: Any = None, **_: Any) -> dict[str, Any]:
+def run(seeds: Any = 10, runs: int = 200, quick: bool = False, client: Any = None, **_: Any) -> dict[str, Any]:
     """`runs`: flows per cell and seed. `quick`: 50 runs per cell."""
+    seeds = seed_list(seeds)  # N: 1..N, or the list given
     if quick:
         runs = min(runs, 50)
     names = [variant_name(n, p) for n in SIZES for p in (0.0, *PROBS)]
@@ -135,7 +136,8 @@ def run(seeds: int = 10, runs: int = 200, quick: bool = False, client: Any = Non
     params["runs_per_cell"] = {"value": runs, "source": "SCENARIOS.md" if runs == 200 else "ours (--quick)"}
     return {
         "experiment": "loss-sensitivity",
-        "seeds": seeds,
+        "seeds": len(seeds),
+        "seed_list": seeds,
         "params": params,
         "variants": variants,
         "paper": {},

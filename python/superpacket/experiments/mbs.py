@@ -266,9 +266,9 @@ def _trains(res: Any) -> dict[str, list[Any]]:
 
 
 def run_point(variant: str, seed: int, transfer_pkts: int = TRANSFER_PKTS,
-              probe_duration_s: float = PROBE_DURATION_S) -> dict[str, Any]:
+              probe_duration_s: float = PROBE_DURATION_S, series_seed: int = 1) -> dict[str, Any]:
     """One run of a variant: a transfer `<scheme>/b<N>[/newreno-recovery]` or a probe
-    `probe/...`."""
+    `probe/...` (the probe's run of `series_seed`, the first seed run, keeps its trains)."""
     out = _nan_row()
     if variant.startswith("probe/"):
         setting = variant.split("/", 1)[1]
@@ -279,7 +279,7 @@ def run_point(variant: str, seed: int, transfer_pkts: int = TRANSFER_PKTS,
             cross = cross_bps
         res = api.run(probe_scenario(cross, probe_duration_s), seed=seed, progress=False)
         out.update(probe_metrics(res, cross_bps))
-        if seed == 1:
+        if seed == series_seed:
             out["train_series"] = _trains(res)
     else:
         scheme, b, *nr = variant.split("/")
@@ -329,7 +329,7 @@ def _cbr(rates: Any) -> tuple[float, ...]:
     return check_list(rates, CBR_RATES, "cbr_rates", one)
 
 
-def run(seeds: int = DEFAULT_SEEDS, bursts: Any = None, cbr_rates: Any = None, transfer_pkts: int = TRANSFER_PKTS,
+def run(seeds: Any = DEFAULT_SEEDS, bursts: Any = None, cbr_rates: Any = None, transfer_pkts: int = TRANSFER_PKTS,
         small_burst: int = SMALL_BURST, large_burst: int = LARGE_BURST, probe_duration_s: float = PROBE_DURATION_S,
         quick: bool = False, client: Any = None, progress: bool | None = None, **_: Any) -> dict[str, Any]:
     """`bursts`: burst sizes of the sweep (packets; default 16..4096); `cbr_rates`: the
@@ -356,7 +356,8 @@ def run(seeds: int = DEFAULT_SEEDS, bursts: Any = None, cbr_rates: Any = None, t
     # the slow runs first (small windows move the bytes slowly), so workers stay busy
     order = probes + sorted(sweep, key=lambda v: -transfer_duration_s(v.split("/")[0], int(v.split("/b")[1]),
                                                                         transfer_pkts)) + list(newreno.values())
-    run_one = functools.partial(run_point, transfer_pkts=transfer_pkts, probe_duration_s=probe_duration_s)
+    run_one = functools.partial(run_point, transfer_pkts=transfer_pkts, probe_duration_s=probe_duration_s,
+                                series_seed=seeds[0])
     per_seed_raw, detail = run_seeds(order, seeds, KEYS, run_one, client, progress)
     # every transfer carries the MBS measured on its path with the same seed
     onoff = per_seed_raw[ONOFF]
@@ -375,8 +376,9 @@ def run(seeds: int = DEFAULT_SEEDS, bursts: Any = None, cbr_rates: Any = None, t
     aliases = {h: variant_name(*sb) for h, sb in headline.items()}
     return {
         "experiment": "mbs",
-        "seeds": seeds,
-        "params": _params(sizes, rates, transfer_pkts, small, large, seeds, quick),
+        "seeds": len(seeds),
+        "seed_list": seeds,
+        "params": _params(sizes, rates, transfer_pkts, small, large, len(seeds), quick),
         "variants": variants,
         "paper": {},
         "paper_note": PAPER_NOTE,

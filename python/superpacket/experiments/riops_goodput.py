@@ -12,7 +12,7 @@ tagged by one edge classifier on the senders' links (SLR 3, T_c 10 s, T_u 1 s).
 Goodput in packets: in-order payload bytes the receivers hold at the end / 460 B, summed
 per class (the paper's "packets delivered"). `fairness`: Jain's index of the 20 sources'
 goodputs. Link utilisation over time per class (the slides' plot): bytes delivered on
-the receivers' links R2 -> d{i} per 5 s bin over the bottleneck capacity, seed 1.
+the receivers' links R2 -> d{i} per 5 s bin over the bottleneck capacity, the first seed (1 by default).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import functools
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import run_seeds, seed_list, summarize
 from superpacket.experiments.riops_common import (
     CLASSIFIER,
     MSS,
@@ -115,7 +115,8 @@ def _util_series(res: Any, rate_bps: float, duration_s: float) -> dict[str, list
 
 
 def run_variant(variant: str, seed: int, duration_s: float = 500.0,
-                short_max_flows: int | None = None) -> dict[str, Any]:
+                short_max_flows: int | None = None, series_seed: int = 1) -> dict[str, Any]:
+    """One run; the run of `series_seed` (the first seed run) keeps the utilisation series."""
     res = api.run(scenario(variant, duration_s, short_max_flows), seed=seed, progress=False)
     fl = res.flows
     per_src: dict[str, float] = {f"s{i}": 0.0 for i in range(PAIRS)}
@@ -146,7 +147,7 @@ def run_variant(variant: str, seed: int, duration_s: float = 500.0,
                                                 "cls_table_full_pkts", "cls_adjustments")}
         out["rio"] = {k: q[k] for k in ("rio_in_arrivals", "rio_in_early_drops", "rio_in_forced_drops",
                                         "rio_out_arrivals", "rio_out_early_drops", "rio_out_forced_drops")}
-    if seed == 1:
+    if seed == series_seed:
         out["series"] = _util_series(res, float(rate) * 1e6, duration_s)
     return out
 
@@ -155,14 +156,16 @@ KEYS = ("goodput_all_pkts", "goodput_short_pkts", "goodput_long_pkts", "short_sh
         "bottleneck_drops", "short_flows_completed", "long_flows_completed")
 
 
-def run(seeds: int = 10, duration_s: float = 500.0, short_max_flows: int | None = None, quick: bool = False,
+def run(seeds: Any = 10, duration_s: float = 500.0, short_max_flows: int | None = None, quick: bool = False,
         client: Any = None, **_: Any) -> dict[str, Any]:
     """`short_max_flows`: cap the flows per short source (the paper's short totals, 49,990 ~
     10 sources x 50 flows x 100 packets, suggest a cap of 50; SCENARIOS.md has none).
     `quick`: 100 s runs. `jitter_us`/`admit_syn` of the command line do not apply."""
+    seeds = seed_list(seeds)  # N: 1..N, or the list given
     if quick:
         duration_s = min(duration_s, 100.0)
-    run_one = functools.partial(run_variant, duration_s=duration_s, short_max_flows=short_max_flows)
+    run_one = functools.partial(run_variant, duration_s=duration_s, short_max_flows=short_max_flows,
+                                series_seed=seeds[0])
     per_seed, detail = run_seeds(VARIANTS, seeds, KEYS, run_one, client)
     variants = summarize(per_seed)
     share = {v: variants[v]["short_share"] for v in VARIANTS}
@@ -195,7 +198,8 @@ def run(seeds: int = 10, duration_s: float = 500.0, short_max_flows: int | None 
         params[f"queue_{v}"] = {"value": q, "source": "paper (fractions of B), SCENARIOS.md (link)"}
     return {
         "experiment": "riops-goodput",
-        "seeds": seeds,
+        "seeds": len(seeds),
+        "seed_list": seeds,
         "params": params,
         "variants": variants,
         "paper": PAPER,

@@ -17,7 +17,7 @@ import functools
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import run_seeds, seed_list, summarize
 
 PAPER = {
     "droptail": {"mean_fct_s": 0.0264},
@@ -99,10 +99,11 @@ def run_variant(variant: str, seed: int, duration_s: float = 32.0) -> dict[str, 
     }
 
 
-def run(seeds: int = 10, duration_s: float = 32.0, client: Any = None, **_: Any) -> dict[str, Any]:
+def run(seeds: Any = 10, duration_s: float = 32.0, client: Any = None, **_: Any) -> dict[str, Any]:
     """`jitter_us` and `admit_syn` of the command line do not apply (SYNs are always
     admitted here, as the scenario says). `client`: a `distributed.Client` to run the
     seeds on (same results)."""
+    seeds = seed_list(seeds)  # N: 1..N, or the list given
     keys = ("mean_fct_s", "long_goodput_bps", "short_not_completed", "short_with_timeout", "sp_admitted")
     per_seed, detail = run_seeds(VARIANTS, seeds, keys, functools.partial(run_variant, duration_s=duration_s),
                                  client)
@@ -127,7 +128,8 @@ def run(seeds: int = 10, duration_s: float = 32.0, client: Any = None, **_: Any)
     params["duration_s"] = {"value": duration_s, "source": "SCENARIOS.md (short flows to 31 s) + drain_s"}
     return {
         "experiment": "short-long",
-        "seeds": seeds,
+        "seeds": len(seeds),
+        "seed_list": seeds,
         "params": params,
         "variants": variants,
         "paper": PAPER,

@@ -19,7 +19,7 @@ from typing import Any
 
 from superpacket import api
 from superpacket.experiments import incast, short_long
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import run_seeds, seed_list, summarize
 
 T_VALUES = (1, 2, 5, 10, 20, 30, 40)
 RULES = ("ewma", "outstanding")
@@ -99,7 +99,8 @@ def variant_names() -> tuple[list[str], list[dict[str, Any]]]:
     return names, skipped
 
 
-def run(seeds: int = 10, duration_s: float = 32.0, client: Any = None, **_: Any) -> dict[str, Any]:
+def run(seeds: Any = 10, duration_s: float = 32.0, client: Any = None, **_: Any) -> dict[str, Any]:
+    seeds = seed_list(seeds)  # N: 1..N, or the list given
     names, skipped = variant_names()
     keys = ("mean_fct_s", "long_goodput_bps", "flows_with_timeout", "short_not_completed")
     per_seed, detail = run_seeds(names, seeds, keys, functools.partial(run_point, duration_s=duration_s), client)
@@ -116,7 +117,8 @@ def run(seeds: int = 10, duration_s: float = 32.0, client: Any = None, **_: Any)
     params["duration_s"] = {"value": duration_s, "source": "short-long run length (SCENARIOS.md + drain)"}
     return {
         "experiment": "threshold",
-        "seeds": seeds,
+        "seeds": len(seeds),
+        "seed_list": seeds,
         "params": params,
         "variants": variants,
         "paper": {},
