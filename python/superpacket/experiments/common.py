@@ -4,6 +4,7 @@ intervals (Student t), the summary JSON layout of DESIGN.md."""
 from __future__ import annotations
 
 import math
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -126,3 +127,86 @@ def summarize(per_seed: dict[str, dict[str, list[float]]]) -> dict[str, dict[str
         out[variant] = v
     return out
 
+
+# ---- reported parameters read from the scenarios that ran ---------------------------------------
+# A summary's `params` used to be partly a hand-kept copy of the numbers a scenario builder
+# also wrote down, free to drift from what ran. A parameter of the scenario is instead a
+# `Sc`: the field(s) it is read from, by path, in the scenario dicts the experiment built
+# and ran; `params_from` turns a table of them into DESIGN.md's {"value", "source"}.
+
+
+def field(scenario: Any, path: str) -> Any:
+    """The value at `path` of a scenario dict, in `sweep --param`'s syntax
+    (`topology.links[3].queue.limit`, `traffic[0].tcp.init_cwnd`)."""
+    from superpacket.sweeps import parse_path
+
+    cur = scenario
+    for tok in parse_path(path):
+        try:
+            cur = cur[tok]
+        except (KeyError, IndexError, TypeError):
+            raise ValueError(f"{path}: no such field in scenario {scenario.get('name', '?')!r}") from None
+    return cur
+
+
+def same(*values: Any) -> Any:
+    """The one value several fields share (three access links' rate, a buffer in every
+    variant); fields that differ make the reported single value false, so they raise."""
+    if any(v != values[0] for v in values[1:]):
+        raise ValueError(f"fields reported as one value differ: {values!r}")
+    return values[0]
+
+
+_PER_S = {"ns": 1e9, "us": 1e6, "ms": 1e3, "s": 1.0}  # divided by: 100 / 1e6 is 1e-4 exactly rounded
+
+
+def seconds(text: str) -> float:
+    """A scenario duration as the builders write it ("32.0s", "80ms", "100.0us") in s."""
+    for unit in ("ns", "us", "ms", "s"):
+        if text.endswith(unit):
+            return float(text.removesuffix(unit)) / _PER_S[unit]
+    raise ValueError(f"{text!r}: not a duration with a unit (ns, us, ms, s)")
+
+
+def whole(x: float) -> int | float:
+    """x as an int when it is one (80.0 -> 80): a reported value keeps the type it had."""
+    return int(x) if float(x).is_integer() else x
+
+
+def ms(text: str) -> int | float:
+    """A duration in whole ms where it is one ("80ms" -> 80)."""
+    return whole(round(seconds(text) * 1e3, 9))
+
+
+def spaced(value: str) -> str:
+    """"1Gbps" -> "1 Gbps", "80ms" -> "80 ms": a scenario value as a report's text writes it."""
+    return re.sub(r"^([0-9.]+)", r"\1 ", value)
+
+
+class Sc:
+    """A reported parameter read from the scenarios: `paths` are `variant:path` (or
+    `path` for the first scenario given to `params_from`); the value is `fmt` of the
+    fields' values (default `same`: the one value they all hold)."""
+
+    def __init__(self, *paths: str, fmt: Callable[..., Any] | None = None):
+        self.paths = paths
+        self.fmt = fmt or same
+
+    def locate(self, scenarios: dict[str, Any], path: str) -> tuple[Any, str]:
+        variant, sep, rest = path.partition(":")
+        if not sep:
+            return next(iter(scenarios.values())), path
+        return scenarios[variant], rest
+
+    def fields(self, scenarios: dict[str, Any]) -> list[Any]:
+        return [field(*self.locate(scenarios, p)) for p in self.paths]
+
+    def value(self, scenarios: dict[str, Any]) -> Any:
+        return self.fmt(*self.fields(scenarios))
+
+
+def params_from(table: dict[str, tuple[Any, str]], scenarios: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """{name: (Sc or a plain value, source)} -> {name: {"value", "source"}}, each Sc read
+    from `scenarios` (variant -> the scenario dict that ran). Plain values are the
+    parameters that are no scenario field (metric definitions, roles of hosts)."""
+    return {k: {"value": w.value(scenarios) if isinstance(w, Sc) else w, "source": s} for k, (w, s) in table.items()}

@@ -1,0 +1,314 @@
+"""Each converted experiment's reported `params` come from the scenario dicts it built and
+ran (issue 14 section 2), not from a hand-kept copy of the builder's numbers.
+
+For each one: build its scenarios the way run() does (no simulation), compute the params
+from them, and check every scenario parameter against the field at its path, with paths
+written here independently of the module's own table (a table that pointed at the wrong
+field, e.g. the reverse queue's limit, fails here). Then change a builder constant with
+monkeypatch and see the reported value follow: a copied value would not. Finally one real
+run (short-long, 2 s) checks that the summary of run() is this derivation."""
+
+import pytest
+from superpacket.experiments import (
+    attacks,
+    incast,
+    jumbo,
+    loss_sensitivity,
+    riops_common,
+    riops_goodput,
+    riops_web,
+    short_long,
+    threshold,
+)
+from superpacket.experiments.common import Sc, field, ms, params_from, same, seconds, whole
+
+# ---- how each experiment builds its scenarios and params (as its run() does) -----------------
+
+def short_long_params(duration_s=32.0):
+    scs = short_long.scenarios(duration_s)
+    return scs, short_long.params(scs)
+
+
+def jumbo_params(duration_s=10.0):
+    scs = jumbo.scenarios(duration_s)
+    return scs, jumbo.params(scs)
+
+
+def attacks_params(quick=False):
+    names = attacks.variant_names(quick)
+    dur = attacks.QUICK_DURATION_S if quick else attacks.DURATION_S
+    scs = {n: attacks.scenario(n, dur) for n in names}
+    return scs, params_from(attacks.param_table(names), scs)
+
+
+def incast_params(jitter_us=100.0, admit_syn=False):
+    scs = incast.scenarios(jitter_us, admit_syn)
+    return scs, incast._params(scs, "paper")
+
+
+def threshold_params(duration_s=32.0):
+    names, _ = threshold.variant_names(duration_s)
+    scs = {n: threshold.scenario(*n.split("/"), duration_s) for n in names}
+    return scs, params_from(threshold.param_table(names), scs)
+
+
+def loss_params(runs=3):
+    names = [loss_sensitivity.variant_name(n, p) for n in loss_sensitivity.SIZES
+             for p in (0.0, *loss_sensitivity.PROBS)]
+    scs = {v: loss_sensitivity.cell_scenario(v, runs) for v in names}
+    return scs, params_from(loss_sensitivity.param_table(names), scs)
+
+
+def goodput_params(duration_s=500.0):
+    scs = {v: riops_goodput.scenario(v, duration_s) for v in riops_goodput.VARIANTS}
+    return scs, params_from(riops_goodput.param_table(list(riops_goodput.VARIANTS)), scs)
+
+
+def web_params(duration_s=600.0):
+    names = [f"{e}/{s}" for e in riops_web.EXPERIMENTS for s in riops_web.SCHEMES]
+    scs = {n: riops_web.scenario(*n.split("/"), duration_s) for n in names}
+    return scs, params_from(riops_web.param_table(names), scs)
+
+
+def value(p, name):
+    return p[name]["value"]
+
+
+# ---- every reported scenario parameter equals its field ----------------------------------------
+# (param, variant, path, how the report writes the field). `seconds`/`ms` turn "80ms" into
+# the s / ms the report uses; `int` the Poisson rate the report writes as 20.
+
+SHORT_LONG = [
+    ("nic_queue_a_pkts", "droptail", "topology.links[0].queue.limit", None),
+    ("buffer_pkts", "droptail", "topology.links[3].queue.limit", None),
+    ("buffer_pkts", "superpacket", "topology.links[3].queue.limit", None),
+    ("threshold_t", "superpacket", "topology.links[3].queue.threshold", None),
+    ("epoch_ms", "superpacket", "topology.links[3].queue.epoch", ms),
+    ("admit_syn", "superpacket", "topology.links[3].queue.admit_syn", None),
+    ("long_flows", "droptail", "traffic[0].count", None),
+    ("long_cwnd", "superpacket", "traffic[0].tcp.init_cwnd", None),
+    ("long_cwnd", "droptail", "traffic[0].tcp.max_cwnd", None),
+    ("long_start_jitter_s", "droptail", "traffic[0].start_jitter", seconds),
+    ("short_flow_pkts", "superpacket", "traffic[2].size_pkts", None),
+    ("short_init_cwnd", "superpacket", "traffic[1].tcp.init_cwnd", None),
+    ("short_init_cwnd", "droptail", "traffic[2].tcp.init_cwnd", None),
+    ("short_rate_per_host_per_s", "droptail", "traffic[1].rate_per_s", int),
+    ("duration_s", "superpacket", "duration", seconds),
+]
+
+JUMBO = [
+    ("regular_senders", "sp", "traffic[0].count", None),
+    ("buffer_pkts", "jumbo", "topology.receiver_link.queue.limit", None),
+    ("buffer_bytes", "sp-bytes", "topology.receiver_link.queue.limit", None),
+    ("threshold_t", "sp", "topology.receiver_link.queue.threshold", None),
+    ("epoch_ms", "jumbo-bytes", "topology.receiver_link.queue.epoch", ms),
+    ("regular_cwnd", "jumbo", "traffic[0].tcp.max_cwnd", None),
+    ("regular_start_jitter_s", "sp", "traffic[0].start_jitter", seconds),
+    ("special_start_s", "sp-bytes", "traffic[1].start", seconds),
+    ("jumbo_mss", "jumbo-bytes", "traffic[1].tcp.mss", None),
+    ("jumbo_cwnd", "jumbo", "traffic[1].tcp.init_cwnd", None),
+    ("sp_len", "sp-bytes", "traffic[1].tcp.sp_len", None),
+    ("sp_cwnd", "sp", "traffic[1].tcp.max_cwnd", None),
+    ("duration_s", "jumbo", "duration", seconds),
+]
+
+ATTACKS = [
+    ("attack_start_s", "epoch-sync/100000/on", "traffic[3].start", seconds),
+    ("attack_packet_bytes", "spoof-flood/10000/off", "traffic[3].packet_bytes", None),
+    ("attack_len", "bloom-pollution/1000000/on", "traffic[3].len", None),
+    ("source_cap_pkts", "spoof-flood/10000/on", "topology.links[3].queue.max_reserved_per_pair", None),
+    ("duration_s", "none/0/on", "duration", seconds),
+]
+
+INCAST = [
+    ("senders", "paper/droptail", "topology.senders", None),
+    ("flow_pkts", "datacenter/ideal", "traffic[0].size_pkts", None),
+    ("init_cwnd", "paper/superpacket", "tcp.init_cwnd", None),
+    ("buffer_pkts", "paper/droptail", "topology.receiver_link.queue.limit", None),
+    ("threshold_t", "datacenter/superpacket", "topology.receiver_link.queue.threshold", None),
+    ("epoch_ms", "paper/ideal", "topology.receiver_link.queue.epoch", ms),
+    ("ideal_attempts", "paper/ideal", "tcp.sp_attempts", None),
+    ("min_rto_ms", "datacenter/droptail", "tcp.min_rto", ms),
+    ("init_rto_s", "paper/ideal", "tcp.init_rto", lambda t: whole(seconds(t))),
+    ("duration_s", "paper/droptail", "duration", seconds),
+    ("jitter_us", "paper/ideal", "traffic[0].start_jitter", lambda j: float(j.removesuffix("us"))),
+    ("admit_syn", "paper/superpacket", "topology.receiver_link.queue.admit_syn", None),
+]
+
+THRESHOLD = [
+    ("rule_weight", "incast/ewma", "topology.receiver_link.queue.rule_weight", None),
+    ("rule_weight", "short-long/outstanding", "topology.links[3].queue.rule_weight", None),
+    ("t_min", "short-long/ewma", "topology.links[3].queue.t_min", None),
+]
+
+LOSS = [
+    ("min_rto_s", "n4-p0.01", "tcp.min_rto", seconds),
+    ("max_rto_s", "n4096-p0.1", "tcp.max_rto", seconds),
+    ("init_rto_s", "n16-p0", "tcp.init_rto", seconds),
+    ("max_cwnd_pkts", "n64-p0.05", "tcp.max_cwnd", None),
+    ("tcp_granularity_s", "n4-p0", "tcp.granularity", seconds),
+    ("init_cwnd_pkts", "n256-p0.02", "tcp.init_cwnd", None),
+    ("runs_per_cell", "n4-p0.1", "traffic[0].count", None),
+    ("start_jitter_s", "n1024-p0.001", "traffic[0].start_jitter", seconds),
+    ("rtt_s", "n4-p0.01", "topology.links[2].delay", lambda d: 2 * seconds(d)),
+]
+
+GOODPUT = [
+    ("pairs", "red-1.5", "topology.pairs", None),
+    ("long_flow_pkts", "riops-1.25", "traffic[1].size_pkts", None),
+    ("short_flow_pkts", "droptail-1.5", "traffic[0].size_pkts", None),
+    ("start_jitter_s", "red-1.25", "traffic[1].start_jitter", seconds),
+    ("duration_s", "riops-1.5", "duration", seconds),
+    ("ecn", "red-1.5", "topology.bottleneck.queue.ecn", None),
+    ("max_cwnd_pkts", "droptail-1.25", "tcp.max_cwnd", None),
+    ("min_rto_s", "riops-1.25", "tcp.min_rto", seconds),
+    ("init_rto_s", "red-1.25", "tcp.init_rto", seconds),
+    ("classifier_initial_lt_pkts", "riops-1.5", "topology.edge_classifier.lt", None),
+    ("classifier_max_flows", "riops-1.25", "topology.edge_classifier.max_flows", None),
+    ("queue_red-1.25", "red-1.25", "topology.bottleneck.queue", None),
+    ("queue_droptail-1.5", "droptail-1.5", "topology.bottleneck.queue", None),
+]
+
+WEB = [
+    ("object_size_min_bytes", "exp2-ito3/riops", "traffic[0].size_min_bytes", None),
+    ("duration_s", "exp1-ito1/red", "duration", seconds),
+    ("max_cwnd_pkts", "exp1-ito3/superpacket", "tcp.max_cwnd", None),
+    ("classifier_max_flows", "exp2-ito3/riops", "topology.edge_classifier.max_flows", None),
+]
+
+
+@pytest.mark.parametrize("build,table", [
+    (short_long_params, SHORT_LONG), (jumbo_params, JUMBO), (attacks_params, ATTACKS), (incast_params, INCAST),
+    (threshold_params, THRESHOLD), (loss_params, LOSS), (goodput_params, GOODPUT), (web_params, WEB),
+], ids=["short-long", "jumbo", "attacks", "incast", "threshold", "loss-sensitivity", "riops-goodput", "riops-web"])
+def test_reported_parameter_is_the_scenario_field(build, table):
+    scs, p = build()
+    for name, variant, path, conv in table:
+        got = field(scs[variant], path)
+        assert value(p, name) == (conv(got) if conv else got), (name, variant, path)
+    assert all(set(x) == {"value", "source"} and x["source"] for x in p.values())
+
+
+def test_text_parameters_carry_the_fields_they_name():
+    # the texts hold the scenario's numbers: A/B/C -> R rate and delay, R -> D's
+    scs, p = short_long_params()
+    sl = scs["superpacket"]["topology"]["links"]
+    assert value(p, "access_links") == f"A/B/C -> R {sl[0]['rate']}, {sl[1]['delay']}"
+    assert value(p, "bottleneck") == f"R -> D {sl[3]['rate']}, {sl[3]['delay']}"
+    # attacks' router text: buffer, t, EPOCH, Bloom bits (2^16) and hashes, pairs of R -> D's queue
+    scs, p = attacks_params()
+    q = scs["spoof-flood/10000/on"]["topology"]["links"][3]["queue"]
+    assert value(p, "router") == (f"buffer {q['limit']}, t = {q['threshold']}, EPOCH 80 ms, Bloom "
+                                  f"2^16 bits x {q['bloom_hashes']}, {q['max_pairs']} pairs")
+    assert q["bloom_bits"] == 2**16
+    # riops-goodput's rates: the variants' bottleneck rates, each once, in the variants' order
+    scs, p = goodput_params()
+    assert value(p, "bottleneck") == "1.25Mbps / 1.5Mbps, 20ms"
+    # the RED set as fractions of B from the queue that ran: 0.15 B, 0.5 B, p_max 1/10, w_q 1/512
+    red = scs["red-1.5"]["topology"]["bottleneck"]["queue"]
+    assert red["min_th"] == pytest.approx(0.15 * red["limit"]) and red["w_q"] == 1 / 512
+    assert value(p, "red") == "(0.15 B, 0.5 B, 1/10, 1/512), gentle, wait"
+    # riops-web: the RTT is 2 x (2 x access 1 ms + bottleneck 48 ms) = 100 ms
+    scs, p = web_params()
+    assert value(p, "topology") == "dumbbell; access 100Mbps 1ms; bottleneck 48ms (RTT 100 ms)"
+    # BDP = rate x RTT / (8 x 500 B): 8e6 x 0.1 / 4000 = 200; 4.8e6 x 0.1 / 4000 = 120
+    assert value(p, "bottleneck_rate") == "8 Mbps (Exp1, BDP 200), 4.8 Mbps (Exp2, BDP 120)"
+
+
+# ---- the values that were wrong before (the copy differed from what ran) ------------------------
+
+def test_loss_sensitivity_reports_the_min_rto_it_ran():
+    # it ran with min RTO 400 ms (the paper's 4 x RTT) but reported riops_common's 0.2 s
+    # (its TCP_PARAMS overrode the experiment's own 0.4 in the merged table)
+    scs, p = loss_params()
+    assert {s["tcp"]["min_rto"] for s in scs.values()} == {"400ms"}
+    assert p["min_rto_s"] == {"value": 0.4, "source": "paper (RTO = 4 x RTT)"}
+
+
+def test_attacks_quick_reports_the_rates_it_ran():
+    # --quick runs 10^4 and 10^5 pps only; the copy listed 10^6 too
+    _, p = attacks_params(quick=True)
+    assert value(p, "rates_pps") == [10_000, 100_000]
+    _, p = attacks_params(quick=False)
+    assert value(p, "rates_pps") == [10_000, 100_000, 1_000_000]
+
+
+def test_riops_web_reports_each_experiments_initial_rto():
+    # exp1-ito1 runs with ITO 1 s; the copy reported 3 s for every run
+    scs, p = web_params()
+    assert {n: s["tcp"]["init_rto"] for n, s in scs.items() if n.endswith("/red")} == {
+        "exp1-ito3/red": "3s", "exp1-ito1/red": "1s", "exp2-ito3/red": "3s"}
+    assert value(p, "init_rto_s") == {"exp1-ito3": 3.0, "exp1-ito1": 1.0, "exp2-ito3": 3.0}
+
+
+# ---- a changed builder constant shows up in the report ------------------------------------------
+# Each change reaches the report only through the scenario: a hand-kept copy would still
+# say the old value.
+
+@pytest.mark.parametrize("build,module,const,new,param,expect", [
+    (short_long_params, short_long, "BUFFER_PKTS", 33, "buffer_pkts", 33),
+    (short_long_params, short_long, "EPOCH", "40ms", "epoch_ms", 40),
+    (jumbo_params, jumbo, "SP_CWND", 40, "sp_cwnd", 40),
+    (jumbo_params, jumbo, "LINK_DELAY", "5ms", "links", "100Mbps, 5ms (access and R->d)"),
+    (attacks_params, attacks, "ATTACK_LEN", 7, "attack_len", 7),
+    (incast_params, incast, "MIN_RTO", "300ms", "min_rto_ms", 300),
+    (incast_params, incast, "BUFFER_PKTS", 64, "buffer_pkts", 64),
+    (threshold_params, threshold, "RULE_WEIGHT", 0.5, "rule_weight", 0.5),
+    (threshold_params, threshold, "INCAST_DURATION_S", 8.0, "incast",
+     ("SCENARIOS.md incast in its datacenter regime (sender links 1 Gbps / 25 us), variant superpacket, "
+      "jitter 20 us, 8 s runs")),
+    (loss_params, loss_sensitivity, "MIN_RTO", "300ms", "min_rto_s", 0.3),
+    (web_params, riops_web, "SP_LEN", 5, "superpacket",
+     "limit = RED's B, t = B/2, EPOCH 80 ms, admit SYN, senders: runs of 5"),
+])
+def test_a_changed_builder_constant_is_reported(monkeypatch, build, module, const, new, param, expect):
+    _, before = build()
+    assert value(before, param) != expect  # the change is a change
+    monkeypatch.setattr(module, const, new)
+    _, after = build()
+    assert value(after, param) == expect
+
+
+def test_a_changed_shared_tcp_setting_is_reported(monkeypatch):
+    # riops_common.TCP feeds riops-goodput, riops-web and loss-sensitivity alike
+    monkeypatch.setitem(riops_common.TCP, "max_cwnd", 64)
+    for build in (goodput_params, web_params, loss_params):
+        assert value(build()[1], "max_cwnd_pkts") == 64
+
+
+def test_threshold_skips_from_the_buffer_the_scenario_has(monkeypatch):
+    # t above the base's buffer is skipped; the buffer is read from the built scenario
+    # (short-long's 20 now, 30 after the change), no longer from a copy in threshold.py
+    assert {s["variant"] for s in threshold.variant_names()[1]} == {"short-long/t=30", "short-long/t=40"}
+    monkeypatch.setattr(short_long, "BUFFER_PKTS", 30)
+    assert {s["variant"] for s in threshold.variant_names()[1]} == {"short-long/t=40"}
+
+
+def test_run_reports_what_it_ran(monkeypatch):
+    """The summary of a real run (short-long, 2 s, one seed) says buffer 33 after the
+    builder's constant changed, and its params are exactly those derived from the
+    scenarios built the same way (run() runs the very dicts it reads)."""
+    monkeypatch.setattr(short_long, "BUFFER_PKTS", 33)
+    r = short_long.run(seeds=1, duration_s=2.0)
+    assert r["params"]["buffer_pkts"]["value"] == 33
+    _, p = short_long_params(2.0)
+    assert r["params"] == p
+
+
+# ---- the helpers ---------------------------------------------------------------------------------
+
+def test_field_same_and_units():
+    sc = {"name": "x", "topology": {"links": [{"rate": "1Gbps"}, {"queue": {"limit": 5}}]}}
+    assert field(sc, "topology.links[1].queue.limit") == 5
+    with pytest.raises(ValueError, match=r"^topology.links\[2\].rate: no such field in scenario 'x'$"):
+        field(sc, "topology.links[2].rate")
+    assert same(3, 3, 3) == 3
+    with pytest.raises(ValueError, match="differ"):  # a single reported value over fields that differ
+        same(20, 20, 30)
+    assert seconds("80ms") == 0.08 and seconds("32.0s") == 32.0 and seconds("100us") == 1e-4
+    assert ms("80ms") == 80 and isinstance(ms("80ms"), int) and ms("0.5ms") == 0.5
+    scs = {"a": {"q": 1}, "b": {"q": 2}}
+    assert Sc("q").value(scs) == 1  # no variant: the first scenario
+    assert Sc("a:q", "b:q", fmt=lambda x, y: x + y).value(scs) == 3
+    with pytest.raises(ValueError, match="differ"):
+        Sc("a:q", "b:q").value(scs)
