@@ -12,7 +12,9 @@ import pytest
 from superpacket.experiments import (
     attacks,
     incast,
+    incast_map,
     jumbo,
+    lion,
     loss_sensitivity,
     riops_common,
     riops_goodput,
@@ -68,6 +70,18 @@ def web_params(duration_s=600.0):
     names = [f"{e}/{s}" for e in riops_web.EXPERIMENTS for s in riops_web.SCHEMES]
     scs = {n: riops_web.scenario(*n.split("/"), duration_s) for n in names}
     return scs, params_from(riops_web.param_table(names), scs)
+
+
+def incast_map_params(jitter_us=100.0, admit_syn=False):
+    names = incast_map.points()
+    scs = {n: incast_map.point_scenario(n, jitter_us, admit_syn) for n in names}
+    return scs, params_from(incast_map.param_table(names), scs)
+
+
+def lion_params(duration_s=5.0):
+    contests = [*lion.CONTESTS, f"{lion.NR_CONTEST}{lion.NR_SUFFIX}"]
+    scs = {c: lion.contest_scenario(c, duration_s) for c in contests}
+    return scs, lion._params(scs, 1, False)
 
 
 def value(p, name):
@@ -177,10 +191,26 @@ WEB = [
 ]
 
 
+INCAST_MAP = [
+    ("jitter_us", "1Gbps/25us/t=5/ideal", "traffic[0].start_jitter", lambda j: float(j.removesuffix("us"))),
+    ("admit_syn", "100Mbps/1ms/t=2/superpacket", "topology.receiver_link.queue.admit_syn", None),
+    ("duration_s", "10Gbps/1ms/droptail", "duration", seconds),
+]
+
+LION = [
+    ("duration_s", "vs-cubic", "duration", seconds),
+    ("series_interval_s", "vs-newreno", "output.sample_flows", seconds),
+    # RTT = 2 x (2 x access 1 ms + bottleneck 38 ms) = 80 ms
+    ("rtt_ms", "vs-newreno/newreno-recovery", "topology.bottleneck.delay", lambda d: 2.0 * (2 * 1 + ms(d))),
+]
+
+
 @pytest.mark.parametrize("build,table", [
     (short_long_params, SHORT_LONG), (jumbo_params, JUMBO), (attacks_params, ATTACKS), (incast_params, INCAST),
     (threshold_params, THRESHOLD), (loss_params, LOSS), (goodput_params, GOODPUT), (web_params, WEB),
-], ids=["short-long", "jumbo", "attacks", "incast", "threshold", "loss-sensitivity", "riops-goodput", "riops-web"])
+    (incast_map_params, INCAST_MAP), (lion_params, LION),
+], ids=["short-long", "jumbo", "attacks", "incast", "threshold", "loss-sensitivity", "riops-goodput", "riops-web",
+        "incast-map", "lion"])
 def test_reported_parameter_is_the_scenario_field(build, table):
     scs, p = build()
     for name, variant, path, conv in table:
@@ -208,6 +238,23 @@ def test_text_parameters_carry_the_fields_they_name():
     red = scs["red-1.5"]["topology"]["bottleneck"]["queue"]
     assert red["min_th"] == pytest.approx(0.15 * red["limit"]) and red["w_q"] == 1 / 512
     assert value(p, "red") == "(0.15 B, 0.5 B, 1/10, 1/512), gentle, wait"
+    # incast-map: every point's scenario has the rate and delay its name says, and the
+    # reported lists are those of the points, each once
+    scs, p = incast_map_params()
+    for n, sc in scs.items():
+        rate, delay = n.split("/")[:2]
+        assert (sc["topology"]["sender_link"]["rate"], sc["topology"]["sender_link"]["delay"]) == (rate, delay)
+    assert value(p, "access_rates") == list(dict.fromkeys(n.split("/")[0] for n in scs))
+    assert value(p, "delays") == list(dict.fromkeys(n.split("/")[1] for n in scs))
+    assert value(p, "thresholds") == sorted({int(n.split("/")[2][2:]) for n in scs if "/t=" in n})
+    q = scs["1Gbps/25us/t=5/ideal"]["topology"]["receiver_link"]
+    assert value(p, "bottleneck") == f"R->D {q['rate']}, buffer {q['queue']['limit']}, EPOCH 80 ms"
+    # lion: the buffer in bytes and packets of 1500 B, the BDP 1 Gbps x 80 ms / 12,000 bit = 6667
+    scs, p = lion_params()
+    qb = scs["vs-cubic"]["topology"]["bottleneck"]["queue"]["limit"]
+    assert value(p, "buffer") == f"DropTail {qb:,} bytes ({qb / 1500:.1f} full packets; BDP 6667 packets)"
+    w = scs["vs-newreno"]["traffic"][1]["tcp"]["cc"]["window"]
+    assert f"fixed window {w} packets (2 x BDP)" in value(p, "paced_flow") and w == 2 * 6667
     # riops-web: the RTT is 2 x (2 x access 1 ms + bottleneck 48 ms) = 100 ms
     scs, p = web_params()
     assert value(p, "topology") == "dumbbell; access 100Mbps 1ms; bottleneck 48ms (RTT 100 ms)"
@@ -258,6 +305,12 @@ def test_riops_web_reports_each_experiments_initial_rto():
      ("SCENARIOS.md incast in its datacenter regime (sender links 1 Gbps / 25 us), variant superpacket, "
       "jitter 20 us, 8 s runs")),
     (loss_params, loss_sensitivity, "MIN_RTO", "300ms", "min_rto_s", 0.3),
+    (incast_map_params, incast, "EPOCH", "40ms", "bottleneck", "R->D 100Mbps, buffer 50, EPOCH 40 ms"),
+    (incast_map_params, incast, "INIT_CWND", 4, "incast", "10 senders x one 10-packet flow, initial cwnd 4"),
+    # 500,000 B = 333.3 packets of 1500 B; the BDP (1 Gbps x 80 ms / 12,000 bit) stays 6667
+    (lion_params, lion, "QUEUE_BYTES", 500_000, "buffer",
+     "DropTail 500,000 bytes (333.3 full packets; BDP 6667 packets)"),
+    (lion_params, lion, "START_JITTER_S", 0.02, "start", "both flows at uniform [0, 20 ms)"),
     (web_params, riops_web, "SP_LEN", 5, "superpacket",
      "limit = RED's B, t = B/2, EPOCH 80 ms, admit SYN, senders: runs of 5"),
 ])
