@@ -11,6 +11,7 @@ run (short-long, 2 s) checks that the summary of run() is this derivation."""
 import pytest
 from superpacket.experiments import (
     attacks,
+    datacenter,
     incast,
     incast_map,
     jumbo,
@@ -82,6 +83,12 @@ def lion_params(duration_s=5.0):
     contests = [*lion.CONTESTS, f"{lion.NR_CONTEST}{lion.NR_SUFFIX}"]
     scs = {c: lion.contest_scenario(c, duration_s) for c in contests}
     return scs, lion._params(scs, 1, False)
+
+
+def datacenter_params(quick=True):
+    sc = datacenter.QUICK if quick else datacenter.FULL
+    scs = {v: datacenter.scenario(v, sc) for v in sc.variants()}
+    return scs, datacenter.params(sc, 3, quick, scs)
 
 
 def value(p, name):
@@ -205,12 +212,21 @@ LION = [
 ]
 
 
+DATACENTER = [
+    ("switch_buffers_pkts", "web_search/0.5/dctcp", "topology.fabric_link.queue.limit", None),
+    ("switch_buffers_pkts", "web_search/0.5/sp-newreno", "topology.host_link.queue.limit", None),
+    ("arrivals_s", "web_search/0.5/droptail-newreno", "traffic[0].stop", seconds),
+    # drain = duration - T: 100 ms - 60 ms at the quick scale
+    ("drain_s", "web_search/0.5/dctcp", "duration", lambda d: round(seconds(d) - 0.06, 9)),
+]
+
+
 @pytest.mark.parametrize("build,table", [
     (short_long_params, SHORT_LONG), (jumbo_params, JUMBO), (attacks_params, ATTACKS), (incast_params, INCAST),
     (threshold_params, THRESHOLD), (loss_params, LOSS), (goodput_params, GOODPUT), (web_params, WEB),
-    (incast_map_params, INCAST_MAP), (lion_params, LION),
+    (incast_map_params, INCAST_MAP), (lion_params, LION), (datacenter_params, DATACENTER),
 ], ids=["short-long", "jumbo", "attacks", "incast", "threshold", "loss-sensitivity", "riops-goodput", "riops-web",
-        "incast-map", "lion"])
+        "incast-map", "lion", "datacenter"])
 def test_reported_parameter_is_the_scenario_field(build, table):
     scs, p = build()
     for name, variant, path, conv in table:
@@ -255,6 +271,24 @@ def test_text_parameters_carry_the_fields_they_name():
     assert value(p, "buffer") == f"DropTail {qb:,} bytes ({qb / 1500:.1f} full packets; BDP 6667 packets)"
     w = scs["vs-newreno"]["traffic"][1]["tcp"]["cc"]["window"]
     assert f"fixed window {w} packets (2 x BDP)" in value(p, "paced_flow") and w == 2 * 6667
+    # datacenter (quick: 3 leaves x 8 hosts, 2 spines): the topology and links as built
+    scs, p = datacenter_params()
+    topo = scs["web_search/0.5/dctcp"]["topology"]
+    assert value(p, "topology") == "leaf-spine, 3 leaves x 8 hosts = 24 hosts, 2 spines, per-flow ECMP"
+    assert (topo["leaves"], topo["hosts_per_leaf"], topo["spines"]) == (3, 8, 2)
+    assert value(p, "links") == "hosts 10 Gbps, fabric 40 Gbps, 1 us each"
+    assert (topo["host_link"]["rate"], topo["fabric_link"]["rate"], topo["host_link"]["delay"]) == (
+        "10Gbps", "40Gbps", "1us")
+    # DCTCP's K where the queues entries put it: host-facing ports 65, leaf uplinks 4 x 65 = 260
+    ks = {e["ports"]: e["queue"].get("ecn_threshold") for e in topo["queues"]}
+    assert value(p, "dctcp_k_pkts") == (f"{ks['host_facing']} at 10 Gbps ports, {ks['leaf_uplinks']} at 40 Gbps "
+                                        "ports; g = 1/16") and (ks["host_facing"], ks["leaf_uplinks"]) == (65, 260)
+    # the incast's servers are the hosts of leaf 1: hosts_per_leaf of them (8 at this
+    # scale; the copy said 16, the full scale's, at every scale)
+    assert "(8 hosts, another rack)" in value(p, "incast")
+    assert "(16 hosts, another rack)" in value(datacenter_params(quick=False)[1], "incast")
+    # the schemes --quick does not run are still described, from scenarios built at its scale
+    assert value(p, "red_ecn") == "min_th 75, max_th 250, p_max 0.1, w_q 1/512, gentle, ECN marking"
     # riops-web: the RTT is 2 x (2 x access 1 ms + bottleneck 48 ms) = 100 ms
     scs, p = web_params()
     assert value(p, "topology") == "dumbbell; access 100Mbps 1ms; bottleneck 48ms (RTT 100 ms)"
@@ -311,6 +345,13 @@ def test_riops_web_reports_each_experiments_initial_rto():
     (lion_params, lion, "QUEUE_BYTES", 500_000, "buffer",
      "DropTail 500,000 bytes (333.3 full packets; BDP 6667 packets)"),
     (lion_params, lion, "START_JITTER_S", 0.02, "start", "both flows at uniform [0, 20 ms)"),
+    (datacenter_params, datacenter, "INIT_RTO", "20ms", "tcp",
+     "MSS 1460, initial cwnd 10, delayed ACK off, NewReno recovery, min RTO 10ms, initial RTO 20ms"),
+    (datacenter_params, datacenter, "NIC_PKTS", 250, "host_nic",
+     "DropTail 250 (DCTCP: marking at K = 65); a NIC drop -> CWR (local_drop = cwr)"),
+    (datacenter_params, datacenter, "SP_THRESHOLD", 100, "superpacket",
+     ("flows <= 64 packets (93,440 B) as one super-packet, fallback to NewReno on a denial; router buffSize 500, "
+      "t = 100, EPOCH 80 ms, Bloom 2^16 x 4, SYNs admitted, at every switch port")),
     (web_params, riops_web, "SP_LEN", 5, "superpacket",
      "limit = RED's B, t = B/2, EPOCH 80 ms, admit SYN, senders: runs of 5"),
 ])
