@@ -11,7 +11,9 @@ run (short-long, 2 s) checks that the summary of run() is this derivation."""
 import pytest
 from superpacket.experiments import (
     attacks,
+    bc_common,
     datacenter,
+    datatag,
     incast,
     incast_map,
     jumbo,
@@ -89,6 +91,12 @@ def datacenter_params(quick=True):
     sc = datacenter.QUICK if quick else datacenter.FULL
     scs = {v: datacenter.scenario(v, sc) for v in sc.variants()}
     return scs, datacenter.params(sc, 3, quick, scs)
+
+
+def datatag_params(duration_s=60.0):
+    setup = datatag.SETUP
+    scs = {v: bc_common.scenario(setup, v, duration_s, series=True) for v in setup.variants()}
+    return scs, bc_common.params(setup, scs, 10, False)
 
 
 def value(p, name):
@@ -221,12 +229,25 @@ DATACENTER = [
 ]
 
 
+DATATAG = [
+    # links: S0->R1, S1->R1, R1->R2 (index 2), R2->D0, R2->D1, X->R2, R1->Y
+    ("flows", "fast/txq100", "topology.nodes", lambda n: sum(1 for x in n if x.startswith("S"))),
+    ("txqueuelen", "reno/txq100", "topology.links[0].queue.limit", lambda q: [q, 10_000]),
+    ("fast_alpha_pkts", "fast-bc/txq10000", "tcp.cc.alpha", None),
+    ("max_cwnd_pkts", "reno-bc/txq100", "tcp.max_cwnd", None),
+    ("duration_s", "fast/txq10000/no-reverse", "duration", seconds),
+    ("series_bin_s", "fast/txq100", "output.sample_interval", seconds),
+    # RTT 2 x (1 + 58 + 1) ms = 120 ms
+    ("rtt_ms", "reno/txq10000", "topology.links[2].delay", lambda d: 2.0 * (2 * 1 + ms(d))),
+]
+
+
 @pytest.mark.parametrize("build,table", [
     (short_long_params, SHORT_LONG), (jumbo_params, JUMBO), (attacks_params, ATTACKS), (incast_params, INCAST),
     (threshold_params, THRESHOLD), (loss_params, LOSS), (goodput_params, GOODPUT), (web_params, WEB),
-    (incast_map_params, INCAST_MAP), (lion_params, LION), (datacenter_params, DATACENTER),
+    (incast_map_params, INCAST_MAP), (lion_params, LION), (datacenter_params, DATACENTER), (datatag_params, DATATAG),
 ], ids=["short-long", "jumbo", "attacks", "incast", "threshold", "loss-sensitivity", "riops-goodput", "riops-web",
-        "incast-map", "lion", "datacenter"])
+        "incast-map", "lion", "datacenter", "datatag"])
 def test_reported_parameter_is_the_scenario_field(build, table):
     scs, p = build()
     for name, variant, path, conv in table:
@@ -289,6 +310,16 @@ def test_text_parameters_carry_the_fields_they_name():
     assert "(16 hosts, another rack)" in value(datacenter_params(quick=False)[1], "incast")
     # the schemes --quick does not run are still described, from scenarios built at its scale
     assert value(p, "red_ecn") == "min_th 75, max_th 250, p_max 0.1, w_q 1/512, gentle, ECN marking"
+    # datatag: R1->R2 1 Gbps, 58 ms, 170 packets; BDP 1e9 x 0.12 / 12,000 = 10,000 packets
+    scs, p = datatag_params()
+    bn = scs["fast/txq100"]["topology"]["links"][2]
+    assert (bn["a"], bn["b"], bn["queue"]["limit"]) == ("R1", "R2", 170)
+    assert value(p, "bottleneck") == "R1->R2 1000Mbps, 58 ms, DropTail 170 packets both ways (BDP 10000 packets)"
+    # the reverse on-off source: 2 Gbps while on, 1 ms on / 9 ms off: mean 2e9 x 1 / 10 =
+    # 200 Mbps, 20 % of the bottleneck
+    rev = next(t for t in scs["fast/txq100"]["traffic"] if t["kind"] == "onoff")
+    assert (rev["rate"], rev["on_time"], rev["off_time"]) == ("2000000000bps", "1ms", "9ms")
+    assert "mean 200Mbps = 20 % of R2->R1" in value(p, "reverse_traffic")
     # riops-web: the RTT is 2 x (2 x access 1 ms + bottleneck 48 ms) = 100 ms
     scs, p = web_params()
     assert value(p, "topology") == "dumbbell; access 100Mbps 1ms; bottleneck 48ms (RTT 100 ms)"
@@ -352,6 +383,8 @@ def test_riops_web_reports_each_experiments_initial_rto():
     (datacenter_params, datacenter, "SP_THRESHOLD", 100, "superpacket",
      ("flows <= 64 packets (93,440 B) as one super-packet, fallback to NewReno on a denial; router buffSize 500, "
       "t = 100, EPOCH 80 ms, Bloom 2^16 x 4, SYNs admitted, at every switch port")),
+    (datatag_params, bc_common, "BIG_QUEUE_PKTS", 5000, "other_queues", "DropTail 5000 packets (never full)"),
+    (datatag_params, bc_common, "START_JITTER_S", 0.05, "start", "each flow at uniform [0, 50 ms)"),
     (web_params, riops_web, "SP_LEN", 5, "superpacket",
      "limit = RED's B, t = B/2, EPOCH 80 ms, admit SYN, senders: runs of 5"),
 ])
