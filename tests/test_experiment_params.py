@@ -14,6 +14,7 @@ from superpacket.experiments import (
     bc_common,
     datacenter,
     datatag,
+    dcr,
     incast,
     incast_map,
     jumbo,
@@ -97,6 +98,13 @@ def datatag_params(duration_s=60.0):
     setup = datatag.SETUP
     scs = {v: bc_common.scenario(setup, v, duration_s, series=True) for v in setup.variants()}
     return scs, bc_common.params(setup, scs, 10, False)
+
+
+def dcr_params(rate_bps=1e9, duration_s=100.0):
+    protos = dcr.check_protocols(None)
+    runs, _ = dcr.plan(protos, tuple(sorted({0.0, *dcr.QS})))
+    scs = {v: dcr.scenario(*runs[v][:4], rate_bps, duration_s, runs[v][4]) for v in runs}
+    return scs, dcr._params(protos, scs, 2, False)
 
 
 def value(p, name):
@@ -242,12 +250,22 @@ DATATAG = [
 ]
 
 
+DCR = [
+    ("buffer_pkts", "bic-dcr/both/q0.05", "topology.bottleneck.queue.limit", None),
+    ("start_jitter_s", "ltcp/reorder/q0.1", "traffic[0].start_jitter", seconds),
+    # RTT 2 x (2 x 5 ms + 15 ms) = 50 ms
+    ("rtt_ms", "htcp-ncr/congestion/q0", "topology.access.delay", lambda d: 2.0 * (2 * ms(d) + 15)),
+    ("duration_s", "highspeed/reorder/q0", "duration", seconds),
+]
+
+
 @pytest.mark.parametrize("build,table", [
     (short_long_params, SHORT_LONG), (jumbo_params, JUMBO), (attacks_params, ATTACKS), (incast_params, INCAST),
     (threshold_params, THRESHOLD), (loss_params, LOSS), (goodput_params, GOODPUT), (web_params, WEB),
     (incast_map_params, INCAST_MAP), (lion_params, LION), (datacenter_params, DATACENTER), (datatag_params, DATATAG),
+    (dcr_params, DCR),
 ], ids=["short-long", "jumbo", "attacks", "incast", "threshold", "loss-sensitivity", "riops-goodput", "riops-web",
-        "incast-map", "lion", "datacenter", "datatag"])
+        "incast-map", "lion", "datacenter", "datatag", "dcr"])
 def test_reported_parameter_is_the_scenario_field(build, table):
     scs, p = build()
     for name, variant, path, conv in table:
@@ -320,6 +338,14 @@ def test_text_parameters_carry_the_fields_they_name():
     rev = next(t for t in scs["fast/txq100"]["traffic"] if t["kind"] == "onoff")
     assert (rev["rate"], rev["on_time"], rev["off_time"]) == ("2000000000bps", "1ms", "9ms")
     assert "mean 200Mbps = 20 % of R2->R1" in value(p, "reverse_traffic")
+    # dcr: the q of the reorder runs (0 where no [[reorder]]), flows per part from the pairs,
+    # the buffer = BDP of 1 Gbps x 50 ms in 1500 B packets, rounded up: 4167
+    scs, p = dcr_params()
+    assert value(p, "q") == [0.0, 0.001, 0.01, 0.05, 0.1]
+    assert scs["bic/reorder/q0.01"]["reorder"][0]["q"] == 0.01 and "reorder" not in scs["bic/reorder/q0"]
+    assert value(p, "flows") == {"reorder": 1, "congestion": 4, "both": 4}
+    assert scs["ltcp/both/q0.1"]["topology"]["pairs"] == 4 and value(p, "buffer_pkts") == 4167
+    assert value(p, "bottleneck") == "R1->R2 1000 Mbps, 15 ms"
     # riops-web: the RTT is 2 x (2 x access 1 ms + bottleneck 48 ms) = 100 ms
     scs, p = web_params()
     assert value(p, "topology") == "dumbbell; access 100Mbps 1ms; bottleneck 48ms (RTT 100 ms)"
@@ -385,6 +411,10 @@ def test_riops_web_reports_each_experiments_initial_rto():
       "t = 100, EPOCH 80 ms, Bloom 2^16 x 4, SYNs admitted, at every switch port")),
     (datatag_params, bc_common, "BIG_QUEUE_PKTS", 5000, "other_queues", "DropTail 5000 packets (never full)"),
     (datatag_params, bc_common, "START_JITTER_S", 0.05, "start", "each flow at uniform [0, 50 ms)"),
+    (dcr_params, dcr, "HOST_QUEUE_PKTS", 5000, "access_links", "10Gbps, 5 ms, DropTail 5000 packets"),
+    (dcr_params, dcr, "REORDER_SD_MS", 4.0, "reorder_model",
+     ("each data packet on R1->R2 with probability q gets an extra delay from N(25 ms, 4 ms), redrawn when "
+      "negative, after the wire (later packets overtake it); ACKs not reordered")),
     (web_params, riops_web, "SP_LEN", 5, "superpacket",
      "limit = RED's B, t = B/2, EPOCH 80 ms, admit SYN, senders: runs of 5"),
 ])
