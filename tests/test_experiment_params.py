@@ -15,6 +15,7 @@ from superpacket.experiments import (
     datacenter,
     datatag,
     dcr,
+    dcr_multihop,
     incast,
     incast_map,
     jumbo,
@@ -105,6 +106,14 @@ def dcr_params(rate_bps=1e9, duration_s=100.0):
     runs, _ = dcr.plan(protos, tuple(sorted({0.0, *dcr.QS})))
     scs = {v: dcr.scenario(*runs[v][:4], rate_bps, duration_s, runs[v][4]) for v in runs}
     return scs, dcr._params(protos, scs, 2, False)
+
+
+def dcr_multihop_params(q=0.01):
+    protos = dcr_multihop.check_protocols(None)
+    names = [f"{cc}{s}" for cc in protos for s in ("", "-dcr", "-ncr")]
+    names += [f"{protos[0]}{s}{dcr_multihop.NEWRENO_SUFFIX}" for s in ("", "-dcr")]
+    scs = {v: dcr_multihop.variant_scenario(v, q) for v in names}
+    return scs, dcr_multihop._params(protos, scs, 3, False)
 
 
 def value(p, name):
@@ -259,13 +268,23 @@ DCR = [
 ]
 
 
+DCR_MULTIHOP = [
+    ("buffer_pkts", "bic-ncr", "topology.link.queue.limit", None),
+    ("q_R3", "htcp-dcr", "reorder[0].q", None),
+    ("start_jitter_s", "ltcp/newreno", "traffic[3].start_jitter", seconds),
+    ("duration_s", "highspeed", "duration", seconds),
+    # R1 -> R5: 4 chain links of 10 ms and 2 host links of 10 ms, each way: 120 ms
+    ("rtt_longest_ms", "bic", "topology.link.delay", lambda d: 2.0 * (4 * ms(d) + 2 * 10)),
+]
+
+
 @pytest.mark.parametrize("build,table", [
     (short_long_params, SHORT_LONG), (jumbo_params, JUMBO), (attacks_params, ATTACKS), (incast_params, INCAST),
     (threshold_params, THRESHOLD), (loss_params, LOSS), (goodput_params, GOODPUT), (web_params, WEB),
     (incast_map_params, INCAST_MAP), (lion_params, LION), (datacenter_params, DATACENTER), (datatag_params, DATATAG),
-    (dcr_params, DCR),
+    (dcr_params, DCR), (dcr_multihop_params, DCR_MULTIHOP),
 ], ids=["short-long", "jumbo", "attacks", "incast", "threshold", "loss-sensitivity", "riops-goodput", "riops-web",
-        "incast-map", "lion", "datacenter", "datatag", "dcr"])
+        "incast-map", "lion", "datacenter", "datatag", "dcr", "dcr-multihop"])
 def test_reported_parameter_is_the_scenario_field(build, table):
     scs, p = build()
     for name, variant, path, conv in table:
@@ -415,6 +434,10 @@ def test_riops_web_reports_each_experiments_initial_rto():
     (dcr_params, dcr, "REORDER_SD_MS", 4.0, "reorder_model",
      ("each data packet on R1->R2 with probability q gets an extra delay from N(25 ms, 4 ms), redrawn when "
       "negative, after the wire (later packets overtake it); ACKs not reordered")),
+    (dcr_multihop_params, dcr_multihop, "HOST_RATE", "40Gbps", "host_links",
+     "40Gbps, 10 ms, DropTail 100000 packets"),
+    # 5 ms chain links: R1 -> R5 is 2 x (4 x 5 + 2 x 10) = 80 ms
+    (dcr_multihop_params, dcr_multihop, "LINK_DELAY_MS", 5.0, "rtt_longest_ms", 80.0),
     (web_params, riops_web, "SP_LEN", 5, "superpacket",
      "limit = RED's B, t = B/2, EPOCH 80 ms, admit SYN, senders: runs of 5"),
 ])
