@@ -21,6 +21,7 @@ from superpacket.experiments import (
     jumbo,
     lion,
     loss_sensitivity,
+    mbs,
     riops_common,
     riops_goodput,
     riops_web,
@@ -114,6 +115,14 @@ def dcr_multihop_params(q=0.01):
     names += [f"{protos[0]}{s}{dcr_multihop.NEWRENO_SUFFIX}" for s in ("", "-dcr")]
     scs = {v: dcr_multihop.variant_scenario(v, q) for v in names}
     return scs, dcr_multihop._params(protos, scs, 3, False)
+
+
+def mbs_params(probe_duration_s=3.0, transfer_pkts=10_000):
+    sizes = tuple(sorted({*mbs.BURSTS, mbs.SMALL_BURST, mbs.LARGE_BURST}))
+    names = [mbs.ONOFF, *(mbs.cbr_name(r) for r in mbs.CBR_RATES)]
+    names += [mbs.variant_name(s, b) for s in mbs.SCHEMES for b in sizes]
+    scs = {v: mbs.variant_scenario(v, transfer_pkts, probe_duration_s) for v in names}
+    return scs, mbs._params(scs, mbs.SMALL_BURST, mbs.LARGE_BURST, 10, False)
 
 
 def value(p, name):
@@ -278,13 +287,22 @@ DCR_MULTIHOP = [
 ]
 
 
+MBS = [
+    # links: S-R, X1-R, X2-R, R-D (index 3)
+    ("transfer_pkts", "window/b64", "traffic[0].size_pkts", None),
+    ("sender_start_s", "paced/b1024", "traffic[0].start", seconds),
+    ("probe_run_s", "probe/onoff", "duration", seconds),
+    ("link_delay_ms", "paced/b16", "topology.links[3].delay", lambda d: float(ms(d))),
+]
+
+
 @pytest.mark.parametrize("build,table", [
     (short_long_params, SHORT_LONG), (jumbo_params, JUMBO), (attacks_params, ATTACKS), (incast_params, INCAST),
     (threshold_params, THRESHOLD), (loss_params, LOSS), (goodput_params, GOODPUT), (web_params, WEB),
     (incast_map_params, INCAST_MAP), (lion_params, LION), (datacenter_params, DATACENTER), (datatag_params, DATATAG),
-    (dcr_params, DCR), (dcr_multihop_params, DCR_MULTIHOP),
+    (dcr_params, DCR), (dcr_multihop_params, DCR_MULTIHOP), (mbs_params, MBS),
 ], ids=["short-long", "jumbo", "attacks", "incast", "threshold", "loss-sensitivity", "riops-goodput", "riops-web",
-        "incast-map", "lion", "datacenter", "datatag", "dcr", "dcr-multihop"])
+        "incast-map", "lion", "datacenter", "datatag", "dcr", "dcr-multihop", "mbs"])
 def test_reported_parameter_is_the_scenario_field(build, table):
     scs, p = build()
     for name, variant, path, conv in table:
@@ -398,6 +416,22 @@ def test_riops_web_reports_each_experiments_initial_rto():
     assert value(p, "init_rto_s") == {"exp1-ito3": 3.0, "exp1-ito1": 1.0, "exp2-ito3": 3.0}
 
 
+def test_mbs_reports_the_probe_run_it_ran():
+    # run(probe_duration_s=...) ran the probes that long but the report said the default 3 s
+    scs, p = mbs_params(probe_duration_s=1.5)
+    assert scs["probe/onoff"]["duration"] == "1.5s" and value(p, "probe_run_s") == 1.5
+
+
+def test_mbs_texts_carry_the_fields():
+    scs, p = mbs_params()
+    links = {(x["a"], x["b"]): x for x in scs["window/b64"]["topology"]["links"]}
+    assert links[("R", "D")]["queue"] == {"kind": "droptail", "limit": 1_000_000, "unit": "bytes"}
+    assert value(p, "bottleneck") == "R->D 1000Mbps, DropTail 1,000,000 bytes (666.7 full packets)"
+    # on-off X1 1 Gbps and X2 622 Mbps, 2 ms on / 8 ms off: mean (1000 + 622) x 0.2 = 324.4 Mbps
+    assert value(p, "cross_on_off") == "on 2 ms / off 8 ms mean, exponential; mean load 324.4Mbps"
+    assert value(p, "cbr_rates") == [f"{r / 1e6:g}Mbps" for r in mbs.CBR_RATES]
+
+
 # ---- a changed builder constant shows up in the report ------------------------------------------
 # Each change reaches the report only through the scenario: a hand-kept copy would still
 # say the old value.
@@ -438,6 +472,11 @@ def test_riops_web_reports_each_experiments_initial_rto():
      "40Gbps, 10 ms, DropTail 100000 packets"),
     # 5 ms chain links: R1 -> R5 is 2 x (4 x 5 + 2 x 10) = 80 ms
     (dcr_multihop_params, dcr_multihop, "LINK_DELAY_MS", 5.0, "rtt_longest_ms", 80.0),
+    (mbs_params, mbs, "HOST_QUEUE_PKTS", 500, "access_links",
+     "S-R 1000Mbps, X1-R 1000Mbps, X2-R 622Mbps; host queues DropTail 500 packets"),
+    (mbs_params, mbs, "PROBE_TRIALS", 5, "probe",
+     ("mbs_probe from S: trains at line rate from 2 packets doubling to the first loss, then binary search, "
+      "5 trials per size, max train 4096; FAC trains of 100 (capped at the MBS)")),
     (web_params, riops_web, "SP_LEN", 5, "superpacket",
      "limit = RED's B, t = B/2, EPOCH 80 ms, admit SYN, senders: runs of 5"),
 ])
