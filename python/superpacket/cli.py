@@ -7,7 +7,7 @@
     superpacket bench --scenario datacenter [--hosts 16|128|144|1024] [--duration SECONDS] [--warmup SECONDS] [--json]
     superpacket reproduce incast|incast-map|short-long|jumbo|threshold|loss-sensitivity|riops-goodput
                           |riops-web|dcr|dcr-multihop|mbs|lion|fast-burstiness|datatag
-                          [--seeds N] [--jitter-us US] [--admit-syn] [--quick] [--json]
+                          [--seeds N|A..B|LIST] [--jitter-us US] [--admit-syn] [--quick] [--json]
                           [--regime paper|datacenter]   (incast)
                           [--duration SECONDS]   (fast-burstiness, datatag)
                           [--protocols ltcp,highspeed,bic,htcp] [--q 0.001,0.01]   (dcr, dcr-multihop)
@@ -344,10 +344,19 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
     mod = EXPERIMENTS.get(a.name)
     if mod is None:
         return _fail(f"unknown experiment {a.name!r}; available: {', '.join(sorted(EXPERIMENTS))}")
-    if a.seeds is not None and a.seeds < 1:
-        return _fail("--seeds must be >= 1")
-    if a.seeds is not None and a.seeds > checks.MAX_EXPERIMENT_SEEDS:
-        return _fail(f"--seeds must be at most {checks.MAX_EXPERIMENT_SEEDS} (got {a.seeds})")
+    seeds: list[int] | None = None
+    if a.seeds is not None:
+        # the syntax of `sweep --seeds`: N (1..N), A..B, 1,3,5, 3..5,9
+        from superpacket.sweeps import SweepError, parse_seeds
+
+        try:
+            seeds = parse_seeds(a.seeds)
+        except SweepError as e:  # its count limit is a sweep's runs; an experiment's is lower
+            return _fail(str(e).replace(f"at most {checks.MAX_RUNS} in one sweep",
+                                        f"at most {checks.MAX_EXPERIMENT_SEEDS} in one experiment"))
+        if len(seeds) > checks.MAX_EXPERIMENT_SEEDS:
+            return _fail(f"--seeds {a.seeds.strip()}: {len(seeds)} seeds; at most "
+                         f"{checks.MAX_EXPERIMENT_SEEDS} in one experiment")
     if a.jitter_us is not None and not (math.isfinite(a.jitter_us) and a.jitter_us >= 0):
         return _fail(f"--jitter-us must be >= 0 and finite (got {a.jitter_us:g})")
     bad = (checks.workers(a.workers) or checks.scheduler(a.scheduler)
@@ -356,7 +365,7 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
     if bad:
         return _fail(bad)
     # the experiment's own default number of seeds (10, SCENARIOS.md, unless it says otherwise)
-    kw: dict[str, Any] = {} if a.seeds is None else {"seeds": a.seeds}
+    kw: dict[str, Any] = {} if seeds is None else {"seeds": seeds}
     # an option the experiment does not use is refused, not silently ignored (its OPTIONS)
     options = getattr(mod, "OPTIONS", ())
     given = (("protocols", a.protocols), ("qs", a.q), ("regime", a.regime), ("duration_s", a.duration),
@@ -403,7 +412,9 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
     if a.json:
         print(json.dumps(r, indent=2, sort_keys=True))
         return 0
-    print(f"experiment {r['experiment']}  seeds 1..{r['seeds']}")
+    from superpacket.experiments.common import seed_text
+
+    print(f"experiment {r['experiment']}  seeds {seed_text(r.get('seed_list') or range(1, r['seeds'] + 1))}")
     w = max([14] + [len(v) + 2 for v in r["variants"]])  # dcr's names run to 30 characters
     print(f"{'variant':<{w}}{'metric':<22}{'ours (mean [95% CI])':<34}{'paper':>10}")
     for v, ms in r["variants"].items():
@@ -484,8 +495,11 @@ def main(argv: list[str] | None = None) -> int:
     cli_sweep.add_parsers(sub)
     rp = sub.add_parser("reproduce", help="run a built-in experiment of SCENARIOS.md")
     rp.add_argument("name")
-    rp.add_argument("--seeds", type=int, default=None,
-                    help="seeds 1..N (default 10, SCENARIOS.md; dcr 2 and dcr-multihop 3, see their params)")
+    rp.add_argument("--seeds", default=None, metavar="N|A..B|LIST",
+                    help="N (seeds 1..N), A..B (inclusive) or a list such as 1,3,5 or 3..5,9, as `sweep "
+                         "--seeds`; "
+                         f"at most {checks.MAX_EXPERIMENT_SEEDS} (default 10 seeds, SCENARIOS.md; dcr 2 and "
+                         "dcr-multihop 3, see their params)")
     rp.add_argument("--jitter-us", type=float, default=None,
                     help="uniform start offsets per flow (incast, incast-map; default 100, SCENARIOS.md)")
     rp.add_argument("--regime", default=None, metavar="NAME",

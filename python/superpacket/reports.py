@@ -207,7 +207,11 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
         s = {**s, "per_flow": {v: s["per_flow"][v] for v in order if v in s["per_flow"]}}
     seeds = int(s["seeds"])
     doc = Doc(f"Experiment {s['experiment']}: ours vs the paper", d)
-    doc.p(f"`superpacket reproduce {s['experiment']}` over seeds 1..{seeds}. Each value is the mean over the "
+    from superpacket.experiments.common import seed_text
+
+    # seed_list: the seeds run (older summaries without it ran 1..seeds)
+    ran = seed_text(s.get("seed_list") or range(1, seeds + 1))
+    doc.p(f"`superpacket reproduce {s['experiment']}` over seeds {ran}. Each value is the mean over the "
           f"seeds with its 95 % confidence interval (Student t); where the paper gives a number it stands "
           f"beside ours (red diamonds in the figures).")
     metrics = _metrics(variants)

@@ -37,7 +37,16 @@ from typing import Any
 
 from superpacket import api
 from superpacket.experiments import short_long
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import (
+    Sc,
+    params_from,
+    run_seeds,
+    same,
+    seconds,
+    seed_list,
+    spaced,
+    summarize,
+)
 
 OPTIONS = ("quick",)  # the command line's --quick
 
@@ -55,25 +64,65 @@ ATTACK_START_S = 2.0
 SOURCE_CAP = 100
 PROBE_LIMIT = 32  # crates/admission moving_table.rs: slots per probe run, bounded table
 
-PARAMS = {
-    "topology": ("short-long (section 4.3) + attacker M -> R 1 Gbps, 1 ms", "SCENARIOS.md"),
-    "router": ("buffer 20, t = 10, EPOCH 80 ms, Bloom 2^16 bits x 4, 4096 pairs", "SCENARIOS.md"),
-    "duration_s": (DURATION_S, "SCENARIOS.md (quick: 4 s)"),
-    "attack_start_s": (ATTACK_START_S, "SCENARIOS.md"),
-    "rates_pps": (list(RATES), "SCENARIOS.md (quick: 10^4, 10^5)"),
-    "attack_packet_bytes": (40, "SCENARIOS.md"),
-    "attack_len": (10, "SCENARIOS.md"),
-    "defences": ("keyed hashing, bounded table, per-source cap, random EPOCH phase; all on or all off",
-                 "SCENARIOS.md"),
-    "source_cap_pkts": (SOURCE_CAP, ("ours: 10 super-packets of 10 per (src, dst) and epoch; a victim host "
-                                     "opens 1.6 per epoch on average")),
-    "victims": ("short flows of B and C starting at or after the attack start", "ours"),
-    "outstanding_drain_mix": ("half pollution first packets from M, half spoofed subsequent packets",
-                              "ours (traffic/attack.rs)"),
-    "epoch_sync_grid": ("bursts at k x 80 ms, M's line rate (1 Gbps)", "ours (traffic/attack.rs)"),
-    "spoof_flood_aimed": ((f"{AIM_PER_VICTIM} spoofed sources per victim aimed at its home slot of {AIM_SLOTS} "
-                           "under the zero key"), "ours (the keyed-hashing defence's attack)"),
-}
+BLOOM_BITS = 1 << 16
+BLOOM_HASHES = 4
+MAX_PAIRS = 4096
+ATTACKER_RATE = "1Gbps"  # M -> R
+ATTACKER_DELAY = "1ms"
+ATTACK_PACKET_BYTES = 40
+ATTACK_LEN = 10
+ATTACK_EPOCH = "80ms"
+
+
+
+def _pow2(n: int) -> str:
+    """65536 -> "2^16" (the text's form), other counts as they are."""
+    return f"2^{n.bit_length() - 1}" if n > 0 and n & (n - 1) == 0 else str(n)
+
+
+def param_table(names: list[str]) -> dict[str, tuple[Any, str]]:
+    """The summary's parameters; an `Sc` is read from the scenarios of `names` (the
+    variants that ran): `<variant>:<path>` in sweep --param syntax, a parameter read from
+    several fields reporting their one value."""
+    on = next(n for n in names if n.startswith("spoof-flood/") and n.endswith("/on"))
+    aimed = next(n for n in names if n.startswith("spoof-flood-aimed/"))
+    sync = next(n for n in names if n.startswith("epoch-sync/"))
+    attacked = [n for n in names if not n.startswith("none/")]
+    q = "topology.links[3].queue"  # R -> D, short-long's bottleneck
+    m = "topology.links[4]"  # M -> R
+    return {
+        "topology": (Sc(f"{on}:{m}.a", f"{on}:{m}.b", f"{on}:{m}.rate", f"{on}:{m}.delay",
+                        fmt=lambda a, b, r, d: f"short-long (section 4.3) + attacker {a} -> {b} {spaced(r)}, "
+                                               f"{spaced(d)}"), "SCENARIOS.md"),
+        "router": (Sc(*(f"{on}:{q}.{k}" for k in ("limit", "threshold", "epoch", "bloom_bits", "bloom_hashes",
+                                                   "max_pairs")),
+                      fmt=lambda b, t, e, bits, h, p: (f"buffer {b}, t = {t}, EPOCH {spaced(e)}, Bloom "
+                                                       f"{_pow2(bits)} bits x {h}, {p} pairs")),
+                   "SCENARIOS.md"),
+        "duration_s": (Sc(*(f"{n}:duration" for n in names), fmt=lambda *d: seconds(same(*d))),
+                       "SCENARIOS.md (quick: 4 s)"),
+        "attack_start_s": (Sc(*(f"{n}:traffic[3].start" for n in attacked), fmt=lambda *t: seconds(same(*t))),
+                           "SCENARIOS.md"),
+        "rates_pps": (Sc(*(f"{n}:traffic[3].rate_pps" for n in attacked), fmt=lambda *r: sorted({int(x) for x in r})),
+                      "SCENARIOS.md (quick: 10^4, 10^5)"),
+        "attack_packet_bytes": (Sc(*(f"{n}:traffic[3].packet_bytes" for n in attacked)), "SCENARIOS.md"),
+        "attack_len": (Sc(*(f"{n}:traffic[3].len" for n in attacked)), "SCENARIOS.md"),
+        "defences": ("keyed hashing, bounded table, per-source cap, random EPOCH phase; all on or all off",
+                     "SCENARIOS.md"),
+        "source_cap_pkts": (Sc(f"{on}:{q}.max_reserved_per_pair"), (
+            "ours: 10 super-packets of 10 per (src, dst) and epoch; a victim host opens 1.6 per epoch on average")),
+        "victims": ("short flows of B and C starting at or after the attack start", "ours"),
+        "outstanding_drain_mix": ("half pollution first packets from M, half spoofed subsequent packets",
+                                  "ours (traffic/attack.rs)"),
+        "epoch_sync_grid": (Sc(f"{sync}:traffic[3].epoch", f"{sync}:{m}.rate",
+                               fmt=lambda e, r: f"bursts at k x {spaced(e)}, M's line rate ({spaced(r)})"),
+                            "ours (traffic/attack.rs)"),
+        "spoof_flood_aimed": (Sc(f"{aimed}:traffic[3].aim_per_victim", f"{aimed}:traffic[3].aim_slots",
+                                 fmt=lambda per, slots: (f"{per} spoofed sources per victim aimed at its home slot "
+                                                         f"of {slots} under the zero key")),
+                              "ours (the keyed-hashing defence's attack)"),
+    }
+
 
 ROUTER_KEYS = ("sp_memory_bytes", "sp_probes_per_decision", "sp_probes_max", "sp_fp_rate_measured",
                "sp_fp_queries", "sp_bloom_fill_peak", "sp_table_pairs_peak", "sp_table_refusals",
@@ -110,16 +159,16 @@ def scenario(variant: str, duration_s: float = DURATION_S) -> dict[str, Any]:
     for link in sc["topology"]["links"]:
         q = link.get("queue", {})
         if q.get("kind") == "superpacket":
-            q.update({"bloom_bits": 1 << 16, "bloom_hashes": 4, "max_pairs": 4096, "keyed": sw["keyed"],
+            q.update({"bloom_bits": BLOOM_BITS, "bloom_hashes": BLOOM_HASHES, "max_pairs": MAX_PAIRS, "keyed": sw["keyed"],
                       "bounded_table": sw["bounded_table"], "max_reserved_per_pair": SOURCE_CAP if sw["cap"] else 0,
                       "random_epoch_phase": sw["random_epoch_phase"]})
     sc["topology"]["nodes"].append("M")
-    sc["topology"]["links"].append({"a": "M", "b": "R", "rate": "1Gbps", "delay": "1ms"})
+    sc["topology"]["links"].append({"a": "M", "b": "R", "rate": ATTACKER_RATE, "delay": ATTACKER_DELAY})
     if attack != "none":
         a: dict[str, Any] = {
             "kind": "sp_attack", "attack": attack.removesuffix("-aimed").replace("-", "_"), "from": "M", "to": "D",
-            "rate_pps": float(rate), "packet_bytes": 40, "len": 10, "start": f"{ATTACK_START_S}s",
-            "victims": ["B", "C"], "epoch": "80ms",
+            "rate_pps": float(rate), "packet_bytes": ATTACK_PACKET_BYTES, "len": ATTACK_LEN,
+            "start": f"{ATTACK_START_S}s", "victims": ["B", "C"], "epoch": ATTACK_EPOCH,
         }
         if attack.endswith("-aimed"):
             a.update({"aim_slots": AIM_SLOTS, "aim_per_victim": AIM_PER_VICTIM})
@@ -127,8 +176,10 @@ def scenario(variant: str, duration_s: float = DURATION_S) -> dict[str, Any]:
     return sc
 
 
-def run_variant(variant: str, seed: int, duration_s: float = DURATION_S) -> dict[str, Any]:
-    res = api.run(scenario(variant, duration_s), seed=seed, progress=False)
+def run_variant(variant: str, seed: int, duration_s: float = DURATION_S,
+                scs: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One run of `variant`: its scenario in `scs` (the dicts the report reads) or built."""
+    res = api.run(scs[variant] if scs else scenario(variant, duration_s), seed=seed, progress=False)
     fl = res.flows
     vic = fl.filter(~fl["bulk"] & (fl["start_s"] >= ATTACK_START_S))
     done = vic.filter(vic["fct_s"].is_not_null() & vic["fct_s"].is_not_nan())
@@ -160,14 +211,15 @@ KEYS = ("victim_fct_s", "victim_admission_rate", "victim_not_completed", "victim
         "queue_max_pkts", *ROUTER_KEYS)
 
 
-def run(seeds: int | None = None, quick: bool = False, client: Any = None, **_: Any) -> dict[str, Any]:
-    """`quick`: 1 seed, 4 s runs, rates 10^4 and 10^5. `client`: a `distributed.Client`
-    (same results)."""
-    n_seeds = seeds if seeds is not None else (1 if quick else 10)
+def run(seeds: Any = None, quick: bool = False, client: Any = None, **_: Any) -> dict[str, Any]:
+    """`seeds`: N (1..N) or a list; default 10, `quick` 1. `quick`: 4 s runs, rates 10^4
+    and 10^5. `client`: a `distributed.Client` (same results)."""
+    seed_ids = seed_list(seeds if seeds is not None else (1 if quick else 10))
     duration_s = QUICK_DURATION_S if quick else DURATION_S
     names = variant_names(quick)
-    per_seed, detail = run_seeds(names, n_seeds, KEYS, functools.partial(run_variant, duration_s=duration_s),
-                                 client)
+    scs = {n: scenario(n, duration_s) for n in names}
+    per_seed, detail = run_seeds(names, seed_ids, KEYS,
+                                 functools.partial(run_variant, duration_s=duration_s, scs=scs), client)
     # victims' FCT relative to the same seed without the attack, same defences
     for v in names:
         base = per_seed[f"none/0/{v.split('/')[2]}"]["victim_fct_s"]
@@ -205,11 +257,12 @@ def run(seeds: int | None = None, quick: bool = False, client: Any = None, **_: 
                       for v in off)},
         {"claim": "every run conserves packets", "must_hold": True, "holds": cons},
     ]
-    params = {k: {"value": v, "source": s} for k, (v, s) in PARAMS.items()}
-    params["duration_s"] = {"value": duration_s, "source": "SCENARIOS.md" if not quick else "--quick"}
+    params = params_from(param_table(names), scs)
+    params["duration_s"]["source"] = "SCENARIOS.md" if not quick else "--quick"
     return {
         "experiment": "attacks",
-        "seeds": n_seeds,
+        "seeds": len(seed_ids),
+        "seed_list": seed_ids,
         "quick": quick,
         "params": params,
         "variants": variants,

@@ -36,10 +36,10 @@ Metrics per run (and so per variant, means over seeds):
 - `max_queue_pkts`, `mean_queue_pkts`: the bottleneck queue R1 -> R2;
 - `max_txq_pkts`: the largest NIC queue of any sender;
 - `retransmits`, `timeouts`, `local_cwr` (window reductions for sender drops), summed.
-Seed 1 also keeps the series the slides plot: the bottleneck queue over time (its value
-every bin and its largest value within the bin, from the high-frequency monitor sampling
-every 1 ms), the NIC queue, cumulative router and sender drops, and a one-second 1 ms zoom
-of the queue beside the queue the windows alone predict (slide 22).
+The first seed run (1 by default) also keeps the series the slides plot: the bottleneck
+queue over time (its value every bin and its largest value within the bin, from the
+high-frequency monitor sampling every 1 ms), the NIC queue, cumulative router and sender
+drops, and a one-second 1 ms zoom of the queue beside the queue the windows alone predict (slide 22).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import Sc, ms, params_from, run_seeds, same, seconds, summarize
 from superpacket.experiments.pda_common import (
     PKT_BYTES,
     PdaInputError,
@@ -71,8 +71,8 @@ REVERSE_LOAD = 0.2  # SCENARIOS.md: 20 % reverse-path traffic (mean load of the 
 BC_THRESHOLD_PKTS = 10
 BC_ESTIMATOR = "delivery"
 MONITOR_INTERVAL_S = 0.001  # the high-frequency monitor (slide 8: "event rates 100 per ms")
-SERIES_BINS = 1000  # the over-time series of seed 1: the run in this many bins
-ZOOM_S = 1.0  # the 1 ms zoom of seed 1: this long, around the largest excess over the prediction
+SERIES_BINS = 1000  # the over-time series of the first seed: the run in this many bins
+ZOOM_S = 1.0  # the 1 ms zoom of the first seed: this long, around the largest excess over the prediction
 ZOOM_AFTER = 0.1  # ... found after this share of the run
 NR_SUFFIX = "/newreno-recovery"
 NO_REVERSE = "/no-reverse"
@@ -259,10 +259,16 @@ def bin_s(duration_s: float) -> float:
     return max(MONITOR_INTERVAL_S, round(duration_s / SERIES_BINS, 3))
 
 
-def run_point(variant: str, seed: int, setup: Setup, duration_s: float) -> dict[str, Any]:
-    """One run: the metrics of METRICS plus per-run detail (and seed 1's series)."""
-    series = seed == 1
-    res = api.run(scenario(setup, variant, duration_s, series=series), seed=seed, progress=False)
+def run_point(variant: str, seed: int, setup: Setup, duration_s: float,
+              series_seed: int = 1, scs: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One run: the metrics of METRICS plus per-run detail (and, for `series_seed`, the
+    first seed run, the series). Its scenario is `scs[variant]` (the dicts the report
+    reads, with the series output, which the other seeds' runs drop) or built."""
+    series = seed == series_seed
+    sc = scs[variant] if scs else scenario(setup, variant, duration_s, series=True)
+    if not series:
+        sc = {k: v for k, v in sc.items() if k != "output"}
+    res = api.run(sc, seed=seed, progress=False)
     links = {r["name"]: r for r in res.links.to_dicts()}
     flows = res.flows.to_dicts()
     n = setup.flows
@@ -356,7 +362,7 @@ def check_duration(duration_s: Any) -> float:
     return check_positive(duration_s, "duration_s")
 
 
-def run(setup: Setup, seeds: int, quick: bool = False, duration_s: float | None = None, client: Any = None,
+def run(setup: Setup, seeds: Any, quick: bool = False, duration_s: float | None = None, client: Any = None,
         progress: bool | None = None) -> dict[str, Any]:
     seeds = check_seeds(seeds)
     if duration_s is not None:
@@ -364,15 +370,17 @@ def run(setup: Setup, seeds: int, quick: bool = False, duration_s: float | None 
     dur = duration_s if duration_s is not None else (setup.quick_duration_s if quick else setup.duration_s)
     variants = setup.variants()
     check_features(variants)
-    run_one = functools.partial(run_point, setup=setup, duration_s=dur)
+    scs = {v: scenario(setup, v, dur, series=True) for v in variants}
+    run_one = functools.partial(run_point, setup=setup, duration_s=dur, series_seed=seeds[0], scs=scs)
     per_seed, detail = run_seeds(variants, seeds, METRICS, run_one, client, progress)
     summary_variants = summarize(per_seed)
     detail_keys = ("conservation", "nic_drops", "flow_throughput_bps", "flow_cc", "pkts_dropped",
                    "reverse_link_drops", "reverse_bps", "reverse_sent_bps", "reverse_drops", "utilisation")
     return {
         "experiment": setup.experiment,
-        "seeds": seeds,
-        "params": params(setup, dur, seeds, quick),
+        "seeds": len(seeds),
+        "seed_list": seeds,
+        "params": params(setup, scs, len(seeds), quick),
         "variants": summary_variants,
         "claims": claims(setup, summary_variants),
         "loss_table": loss_table(setup, summary_variants),
@@ -449,57 +457,128 @@ def loss_table(setup: Setup, variants: dict[str, dict[str, Any]]) -> list[dict[s
     return rows
 
 
-def params(setup: Setup, duration_s: float, seeds: int, quick: bool) -> dict[str, dict[str, Any]]:
+def _txq_names(scs: dict[str, dict[str, Any]]) -> list[str]:
+    return [v for v in scs if parse_variant(v).reverse and parse_variant(v).recovery == "sack"]
+
+
+def params(setup: Setup, scs: dict[str, dict[str, Any]], seeds: int, quick: bool) -> dict[str, dict[str, Any]]:
+    """The summary's `params`: the scenario's numbers read from the variants' scenarios
+    `scs` (the ones that ran, with the first seed's series output), the rest as written
+    here. Links are found by their ends (R1->R2 is the bottleneck)."""
     src = setup.sources
-    n = setup.flows
+    names = list(scs)
+    first = names[0]
+    rev = next(v for v in names if parse_variant(v).reverse)
+    fast = [v for v in names if parse_variant(v).scheme == "fast"]
+    bc = [v for v in names if parse_variant(v).bc]
+
+    def link(v: str, a: str, b: str) -> str:
+        i = next(i for i, x in enumerate(scs[v]["topology"]["links"]) if (x["a"], x["b"]) == (a, b))
+        return f"{v}:topology.links[{i}]"
+
+    def onoff(v: str) -> str:
+        i = next(i for i, t in enumerate(scs[v]["traffic"]) if t["kind"] == "onoff")
+        return f"{v}:traffic[{i}]"
+
+    def rtt(*d: str) -> float:
+        # 2 x (host + bottleneck + host), every variant's links alike
+        k = len(names)
+        return float(2 * (2 * ms(same(*d[:k])) + ms(same(*d[k:]))))
+
+    host_d = [f"{link(v, 'S0', 'R1')}.delay" for v in names]
+    bn_d = [f"{link(v, 'R1', 'R2')}.delay" for v in names]
+    bn = link(first, "R1", "R2")
+
+    def topology(nodes: list[str], rev_nodes: list[str]) -> str:
+        s = [x for x in nodes if x.startswith("S")]
+        d = [x for x in nodes if x.startswith("D")]
+        text = f"graph: {s[0]}..{s[-1]} -> R1 -> R2 -> {d[0]}..{d[-1]}"
+        return text + ("; reverse traffic X -> R2 -> R1 -> Y" if {"X", "Y"} <= set(rev_nodes) else "")
+
+    def bottleneck(rate: str, delay: str, limit: int, *d: str) -> str:
+        bdp = _bps(rate) * rtt(*d) / 1e3 / (8.0 * PKT_BYTES)
+        return (f"R1->R2 {mbps(_bps(rate))}, {ms(delay):g} ms, DropTail {limit} packets both ways "
+                f"(BDP {bdp:.0f} packets)")
+
+    def reverse(t: dict[str, Any], bn_rate: str) -> str:
+        on, off = ms(t["on_time"]), seconds(t["off_time"]) * 1e3
+        mean = _bps(t["rate"]) * on / (on + off)
+        return (f"on-off X -> Y at {mbps(_bps(t['rate']))} while on, on {on:g} ms / off {off:.2f} ms mean, "
+                f"{t['distribution']}: mean {mbps(mean)} = {100 * mean / _bps(bn_rate):g} % of R2->R1")
+
+    def gate(*g: dict[str, Any]) -> str:
+        x = same(*g)
+        return (f"[tcp] gate = {{ kind = \"{x['kind']}\", threshold = {x['threshold']}, estimator = "
+                f"\"{x['estimator']}\" }}: packet n leaves only while B <= {x['threshold']}, B = (n - m) - c (t - s_m) "
+                "largest over the packets m sent (the gate's default measure \"queue\": the flow's own queue at a "
+                "bottleneck of rate c; ALGORITHMS.md's form counts from u, the first unacknowledged)")
+
+    def monitor(*out: dict[str, Any]) -> str:
+        m = [o.get("monitor") for o in out]
+        if not any(m):
+            return "none (this build of the simulator has no [output] monitor)"
+        x = same(*m)
+        return (f"{x['link']} every {ms(x['interval']):g} ms (first seed): queue, its largest value since the "
+                "previous row, the windows' sum and the queue they alone predict")
+
+    dur = seconds(same(*(scs[v]["duration"] for v in names)))
     p: dict[str, tuple[Any, str]] = {
-        "topology": (f"graph: S0..S{n - 1} -> R1 -> R2 -> D0..D{n - 1}; reverse traffic X -> R2 -> R1 -> Y",
+        "topology": (Sc(f"{first}:topology.nodes", f"{rev}:topology.nodes", fmt=topology),
                      "SCENARIOS.md (a bottleneck, the senders' NIC queues, reverse-path traffic); node names ours"),
-        "flows": (n, "SCENARIOS.md"),
-        "bottleneck": ((f"R1->R2 {mbps(setup.bottleneck_bps)}, {setup.bottleneck_delay_ms:g} ms, DropTail "
-                        f"{setup.buffer_pkts} packets both ways (BDP {setup.bdp_pkts:.0f} packets)"),
+        "flows": (Sc(*(f"{v}:traffic" for v in names),
+                     fmt=lambda *t: same(*(sum(1 for x in ts if x["kind"] == "bulk") for ts in t))), "SCENARIOS.md"),
+        "bottleneck": (Sc(f"{bn}.rate", f"{bn}.delay", f"{bn}.queue.limit", *host_d, *bn_d, fmt=bottleneck),
                        src.get("bottleneck", "SCENARIOS.md")),
-        "rtt_ms": (setup.rtt_ms, (f"SCENARIOS.md; = 2 x ({HOST_DELAY_MS:g} + {setup.bottleneck_delay_ms:g} + "
-                                 f"{HOST_DELAY_MS:g}) ms, the host delays ours")),
-        "host_links": (f"{mbps(setup.host_bps)}, {HOST_DELAY_MS:g} ms", src.get("host_links", "ours")),
-        "txqueuelen": (list(setup.txqs), "SCENARIOS.md (the senders' NIC queue, DropTail in packets)"),
+        "rtt_ms": (Sc(*host_d, *bn_d, fmt=rtt), (f"SCENARIOS.md; = 2 x ({HOST_DELAY_MS:g} + {setup.bottleneck_delay_ms:g} + "
+                                                  f"{HOST_DELAY_MS:g}) ms, the host delays ours")),
+        "host_links": (Sc(f"{link(first, 'S0', 'R1')}.rate", f"{link(first, 'S0', 'R1')}.delay",
+                          fmt=lambda r, d: f"{mbps(_bps(r))}, {ms(d):g} ms"), src.get("host_links", "ours")),
+        "txqueuelen": (Sc(*(f"{link(v, 'S0', 'R1')}.queue.limit" for v in _txq_names(scs)),
+                          fmt=lambda *q: list(dict.fromkeys(q))),
+                       "SCENARIOS.md (the senders' NIC queue, DropTail in packets)"),
         "schemes": (list(setup.schemes), src.get("schemes", "SCENARIOS.md")),
-        "fast_alpha_pkts": (setup.fast_alpha, src.get("fast_alpha_pkts", "SCENARIOS.md")),
+        "fast_alpha_pkts": (Sc(*(f"{v}:tcp.cc.alpha" for v in fast)) if fast else setup.fast_alpha,
+                            src.get("fast_alpha_pkts", "SCENARIOS.md")),
         "fast": ("gamma 0.5, update every other RTT, 2w cap, MI phase below 0.75 ms of queueing (defaults)",
                  "ALGORITHMS.md section 7 (crates/sim/src/tcp/cc/fast.rs)"),
-        "max_cwnd_pkts": (setup.max_cwnd, "SCENARIOS.md" if setup.max_cwnd is not None else "none"),
-        "burstiness_control": ((f"[tcp] gate = {{ kind = \"burstiness\", threshold = {BC_THRESHOLD_PKTS}, "
-                                f"estimator = \"{BC_ESTIMATOR}\" }}: packet n leaves only while B <= "
-                                f"{BC_THRESHOLD_PKTS}, B = (n - m) - c (t - s_m) largest over the packets m sent "
-                                "(the gate's default measure \"queue\": the flow's own queue at a bottleneck of "
-                                "rate c; ALGORITHMS.md's form counts from u, the first unacknowledged)"),
+        "max_cwnd_pkts": (Sc(*(f"{v}:tcp" for v in names), fmt=lambda *t: same(*(x.get("max_cwnd") for x in t))),
+                          "SCENARIOS.md" if setup.max_cwnd is not None else "none"),
+        "burstiness_control": (Sc(*(f"{v}:tcp.gate" for v in bc), fmt=gate),
                                ("ALGORITHMS.md section 12 (a reconstruction of the slides' rule; B_th and the "
-                               "estimator its defaults)")),
-        "reverse_traffic": ((f"on-off X -> Y at {mbps(setup.reverse_on_bps)} while on, on "
-                             f"{setup.reverse_on_ms:g} ms / off {setup.reverse_off_ms:.2f} ms mean, exponential: "
-                             f"mean {mbps(REVERSE_LOAD * setup.bottleneck_bps)} = "
-                             f"{100 * REVERSE_LOAD:g} % of R2->R1"),
+                                "estimator its defaults)")),
+        "reverse_traffic": (Sc(onoff(rev), f"{bn}.rate", fmt=reverse),
                             "SCENARIOS.md (20 % reverse-path traffic); rate and periods ours "
                             + src.get("reverse_traffic", "")),
-        "local_drop": (("[tcp] local_drop = \"cwr\": a sender drop enters CWR as Linux 2.6's tcp_transmit_skb -> "
-                        "tcp_enter_cwr (ssthresh from the congestion control, the window down to it at once, once "
-                        "per window); the dropped segment is left to loss recovery (SACK or the RTO), where Linux "
-                        "keeps it unsent and sends it again at the next ACK"), "ours (Linux 2.6's reaction)"),
+        "local_drop": (Sc(*(f"{v}:tcp.local_drop" for v in names), fmt=lambda *d: (
+            f"[tcp] local_drop = \"{same(*d)}\": a sender drop enters CWR as Linux 2.6's tcp_transmit_skb -> "
+            "tcp_enter_cwr (ssthresh from the congestion control, the window down to it at once, once per window); "
+            "the dropped segment is left to loss recovery (SACK or the RTO), where Linux keeps it unsent and sends "
+            "it again at the next ACK")), "ours (Linux 2.6's reaction)"),
         "recovery": (f"SACK (RFC 2018 + RFC 6675); the {NR_SUFFIX} point NewReno (RFC 6582)",
                      "SCENARIOS.md common defaults (high-speed experiments: SACK, one NewReno point)"),
-        "duration_s": (duration_s, src.get("duration_s", "SCENARIOS.md") if duration_s == setup.duration_s
-                       else "ours (a shorter run)"),
-        "start": (f"each flow at uniform [0, {START_JITTER_S * 1e3:g} ms)", "ours (seeds differ)"),
-        "other_queues": (f"DropTail {BIG_QUEUE_PKTS} packets (never full)", "ours"),
+        "duration_s": (dur, src.get("duration_s", "SCENARIOS.md") if dur == setup.duration_s else "ours (a shorter run)"),
+        "start": (Sc(*(f"{v}:traffic[0].start_jitter" for v in names),
+                     fmt=lambda *j: f"each flow at uniform [0, {ms(same(*j)):g} ms)"), "ours (seeds differ)"),
+        "other_queues": (Sc(*(f"{link(v, 'R2', 'D0')}.queue" for v in names),
+                            *(f"{link(v, 'S0', 'R1')}.reverse_queue" for v in names),
+                            fmt=lambda *q: f"DropTail {same(*(x['limit'] for x in q if x['kind'] == 'droptail'))} "
+                                           "packets (never full)"), "ours"),
         "tcp": ("MSS 1460 B, initial cwnd 10, min RTO 200 ms, delayed ACK off, no rwnd limit",
                 "SCENARIOS.md common defaults"),
-        "monitor": ((f"R1->R2 every {MONITOR_INTERVAL_S * 1e3:g} ms (seed 1): queue, its largest value since the "
-                    "previous row, the windows' sum and the queue they alone predict"),
+        "monitor": (Sc(*(f"{v}:output" for v in names), fmt=monitor),
                     "seeds/003 slides 8, 15, 22 (the high-frequency monitor)"),
-        "series_bin_s": (bin_s(duration_s), f"ours (the run in {SERIES_BINS} bins)"),
+        "series_bin_s": (Sc(*(f"{v}:output.sample_interval" for v in names), fmt=lambda *i: seconds(same(*i))),
+                         f"ours (the run in {SERIES_BINS} bins)"),
         "throughput": ("the flows' bytes received x 8 / (end of run - each flow's start), summed", "ours"),
         "packet_bytes": (PKT_BYTES, "SCENARIOS.md common defaults"),
     }
-    out = {k: {"value": v, "source": s} for k, (v, s) in p.items()}
+    out = params_from(p, scs)
     out["seeds"] = {"value": seeds, "source": "SCENARIOS.md (10)" if seeds == 10 and not quick else "ours"}
     return out
+
+
+def _bps(text: str) -> float:
+    """The scenario's exact rate strings ("1000000000bps", pda_common.bps) in bit/s."""
+    if not text.endswith("bps") or not text.removesuffix("bps").isdigit():
+        raise ValueError(f"{text!r}: the burstiness experiments write rates as whole bit/s")
+    return float(text.removesuffix("bps"))

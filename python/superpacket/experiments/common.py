@@ -4,9 +4,13 @@ intervals (Student t), the summary JSON layout of DESIGN.md."""
 from __future__ import annotations
 
 import math
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
+
+from superpacket.cli_checks import MAX_EXPERIMENT_SEEDS as MAX_SEEDS
+from superpacket.cli_checks import U64_MAX  # the simulator's seed is a u64
 
 # two-sided 95 % Student t quantiles by degrees of freedom (1..30), then the normal value
 _T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
@@ -28,16 +32,55 @@ def mean_ci95(xs: list[float]) -> tuple[float, float, float]:
     return (m, m - h, m + h)
 
 
+def seed_list(seeds: Any) -> list[int]:
+    """The seeds an experiment runs, in order: an int N means 1..N (as `--seeds N`); a
+    sequence (list, tuple, range) is taken as given, each seed an int in 0..2^64-1, no
+    repeats (a repeated seed repeats the run and narrows the CI falsely). At most
+    MAX_SEEDS seeds either way. Anything else: a one-line ValueError naming `seeds`."""
+    # ValueError for a wrong type too: the one error the experiments' callers turn into a line
+    wrong_type = isinstance(seeds, (bool, str, bytes)) or not isinstance(seeds, (int, Sequence))
+    if wrong_type:
+        raise ValueError(f"seeds: must be an integer N >= 1 or a list of seeds (got {seeds!r:.60})")
+    if isinstance(seeds, int):
+        if not 1 <= seeds <= MAX_SEEDS:
+            raise ValueError(f"seeds: must be an integer in 1..{MAX_SEEDS} (got {seeds!r})")
+        return list(range(1, seeds + 1))
+    if not 1 <= len(seeds) <= MAX_SEEDS:
+        raise ValueError(f"seeds: must hold 1..{MAX_SEEDS} seeds (got {len(seeds)})")
+    out: list[int] = []
+    for s in seeds:
+        if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s <= U64_MAX:
+            raise ValueError(f"seeds: each seed must be an integer in 0..{U64_MAX} (got {s!r})")
+        out.append(int(s))
+    if len(set(out)) != len(out):
+        dup = next(s for s in out if out.count(s) > 1)
+        raise ValueError(f"seeds: seed {dup} is given more than once")
+    return out
+
+
+def seed_text(seeds: Sequence[int]) -> str:
+    """[1, ..., 10] -> "1..10"; [3, 4, 5, 9] -> "3..5, 9"; runs of consecutive seeds as A..B."""
+    parts: list[str] = []
+    i = 0
+    while i < len(seeds):
+        j = i
+        while j + 1 < len(seeds) and seeds[j + 1] == seeds[j] + 1:
+            j += 1
+        parts.append(str(seeds[i]) if j == i else f"{seeds[i]}..{seeds[j]}")
+        i = j + 1
+    return ", ".join(parts)
+
+
 def run_seeds(
     variants: tuple[str, ...] | list[str],
-    seeds: int,
+    seeds: int | Sequence[int],
     keys: tuple[str, ...],
     run_one: Callable[[str, int], dict[str, Any]],
     client: Any = None,
     progress: bool | None = None,
 ) -> tuple[dict[str, dict[str, list[float]]], dict[str, list[dict[str, Any]]]]:
-    """Runs every variant for seeds 1..seeds; returns (variant -> metric -> per-seed
-    values for `keys`, variant -> per-seed result dicts).
+    """Runs every variant for each seed of `seed_list(seeds)` (an int N: 1..N); returns
+    (variant -> metric -> per-seed values for `keys`, variant -> per-seed result dicts).
 
     With a `distributed.Client`, the (variant, seed) runs are Dask tasks (`run_one` must
     then pickle: a module-level function or a functools.partial of one); the results are
@@ -45,7 +88,7 @@ def run_seeds(
     stderr when it is a terminal (`progress` None) or when `progress` is True."""
     from tqdm import tqdm
 
-    tasks = [(v, seed) for v in variants for seed in range(1, seeds + 1)]
+    tasks = [(v, seed) for v in variants for seed in seed_list(seeds)]
     show = sys.stderr.isatty() if progress is None else progress
     with tqdm(total=len(tasks), desc="runs", unit="run", file=sys.stderr, disable=not show, leave=False) as bar:
         if client is None:
@@ -83,3 +126,87 @@ def summarize(per_seed: dict[str, dict[str, list[float]]]) -> dict[str, dict[str
             v[f"{name}_per_seed"] = xs
         out[variant] = v
     return out
+
+
+# ---- reported parameters read from the scenarios that ran ---------------------------------------
+# A summary's `params` used to be partly a hand-kept copy of the numbers a scenario builder
+# also wrote down, free to drift from what ran. A parameter of the scenario is instead a
+# `Sc`: the field(s) it is read from, by path, in the scenario dicts the experiment built
+# and ran; `params_from` turns a table of them into DESIGN.md's {"value", "source"}.
+
+
+def field(scenario: Any, path: str) -> Any:
+    """The value at `path` of a scenario dict, in `sweep --param`'s syntax
+    (`topology.links[3].queue.limit`, `traffic[0].tcp.init_cwnd`)."""
+    from superpacket.sweeps import parse_path
+
+    cur = scenario
+    for tok in parse_path(path):
+        try:
+            cur = cur[tok]
+        except (KeyError, IndexError, TypeError):
+            raise ValueError(f"{path}: no such field in scenario {scenario.get('name', '?')!r}") from None
+    return cur
+
+
+def same(*values: Any) -> Any:
+    """The one value several fields share (three access links' rate, a buffer in every
+    variant); fields that differ make the reported single value false, so they raise."""
+    if any(v != values[0] for v in values[1:]):
+        raise ValueError(f"fields reported as one value differ: {values!r}")
+    return values[0]
+
+
+_PER_S = {"ns": 1e9, "us": 1e6, "ms": 1e3, "s": 1.0}  # divided by: 100 / 1e6 is 1e-4 exactly rounded
+
+
+def seconds(text: str) -> float:
+    """A scenario duration as the builders write it ("32.0s", "80ms", "100.0us") in s."""
+    for unit in ("ns", "us", "ms", "s"):
+        if text.endswith(unit):
+            return float(text.removesuffix(unit)) / _PER_S[unit]
+    raise ValueError(f"{text!r}: not a duration with a unit (ns, us, ms, s)")
+
+
+def whole(x: float) -> int | float:
+    """x as an int when it is one (80.0 -> 80): a reported value keeps the type it had."""
+    return int(x) if float(x).is_integer() else x
+
+
+def ms(text: str) -> int | float:
+    """A duration in whole ms where it is one ("80ms" -> 80)."""
+    return whole(round(seconds(text) * 1e3, 9))
+
+
+def spaced(value: str) -> str:
+    """"1Gbps" -> "1 Gbps", "80ms" -> "80 ms": a scenario value as a report's text writes it."""
+    return re.sub(r"^([0-9.]+)", r"\1 ", value)
+
+
+class Sc:
+    """A reported parameter read from the scenarios: `paths` are `variant:path` (or
+    `path` for the first scenario given to `params_from`); the value is `fmt` of the
+    fields' values (default `same`: the one value they all hold)."""
+
+    def __init__(self, *paths: str, fmt: Callable[..., Any] | None = None):
+        self.paths = paths
+        self.fmt = fmt or same
+
+    def locate(self, scenarios: dict[str, Any], path: str) -> tuple[Any, str]:
+        variant, sep, rest = path.partition(":")
+        if not sep:
+            return next(iter(scenarios.values())), path
+        return scenarios[variant], rest
+
+    def fields(self, scenarios: dict[str, Any]) -> list[Any]:
+        return [field(*self.locate(scenarios, p)) for p in self.paths]
+
+    def value(self, scenarios: dict[str, Any]) -> Any:
+        return self.fmt(*self.fields(scenarios))
+
+
+def params_from(table: dict[str, tuple[Any, str]], scenarios: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """{name: (Sc or a plain value, source)} -> {name: {"value", "source"}}, each Sc read
+    from `scenarios` (variant -> the scenario dict that ran). Plain values are the
+    parameters that are no scenario field (metric definitions, roles of hosts)."""
+    return {k: {"value": w.value(scenarios) if isinstance(w, Sc) else w, "source": s} for k, (w, s) in table.items()}

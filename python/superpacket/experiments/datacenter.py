@@ -83,7 +83,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import (
+    Sc,
+    ms,
+    params_from,
+    run_seeds,
+    same,
+    seconds,
+    seed_list,
+    spaced,
+    summarize,
+)
 
 OPTIONS = ("quick",)  # the command line's --quick
 PARALLEL_BY_DEFAULT = True  # 162 runs per seed at full scale: a local Dask cluster unless --workers 0
@@ -391,8 +401,10 @@ def measure(res: api.Results, scale: Scale) -> dict[str, Any]:
     return out
 
 
-def run_point(variant: str, seed: int, scale: Scale = FULL) -> dict[str, Any]:
-    return measure(api.run(scenario(variant, scale), seed=seed, progress=False), scale)
+def run_point(variant: str, seed: int, scale: Scale = FULL,
+              scs: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One run: the scenario `scs[variant]` (the dicts the report reads) or built."""
+    return measure(api.run(scs[variant] if scs else scenario(variant, scale), seed=seed, progress=False), scale)
 
 
 # ---- the summary ----------------------------------------------------------------------
@@ -490,20 +502,24 @@ def explanation(variant: str, runs: list[dict[str, Any]], base_runs: list[dict[s
             f"t = {SP_THRESHOLD}, half the DropTail buffer.")
 
 
-def check_seeds(seeds: Any) -> int:
-    if not isinstance(seeds, int) or seeds < 1:
-        raise DatacenterInputError(f"seeds: must be an integer >= 1 (got {seeds!r})")
-    return seeds
+def check_seeds(seeds: Any) -> list[int]:
+    """The seeds to run (common.seed_list: N means 1..N, or a list)."""
+    try:
+        return seed_list(seeds)
+    except ValueError as e:
+        raise DatacenterInputError(str(e)) from None
 
 
-def run(seeds: int = DEFAULT_SEEDS, quick: bool = False, client: Any = None, progress: bool | None = None,
+def run(seeds: Any = DEFAULT_SEEDS, quick: bool = False, client: Any = None, progress: bool | None = None,
         scale: Scale | None = None, **_: Any) -> dict[str, Any]:
-    """Every variant of the scale (FULL, or QUICK with `quick`) over seeds 1..seeds.
+    """Every variant of the scale (FULL, or QUICK with `quick`) over the seeds (N: 1..N, or a list).
     `client`: a `distributed.Client` (same results)."""
     seeds = check_seeds(seeds)
     sc = scale or (QUICK if quick else FULL)
     variants = sc.variants()
-    per_seed, detail = run_seeds(variants, seeds, KEYS, functools.partial(run_point, scale=sc), client, progress)
+    scs = {v: scenario(v, sc) for v in variants}
+    per_seed, detail = run_seeds(variants, seeds, KEYS, functools.partial(run_point, scale=sc, scs=scs), client,
+                                 progress)
     summary_variants = summarize(per_seed)
     explain = {}
     for v in variants:
@@ -527,9 +543,10 @@ def run(seeds: int = DEFAULT_SEEDS, quick: bool = False, client: Any = None, pro
             tier_rows.append({"variant": v, "tier": t, **{k: _mean([r.get(k, 0.0) for r in rows]) for k in keys}})
     return {
         "experiment": "datacenter",
-        "seeds": seeds,
+        "seeds": len(seeds),
+        "seed_list": seeds,
         "quick": bool(quick),
-        "params": params(sc, seeds, quick),
+        "params": params(sc, len(seeds), quick, scs),
         "variants": summary_variants,
         "paper": {},
         "claims": claims(summary_variants, sc.loads, explain),
@@ -554,45 +571,122 @@ REPORT_TABLES = {
 }
 
 
-def params(sc: Scale, seeds: int, quick: bool) -> dict[str, dict[str, Any]]:
-    hosts = sc.leaves * sc.hosts_per_leaf
-    p: dict[str, tuple[Any, str]] = {
-        "topology": ((f"leaf-spine, {sc.leaves} leaves x {sc.hosts_per_leaf} hosts = {hosts} hosts, {sc.spines} "
-                     "spines, per-flow ECMP"), "issue 16 section 5" if not quick else "ours (--quick)"),
-        "links": ("hosts 10 Gbps, fabric 40 Gbps, 1 us each", "issue 16 section 5"),
-        "switch_buffers_pkts": (BUFFER_PKTS, "issue 16 section 5 (every switch port; no shared buffer)"),
-        "host_nic": (f"DropTail {NIC_PKTS} (DCTCP: marking at K = {K_10G}); a NIC drop -> CWR (local_drop = cwr)",
-                     "ours (module doc: a 10,000-packet NIC queue put ms of sender-side delay before short flows)"),
+def params(sc: Scale, seeds: int, quick: bool,
+           scs: dict[str, dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
+    """The summary's `params`: the scenario's numbers read from the variants' scenarios
+    `scs` (the ones that ran; built here when not given), the rest as written here. One
+    scenario of each scheme and of the incast workload is read: the incast's at the first
+    load is built for reading when the scale runs no incast (--quick)."""
+    scs = dict(scs) if scs is not None else {v: scenario(v, sc) for v in sc.variants()}
+    ran = list(scs)
+    # one scenario per scheme and one of the incast, built at this scale for reading where
+    # the scale runs none (--quick runs three schemes of web search)
+    per_scheme = {}
+    for s in SCHEMES:
+        per_scheme[s] = next((v for v in ran if parse_variant(v)[2] == s),
+                             variant_name(sc.workloads[0], sc.loads[0], s))
+    inc = next((v for v in ran if parse_variant(v)[0] == "incast"),
+               variant_name("incast", sc.loads[0], SCHEMES[0]))
+    for v in [*per_scheme.values(), inc]:
+        if v not in scs:
+            scs[v] = scenario(v, sc)
+    any_v = ran[0]
+    topo = f"{any_v}:topology"
+    dt = per_scheme["droptail-newreno"]
+
+    def entry(v: str, ports: str) -> int:
+        # the index of the [[topology.queues]] entry of `ports` in variant v's scenario
+        return next(i for i, e in enumerate(scs[v]["topology"]["queues"]) if e["ports"] == ports)
+
+    def gbps(rate: str) -> str:
+        return spaced(rate)
+
+    t: dict[str, tuple[Any, str]] = {
+        "topology": (Sc(f"{topo}.kind", f"{topo}.leaves", f"{topo}.hosts_per_leaf", f"{topo}.spines",
+                        f"{topo}.routing",
+                        fmt=lambda k, leaves, hpl, spines, r: (
+                            f"{k.replace('_', '-')}, {leaves} leaves x {hpl} hosts = {leaves * hpl} hosts, {spines} "
+                            f"spines, per-flow {r.upper()}")),
+                     "issue 16 section 5" if not quick else "ours (--quick)"),
+        "links": (Sc(f"{topo}.host_link.rate", f"{topo}.fabric_link.rate", f"{topo}.host_link.delay",
+                     f"{topo}.fabric_link.delay",
+                     fmt=lambda h, f, dh, df: f"hosts {gbps(h)}, fabric {gbps(f)}, {spaced(same(dh, df))} each"),
+                  "issue 16 section 5"),
+        "switch_buffers_pkts": (Sc(*(f"{v}:topology.{k}.queue.limit" for v in scs
+                                     for k in ("host_link", "fabric_link"))),
+                                "issue 16 section 5 (every switch port; no shared buffer)"),
         "workloads": (list(sc.workloads), "issue 16 section 5; WORKLOADS.md (HPCC web search, opera-sim data mining)"),
-        "loads": (list(sc.loads), "issue 16 section 5" if not quick else "ours (--quick)"),
+        "loads": (Sc(*(f"{v}:traffic[0].load" for v in ran),
+                     fmt=lambda *x: list(dict.fromkeys(x))), "issue 16 section 5" if not quick else "ours (--quick)"),
         "schemes": (list(sc.schemes), "issue 16 section 5; names ours"),
         "small_flow": (f"size < {SMALL_MAX_BYTES:,} B", "issue 16 section 4 buckets"),
         "large_flow": (f"size > {LARGE_MIN_BYTES:,} B", "issue 16 section 4 buckets"),
-        "dctcp_k_pkts": (f"{K_10G} at 10 Gbps ports, {K_40G} at 40 Gbps ports; g = 1/16",
-                         "DCTCP paper (K = 65 at 10 Gbps, g = 1/16); x4 at 40 Gbps ours (K scales with C x RTT)"),
-        "red_ecn": ((f"min_th {RED_SET[0] * BUFFER_PKTS:g}, max_th {RED_SET[1] * BUFFER_PKTS:g}, p_max "
-                    f"{RED_SET[2]:g}, w_q 1/512, gentle, ECN marking"), "seeds/001 slides' RED set (0.15 B, 0.5 B)"),
-        "riops": ((f"leaves' ports: short ({RIO_SHORT[0] * BUFFER_PKTS:g}, {RIO_SHORT[1] * BUFFER_PKTS:g}, 1/20), long "
-                  f"({RIO_LONG[0] * BUFFER_PKTS:g}, {RIO_LONG[1] * BUFFER_PKTS:g}, 1/10), ECN; spines DropTail "
-                  f"{BUFFER_PKTS}; classifier on every host NIC, L_t {RIOPS_LT_PKTS} packets fixed, T_u 1 s"),
-                  "seeds/001 (sets, classifier); L_t = 100 KB and leaves-only placement ours"),
-        "superpacket": ((f"flows <= {SP_MAX_PKTS} packets ({SP_MAX_PKTS * MSS:,} B) as one super-packet, fallback to "
-                        f"NewReno on a denial; router buffSize {BUFFER_PKTS}, t = {SP_THRESHOLD}, EPOCH 80 ms, "
-                        "Bloom 2^16 x 4, SYNs admitted, at every switch port"),
-                        ("seeds/000, SCENARIOS.md (EPOCH, Bloom, fallback); max_len 64 the router's; t = B/2 and "
-                        "admit_syn ours")),
-        "tcp": ((f"MSS {MSS}, initial cwnd 10, delayed ACK off, NewReno recovery, min RTO {MIN_RTO}, initial RTO "
-                f"{INIT_RTO}"), "SCENARIOS.md common defaults; min RTO 10 ms: DCTCP paper; initial RTO ours"),
-        "arrivals_s": (sc.arrivals_s, "ours (flows arrive over [0, T))"),
+        "tcp": (Sc(f"{dt}:tcp.mss", f"{dt}:tcp.init_cwnd", f"{dt}:tcp.delayed_ack", f"{dt}:tcp.recovery",
+                   f"{dt}:tcp.min_rto", f"{dt}:tcp.init_rto",
+                   fmt=lambda m, c, d, r, lo, i: (f"MSS {m}, initial cwnd {c}, delayed ACK {'on' if d else 'off'}, "
+                                                  f"{'NewReno' if r == 'newreno' else r} recovery, min RTO {lo}, "
+                                                  f"initial RTO {i}")),
+                "SCENARIOS.md common defaults; min RTO 10 ms: DCTCP paper; initial RTO ours"),
+        "arrivals_s": (Sc(*(f"{v}:traffic[0].stop" for v in scs), fmt=lambda *s: seconds(same(*s))),
+                       "ours (flows arrive over [0, T))"),
         "warmup_s": (sc.warmup_s, "ours (measured flows start in [W, T))"),
-        "drain_s": (sc.drain_s, "ours (the run ends at T + drain; unfinished flows counted)"),
-        "incast": ((f"client {INCAST['client']}, servers {INCAST['servers']} (16 hosts, another rack), "
-                   f"{INCAST['bytes']:,} B each, every {INCAST['period']}, jitter {INCAST['jitter']}, over web "
-                   "search at the load"), "ours (the DCTCP paper's partition/aggregate query traffic in form)"),
+        "drain_s": (Sc(*(f"{v}:duration" for v in scs), *(f"{v}:traffic[0].stop" for v in scs),
+                       fmt=lambda *f: (ms(same(*f[:len(scs)])) - ms(same(*f[len(scs):]))) / 1e3),
+                    "ours (the run ends at T + drain; unfinished flows counted)"),
+        "incast": (Sc(f"{inc}:traffic[1]", f"{inc}:topology.hosts_per_leaf",
+                      fmt=lambda x, hpl: (f"client {x['client']}, servers {x['servers']} ({hpl} hosts, another rack), "
+                                          f"{x['bytes']:,} B each, every {x['period']}, jitter {x['jitter']}, over web "
+                                          "search at the load")),
+                   "ours (the DCTCP paper's partition/aggregate query traffic in form)"),
         "drop_rate": ("packets dropped at any queue / packets the hosts sent (data, SYNs, ACKs)", "ours"),
         "slowdown": ("FCT / ideal FCT (alone on the empty fabric, unlimited window)", "issue 16; WORKLOADS.md"),
         "size_bins": (f"{SIZE_BINS_PER_DECADE} log-spaced bins per decade of size", "ours"),
     }
-    out = {k: {"value": v, "source": s} for k, (v, s) in p.items()}
+    v = per_scheme["dctcp"]
+    nic, host, up = entry(v, "host_nics"), entry(v, "host_facing"), entry(v, "leaf_uplinks")
+    t["host_nic"] = (Sc(f"{v}:topology.queues[{nic}].queue.kind", f"{v}:topology.queues[{nic}].queue.limit",
+                        f"{v}:topology.queues[{nic}].queue.ecn_threshold", f"{v}:tcp.local_drop",
+                        *(f"{x}:topology.queues[{entry(x, 'host_nics')}].queue.limit" for x in scs),
+                        fmt=lambda k, n, kk, ld, *limits: (
+                            f"{'DropTail' if k == 'droptail' else k} {same(n, *limits)} (DCTCP: marking at K = "
+                            f"{kk}); a NIC drop -> CWR (local_drop = {ld})")),
+                     "ours (module doc: a 10,000-packet NIC queue put ms of sender-side delay before short flows)")
+    t["dctcp_k_pkts"] = (Sc(f"{v}:topology.queues[{host}].queue.ecn_threshold", f"{topo}.host_link.rate",
+                            f"{v}:topology.queues[{up}].queue.ecn_threshold", f"{topo}.fabric_link.rate",
+                            fmt=lambda k1, r1, k2, r2: f"{k1} at {gbps(r1)} ports, {k2} at {gbps(r2)} ports; g = 1/16"),
+                         "DCTCP paper (K = 65 at 10 Gbps, g = 1/16); x4 at 40 Gbps ours (K scales with C x RTT)")
+    t["red_ecn"] = (Sc(f"{per_scheme['red-ecn-newreno']}:topology.host_link.queue",
+                       fmt=lambda q: (f"min_th {q['min_th']:g}, max_th {q['max_th']:g}, p_max {q['p_max']:g}, "
+                                      f"w_q {_inv(q['w_q'])}{', gentle' if q['gentle'] else ''}"
+                                      f"{', ECN marking' if q['ecn'] else ''}")),
+                    "seeds/001 slides' RED set (0.15 B, 0.5 B)")
+    v = per_scheme["riops-newreno"]
+    t["riops"] = (Sc(f"{v}:topology.queues[{entry(v, 'host_facing')}].queue",
+                     f"{v}:topology.queues[{entry(v, 'leaf_uplinks')}].queue", f"{v}:topology.fabric_link.queue",
+                     f"{v}:topology.host_link.classifier",
+                     fmt=lambda q, q2, spine, c: (
+                         f"leaves' ports: short ({q['short']['min_th']:g}, {q['short']['max_th']:g}, "
+                         f"{_inv(q['short']['p_max'])}), long ({q['long']['min_th']:g}, {q['long']['max_th']:g}, "
+                         f"{_inv(q['long']['p_max'])}){', ECN' if same(q, q2)['ecn'] else ''}; spines "
+                         f"{'DropTail' if spine['kind'] == 'droptail' else spine['kind']} {spine['limit']}; "
+                         f"classifier on every host NIC, L_t {c['lt']} packets fixed, T_u {spaced(c['tu'])}")),
+                  "seeds/001 (sets, classifier); L_t = 100 KB and leaves-only placement ours")
+    v = per_scheme["sp-newreno"]
+    t["superpacket"] = (Sc(f"{v}:traffic[0].short_tcp", f"{v}:tcp.mss", f"{v}:topology.host_link.queue",
+                           f"{v}:topology.fabric_link.queue",
+                           fmt=lambda st, mss, q, q2: (
+                               f"flows <= {st['max_bytes'] // mss} packets ({st['max_bytes']:,} B) as one "
+                               f"super-packet, fallback to NewReno on a denial; router buffSize {same(q, q2)['limit']}, "
+                               f"t = {q['threshold']}, EPOCH {spaced(q['epoch'])}, Bloom 2^16 x 4"
+                               f"{', SYNs admitted' if q['admit_syn'] else ''}, at every switch port")),
+                        ("seeds/000, SCENARIOS.md (EPOCH, Bloom, fallback); max_len 64 the router's; t = B/2 and "
+                         "admit_syn ours"))
+    out = params_from(t, scs)
     out["seeds"] = {"value": seeds, "source": "ours (3 by default: thousands of small flows per run)"}
     return out
+
+
+def _inv(x: float) -> str:
+    """1/512 -> "1/512", 0.05 -> "1/20" (the sets as the slides write them)."""
+    n = round(1.0 / x)
+    return f"1/{n}" if math.isclose(x, 1.0 / n, rel_tol=1e-12) else f"{x:g}"

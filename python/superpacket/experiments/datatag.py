@@ -66,7 +66,7 @@ PAPER_NOTE = ("Slides 5-7 and 24 are traces without loss counts: DataTAG (May 20
               "control on the same setting.")
 
 
-def run(seeds: int = DEFAULT_SEEDS, quick: bool = False, duration_s: float | None = None, client: Any = None,
+def run(seeds: Any = DEFAULT_SEEDS, quick: bool = False, duration_s: float | None = None, client: Any = None,
         progress: bool | None = None, **_: Any) -> dict[str, Any]:
     """`quick`: 10 s runs; `duration_s` overrides the run length (default 60 s, ours).
     `client`: a `distributed.Client`."""

@@ -29,7 +29,7 @@ import itertools
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import Sc, ms, params_from, run_seeds, same, seconds, seed_list, summarize
 from superpacket.experiments.dcr_common import (
     NEWRENO_SUFFIX,
     PKT_BYTES,
@@ -66,7 +66,7 @@ QS = (0.0, 0.001, 0.01, 0.05, 0.1)
 PARTS = ("reorder", "congestion", "both")
 FLOWS = {"reorder": 1, "congestion": 4, "both": 4}
 NEWRENO_POINT = ("both", 0.01)
-SERIES_Q = 0.01  # the cwnd-over-time figure: the reorder part at this q (seed 1)
+SERIES_Q = 0.01  # the cwnd-over-time figure: the reorder part at this q (the first seed)
 SERIES_INTERVAL_S = 0.1
 RATE_BPS = 1e9
 DURATION_S = 100.0
@@ -195,11 +195,18 @@ def second_half(res: Any, rate_bps: float, duration_s: float) -> tuple[float, fl
 
 
 def run_point(variant: str, seed: int, runs: dict[str, tuple[Any, ...]], rate_bps: float = RATE_BPS,
-              duration_s: float = DURATION_S, series: frozenset[str] = frozenset()) -> dict[str, Any]:
+              duration_s: float = DURATION_S, series: frozenset[str] = frozenset(),
+              series_seed: int = 1, scs: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One run; its scenario is `scs[variant]` (the dicts the report reads) or built. The
+    `series` variants' run of `series_seed` (the first seed run) keeps the cwnd series: the
+    same scenario with the flows sampled every SERIES_INTERVAL_S."""
     cc, suffix, flows, q, recovery = runs[variant]
-    want_series = seed == 1 and variant in series
-    res = api.run(scenario(cc, suffix, flows, q, rate_bps, duration_s, recovery, want_series), seed=seed,
-                  progress=False)
+    want_series = seed == series_seed and variant in series
+    if scs and not want_series:
+        sc = scs[variant]
+    else:
+        sc = scenario(cc, suffix, flows, q, rate_bps, duration_s, recovery, want_series)
+    res = api.run(sc, seed=seed, progress=False)
     util, drop_rate, drops, arrivals = link_metrics(res, "R1->R2")
     util2, drop2, jain2 = second_half(res, rate_bps, duration_s)
     fl = res.flows
@@ -229,7 +236,7 @@ def _series_variants(protocols: tuple[str, ...], qs: tuple[float, ...]) -> froze
     return frozenset(variant_name(f"{cc}{s}", "reorder", q) for cc in protocols for s in RESPONSES)
 
 
-def run(seeds: int = DEFAULT_SEEDS, protocols: Any = None, qs: Any = None, rate_bps: float = RATE_BPS,
+def run(seeds: Any = DEFAULT_SEEDS, protocols: Any = None, qs: Any = None, rate_bps: float = RATE_BPS,
         duration_s: float = DURATION_S, quick: bool = False, client: Any = None, progress: bool | None = None,
         **_: Any) -> dict[str, Any]:
     """`protocols`: names or a comma list (default the slides' four); `qs`: reordering
@@ -240,14 +247,15 @@ def run(seeds: int = DEFAULT_SEEDS, protocols: Any = None, qs: Any = None, rate_
     q_all = tuple(sorted({0.0, *check_q(qs, QS)}))
     rate_bps = check_positive(rate_bps, "rate_bps")
     duration_s = check_positive(duration_s, "duration_s")
-    if int(seeds) < 1:
-        raise ValueError(f"seeds: must be >= 1 (got {seeds})")
+    seeds = seed_list(seeds)  # N: 1..N, or the list given
     if quick:
         duration_s = min(duration_s, 20.0)
     runs, aliases = plan(protos, q_all)
     series = _series_variants(protos, q_all)
     order = sorted(runs, key=lambda v: -_cost(runs[v]))  # longest first: two workers stay busy
-    run_one = functools.partial(run_point, runs=runs, rate_bps=rate_bps, duration_s=duration_s, series=series)
+    scs = {v: scenario(*runs[v][:4], rate_bps, duration_s, runs[v][4]) for v in runs}
+    run_one = functools.partial(run_point, runs=runs, rate_bps=rate_bps, duration_s=duration_s, series=series,
+                                series_seed=seeds[0], scs=scs)
     per_seed_raw, detail_raw = run_seeds(order, seeds, KEYS, run_one, client, progress)
     names = _canonical_order(protos, q_all)
     per_seed = {v: per_seed_raw[aliases.get(v, v)] for v in names}
@@ -256,8 +264,9 @@ def run(seeds: int = DEFAULT_SEEDS, protocols: Any = None, qs: Any = None, rate_
     claims = _claims(variants, protos, q_all)
     return {
         "experiment": "dcr",
-        "seeds": seeds,
-        "params": _params(protos, q_all, rate_bps, duration_s, seeds, quick),
+        "seeds": len(seeds),
+        "seed_list": seeds,
+        "params": _params(protos, scs, len(seeds), quick),
         "variants": variants,
         "paper": {},
         "paper_note": PAPER_NOTE,
@@ -386,29 +395,70 @@ def _newreno_table(variants: dict[str, dict[str, Any]], protos: tuple[str, ...])
     return rows
 
 
-def _params(protos: tuple[str, ...], qs: tuple[float, ...], rate_bps: float, duration_s: float, seeds: int,
+def _bps(text: str) -> float:
+    """The bottleneck's exact rate string ("1000000000bps") in bit/s."""
+    if not text.endswith("bps") or not text.removesuffix("bps").isdigit():
+        raise ValueError(f"{text!r}: dcr writes the bottleneck rate as whole bit/s")
+    return float(text.removesuffix("bps"))
+
+
+def _params(protos: tuple[str, ...], scs: dict[str, dict[str, Any]], seeds: int,
             quick: bool) -> dict[str, dict[str, Any]]:
-    full_rate, full_dur = rate_bps == RATE_BPS, duration_s == DURATION_S
+    """The summary's `params`: the scenario's numbers read from the runs' scenarios `scs`
+    (variant -> the scenario that ran; the cwnd-figure runs of the first seed sample the
+    flows more often, nothing reported here), the rest as written here."""
+    names = list(scs)
+    first = names[0]
+    rate = _bps(same(*(scs[v]["topology"]["bottleneck"]["rate"] for v in names)))
+    dur = seconds(same(*(scs[v]["duration"] for v in names)))
+    full_rate, full_dur = rate == RATE_BPS, dur == DURATION_S
+    bn, acc = "topology.bottleneck", "topology.access"
+    reorder = [v for v in names if "reorder" in scs[v]]
+
+    def rtt_ms(*d: str) -> float:
+        k = len(names)
+        return float(2 * (2 * ms(same(*d[:k])) + ms(same(*d[k:]))))
+
+    def q_of(v: str) -> float:
+        r = scs[v].get("reorder")
+        return float(r[0]["q"]) if r else 0.0
+
+    def flows() -> dict[str, int]:
+        out: dict[str, list[int]] = {}
+        for v in names:
+            out.setdefault(v.split("/")[1], []).append(scs[v]["topology"]["pairs"])
+        return {part: same(*pairs) for part, pairs in out.items()}
+
+    delays = [f"{v}:{acc}.delay" for v in names] + [f"{v}:{bn}.delay" for v in names]
     p: dict[str, tuple[Any, str]] = {
-        "topology": ("dumbbell s{i} -> R1 -> R2 -> d{i}", "SCENARIOS.md"),
-        "rtt_ms": (RTT_S * 1e3, "paper (slides: RTT of the flow 50 ms)"),
-        "bottleneck": (f"R1->R2 {rate_bps / 1e6:g} Mbps, {BOTTLENECK_DELAY_MS:g} ms",
+        "topology": (Sc(f"{first}:topology.kind", f"{first}:traffic[0].from", f"{first}:traffic[0].to",
+                        fmt=lambda k, a, b: f"{k} {a} -> R1 -> R2 -> {b}"), "SCENARIOS.md"),
+        "rtt_ms": (Sc(*delays, fmt=rtt_ms), "paper (slides: RTT of the flow 50 ms)"),
+        "bottleneck": (Sc(*(f"{v}:{bn}.delay" for v in names),
+                          fmt=lambda *d: f"R1->R2 {rate / 1e6:g} Mbps, {ms(same(*d)):g} ms"),
                        "SCENARIOS.md (1 Gbps); delay ours (RTT 50 ms = 2 x (5 + 15 + 5) ms)" if full_rate
                        else "ours (small scale); delay ours"),
-        "access_links": (f"{ACCESS_RATE}, {ACCESS_DELAY_MS:g} ms, DropTail {HOST_QUEUE_PKTS} packets",
+        "access_links": (Sc(*(f"{v}:{acc}" for v in names),
+                            fmt=lambda *a: same(*(f"{x['rate']}, {ms(x['delay']):g} ms, "
+                                                  f"{'DropTail' if x['queue']['kind'] == 'droptail' else x['queue']['kind']} "
+                                                  f"{x['queue']['limit']} packets" for x in a))),
                          "ours (fast, never the bottleneck; no loss before R1)"),
-        "buffer_pkts": (bdp_pkts(rate_bps, RTT_S), "SCENARIOS.md (buffer = BDP, 1500 B packets)"),
-        "duration_s": (duration_s, "SCENARIOS.md" if full_dur else "ours (--quick or small scale)"),
-        "protocols": (list(protos), "paper (LTCP, HighSpeed, BIC, H-TCP)"),
+        "buffer_pkts": (Sc(*(f"{v}:{bn}.queue.limit" for v in names)), "SCENARIOS.md (buffer = BDP, 1500 B packets)"),
+        "duration_s": (dur, "SCENARIOS.md" if full_dur else "ours (--quick or small scale)"),
+        "protocols": (Sc(*(f"{v}:tcp.cc" for v in names), fmt=lambda *c: list(dict.fromkeys(c))),
+                      "paper (LTCP, HighSpeed, BIC, H-TCP)"),
         "responses": ("plain, -dcr (TCP-DCR), -ncr (TCP-NCR, RFC 4653)", "SCENARIOS.md"),
-        "q": (list(qs), "SCENARIOS.md (the slides' plot)"),
-        "flows": (dict(FLOWS), "SCENARIOS.md"),
-        "start_jitter_s": (START_JITTER_S, ("ours (flows start uniform in [0, 0.1) s so seeds differ without "
-                                           "reordering)")),
-        "reorder_model": ((f"each data packet on R1->R2 with probability q gets an extra delay from "
-                          f"N({REORDER_MEAN_MS:g} ms, {REORDER_SD_MS:g} ms), redrawn when negative, after the wire "
-                          f"(later packets overtake it); ACKs not reordered"),
-                          "paper (slides: uniform choice, N(25 ms, 8 ms)); placement ALGORITHMS.md section 11"),
+        "q": (sorted({q_of(v) for v in names if v.split("/")[1] == "reorder"}), "SCENARIOS.md (the slides' plot)"),
+        "flows": (flows(), "SCENARIOS.md"),
+        "start_jitter_s": (Sc(*(f"{v}:traffic[0].start_jitter" for v in names), fmt=lambda *j: seconds(same(*j))),
+                           "ours (flows start uniform in [0, 0.1) s so seeds differ without reordering)"),
+        "reorder_model": (Sc(*(f"{v}:reorder[0]" for v in reorder), fmt=lambda *r: same(*(
+            f"each data packet on {' '.join(x['links'])} with probability q gets an extra delay from "
+            f"N({ms(x['delay_mean']):g} ms, {ms(x['delay_sd']):g} ms), redrawn when negative, after the wire "
+            f"(later packets overtake it); ACKs not reordered" for x in r))) if reorder else (
+            f"each data packet on R1->R2 with probability q gets an extra delay from N({REORDER_MEAN_MS:g} ms, "
+            f"{REORDER_SD_MS:g} ms), redrawn when negative, after the wire (later packets overtake it); ACKs not "
+            "reordered"), "paper (slides: uniform choice, N(25 ms, 8 ms)); placement ALGORITHMS.md section 11"),
         "recovery": ("SACK (RFC 2018 + RFC 6675)", "SCENARIOS.md common defaults (high-speed experiments)"),
         "newreno_point": ((f"{protos[0]} and {protos[0]}-dcr at {NEWRENO_POINT[0]}/{qname(NEWRENO_POINT[1])} with "
                            f"NewReno recovery (RFC 6582), variants .../newreno"),
@@ -427,7 +477,7 @@ def _params(protos: tuple[str, ...], qs: tuple[float, ...], rate_bps: float, dur
         "both_q0": ("both/q0 is the congestion/q0 run (4 flows, q = 0: the same scenario)", "ours"),
         "packet_bytes": (PKT_BYTES, "SCENARIOS.md common defaults"),
     }
-    out = {k: {"value": v, "source": s} for k, (v, s) in p.items()}
+    out = params_from(p, scs)
     out["seeds"] = {"value": seeds, "source": (
         f"ours: SCENARIOS.md asks for 10; default {DEFAULT_SEEDS} so that the default run (122 runs of 100 s per "
         f"seed on a local cluster of one worker per core) fits the issue's 10 minutes on 2 cores; "

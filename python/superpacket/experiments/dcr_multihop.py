@@ -22,7 +22,7 @@ import functools
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import Sc, ms, params_from, run_seeds, same, seconds, seed_list, summarize
 from superpacket.experiments.dcr_common import (
     NEWRENO_SUFFIX,
     PKT_BYTES,
@@ -146,12 +146,19 @@ def scenario(cc: str, suffix: str, q: float = Q, rate_bps: float = RATE_BPS, dur
     return sc
 
 
-def run_point(variant: str, seed: int, q: float = Q, rate_bps: float = RATE_BPS, duration_s: float = DURATION_S,
-              host_delay_ms: float = HOST_DELAY_MS) -> dict[str, Any]:
+def variant_scenario(variant: str, q: float = Q, rate_bps: float = RATE_BPS, duration_s: float = DURATION_S,
+                     host_delay_ms: float = HOST_DELAY_MS) -> dict[str, Any]:
+    """The scenario of `<protocol>[/newreno]`."""
     name, newreno = (variant[: -len(NEWRENO_SUFFIX)], True) if variant.endswith(NEWRENO_SUFFIX) else (variant, False)
     cc, suffix = split_protocol(name)
-    res = api.run(scenario(cc, suffix, q, rate_bps, duration_s, "newreno" if newreno else "sack", host_delay_ms),
-                  seed=seed, progress=False)
+    return scenario(cc, suffix, q, rate_bps, duration_s, "newreno" if newreno else "sack", host_delay_ms)
+
+
+def run_point(variant: str, seed: int, q: float = Q, rate_bps: float = RATE_BPS, duration_s: float = DURATION_S,
+              host_delay_ms: float = HOST_DELAY_MS, scs: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One run; its scenario is `scs[variant]` (the dicts the report reads) or built."""
+    sc = scs[variant] if scs else variant_scenario(variant, q, rate_bps, duration_s, host_delay_ms)
+    res = api.run(sc, seed=seed, progress=False)
     out: dict[str, Any] = {"conservation": res.summary["conservation"]}
     for x in LINKS:
         util, rate, drops, _arrivals = link_metrics(res, x)
@@ -171,7 +178,7 @@ def run_point(variant: str, seed: int, q: float = Q, rate_bps: float = RATE_BPS,
     return out
 
 
-def run(seeds: int = DEFAULT_SEEDS, protocols: Any = None, qs: Any = None, rate_bps: float = RATE_BPS,
+def run(seeds: Any = DEFAULT_SEEDS, protocols: Any = None, qs: Any = None, rate_bps: float = RATE_BPS,
         duration_s: float = DURATION_S, host_delay_ms: float = HOST_DELAY_MS, quick: bool = False,
         client: Any = None, progress: bool | None = None, **_: Any) -> dict[str, Any]:
     """`protocols`: names or a comma list (default the slides' four); `qs`: one reordering
@@ -181,22 +188,24 @@ def run(seeds: int = DEFAULT_SEEDS, protocols: Any = None, qs: Any = None, rate_
     rate_bps = check_positive(rate_bps, "rate_bps")
     duration_s = check_positive(duration_s, "duration_s")
     host_delay_ms = check_positive(host_delay_ms, "host_delay_ms")
-    if int(seeds) < 1:
-        raise ValueError(f"seeds: must be >= 1 (got {seeds})")
+    seeds = seed_list(seeds)  # N: 1..N, or the list given
     if quick:
         duration_s = min(duration_s, 20.0)
     names = [f"{cc}{s}" for cc in protos for s in RESPONSES]
     newreno = [f"{protos[0]}{s}{NEWRENO_SUFFIX}" for s in ("", "-dcr")]
     order = [v for v in names + newreno if split_protocol(v.removesuffix(NEWRENO_SUFFIX))[1] == "-dcr"]
     order += [v for v in names + newreno if v not in order]  # the long (DCR) runs first
-    run_one = functools.partial(run_point, q=q, rate_bps=rate_bps, duration_s=duration_s, host_delay_ms=host_delay_ms)
+    scs = {v: variant_scenario(v, q, rate_bps, duration_s, host_delay_ms) for v in names + newreno}
+    run_one = functools.partial(run_point, q=q, rate_bps=rate_bps, duration_s=duration_s, host_delay_ms=host_delay_ms,
+                                scs=scs)
     per_seed_raw, detail_raw = run_seeds(order, seeds, KEYS, run_one, client, progress)
     per_seed = {v: per_seed_raw[v] for v in names + newreno}
     variants = summarize(per_seed)
     return {
         "experiment": "dcr-multihop",
-        "seeds": seeds,
-        "params": _params(protos, q, rate_bps, duration_s, host_delay_ms, seeds, quick),
+        "seeds": len(seeds),
+        "seed_list": seeds,
+        "params": _params(protos, scs, len(seeds), quick),
         "variants": variants,
         "paper": {v: p for v, p in PAPER.items() if v in variants},
         "paper_note": "The slides' three tables ('More Complex Scenarios': link utilisation %, bottleneck link "
@@ -292,31 +301,57 @@ def _claims(variants: dict[str, dict[str, Any]], protos: tuple[str, ...]) -> lis
     return claims
 
 
-def _params(protos: tuple[str, ...], q: float, rate_bps: float, duration_s: float, host_delay_ms: float,
-            seeds: int, quick: bool) -> dict[str, dict[str, Any]]:
-    full = rate_bps == RATE_BPS and duration_s == DURATION_S
-    rtt_short = 2 * (LINK_DELAY_MS + 2 * host_delay_ms)
+def _params(protos: tuple[str, ...], scs: dict[str, dict[str, Any]], seeds: int,
+            quick: bool) -> dict[str, dict[str, Any]]:
+    """The summary's `params`: the scenario's numbers read from the runs' scenarios `scs`
+    (variant -> the scenario that ran), the rest as written here."""
+    names = list(scs)
+    first = names[0]
+    topo = [scs[v]["topology"] for v in names]
+    link, host = same(*(t["link"] for t in topo)), same(*(t["host_link"] for t in topo))
+    routers = same(*(t["routers"] for t in topo))
+    rate = float(link["rate"].removesuffix("bps"))
+    dur = seconds(same(*(scs[v]["duration"] for v in names)))
+    full = rate == RATE_BPS and dur == DURATION_S
+    host_delay_ms = ms(host["delay"])
+    rtt_short = 2 * (ms(link["delay"]) + 2 * host_delay_ms)
+    reorder = [scs[v]["reorder"][0] for v in names if "reorder" in scs[v]]
+
+    def topology(*traffic: list[dict[str, Any]]) -> str:
+        t = same(*traffic)
+        n = same(*(x["count"] for x in t))
+        paths = ", ".join(f"R{x['from'][1:]}->R{x['to'][1:]}" for x in t)
+        return (f"chain {'-'.join(f'R{i}' for i in range(1, routers + 1))}, host H{{i}} on R{{i}}; {n} flows "
+                f"H{{a}} -> H{{b}} on each path {paths}")
+
+    def model(r: dict[str, Any]) -> str:
+        return (f"every link leaving {r['router']}, data packets, probability q, extra N({ms(r['delay_mean']):g} ms, "
+                f"{ms(r['delay_sd']):g} ms) redrawn when negative, after the wire")
+
     p: dict[str, tuple[Any, str]] = {
-        "topology": (f"chain R1-R2-R3-R4-R5, host H{{i}} on R{{i}}; {FLOWS_PER_PATH} flows H{{a}} -> H{{b}} on "
-                     f"each path " + ", ".join(f"R{a}->R{b}" for a, b in PATHS), "SCENARIOS.md (paper's slides)"),
-        "chain_links": (f"{rate_bps / 1e6:g} Mbps, {LINK_DELAY_MS:g} ms", "SCENARIOS.md" if rate_bps == RATE_BPS
+        "topology": (Sc(*(f"{v}:traffic" for v in names), fmt=topology), "SCENARIOS.md (paper's slides)"),
+        "chain_links": (f"{rate / 1e6:g} Mbps, {ms(link['delay']):g} ms", "SCENARIOS.md" if rate == RATE_BPS
                         else "ours (small scale)"),
-        "host_links": (f"{HOST_RATE}, {host_delay_ms:g} ms, DropTail {HOST_QUEUE_PKTS} packets", (
+        "host_links": ((f"{host['rate']}, {host_delay_ms:g} ms, "
+                        f"{'DropTail' if host['queue']['kind'] == 'droptail' else host['queue']['kind']} "
+                        f"{host['queue']['limit']} packets"), (
             f"ours: SCENARIOS.md gives the chain only. Hosts are as far from their router as the chain's hops "
             f"(10 ms), so a one-hop path has RTT {rtt_short:g} ms; with hosts at 0 ms it would be 20 ms, below the "
             f"25 ms mean extra delay, and DCR's one-RTT wait could not cover the reordering (the slides: "
             f"'reordering of more than 1 RTT can still cause performance degradation'); `host_delay_ms` changes it")),
-        "rtt_longest_ms": (longest_rtt_s(LINK_DELAY_MS, host_delay_ms) * 1e3, "follows (R1->R5)"),
-        "buffer_pkts": (buffer_pkts(rate_bps, host_delay_ms),
-                        "ours: BDP of the longest path (R1->R5) on every chain link, 1500 B packets"),
-        "q_R3": (q, "SCENARIOS.md (paper: 1 %)"),
-        "reorder_model": ((f"every link leaving R3, data packets, probability q, extra N({REORDER_MEAN_MS:g} ms, "
-                          f"{REORDER_SD_MS:g} ms) redrawn when negative, after the wire"),
+        # R1 -> R5: the chain's links and two host links, each way
+        "rtt_longest_ms": (float(2 * ((routers - 1) * ms(link["delay"]) + 2 * host_delay_ms)), "follows (R1->R5)"),
+        "buffer_pkts": (link["queue"]["limit"], "ours: BDP of the longest path (R1->R5) on every chain link, 1500 B packets"),
+        "q_R3": (same(*(r["q"] for r in reorder)) if reorder else 0.0, "SCENARIOS.md (paper: 1 %)"),
+        "reorder_model": (same(*(model(r) for r in reorder)) if reorder else model(
+            {"router": "R3", "delay_mean": f"{REORDER_MEAN_MS:g}ms", "delay_sd": f"{REORDER_SD_MS:g}ms"}),
                           "paper (slides), ALGORITHMS.md section 11"),
-        "duration_s": (duration_s, "ours (SCENARIOS.md gives 100 s for dcr, none here; the same)" if full
+        "duration_s": (dur, "ours (SCENARIOS.md gives 100 s for dcr, none here; the same)" if full
                        else "ours (--quick or small scale)"),
-        "start_jitter_s": (START_JITTER_S, "ours"),
-        "protocols": (list(protos), "paper (LTCP, HighSpeed, BIC, H-TCP)"),
+        "start_jitter_s": (Sc(*(f"{v}:traffic[{i}].start_jitter" for v in names for i in range(len(scs[first]["traffic"]))),
+                              fmt=lambda *j: seconds(same(*j))), "ours"),
+        "protocols": (Sc(*(f"{v}:tcp.cc" for v in names), fmt=lambda *c: list(dict.fromkeys(c))),
+                      "paper (LTCP, HighSpeed, BIC, H-TCP)"),
         "recovery": ("SACK (RFC 2018 + RFC 6675)", "SCENARIOS.md common defaults (high-speed experiments)"),
         "newreno_point": ((f"{protos[0]} and {protos[0]}-dcr with NewReno recovery (RFC 6582), variants "
                           f"...{NEWRENO_SUFFIX}"), "SCENARIOS.md (one point); the point ours"),
@@ -330,7 +365,7 @@ def _params(protos: tuple[str, ...], q: float, rate_bps: float, duration_s: floa
         "jain": ("Jain's index of the goodput of the path's two flows", "paper (the slides' per-path table)"),
         "packet_bytes": (PKT_BYTES, "SCENARIOS.md common defaults"),
     }
-    out = {k: {"value": v, "source": s} for k, (v, s) in p.items()}
+    out = params_from(p, scs)
     out["seeds"] = {"value": seeds, "source": (
         f"ours: SCENARIOS.md asks for 10; default {DEFAULT_SEEDS} (14 runs of 100 s per seed, 10-35 s each on "
         f"this machine); `--seeds N` for more" if not quick else "ours (--quick)")}

@@ -71,7 +71,7 @@ PAPER_NOTE = ("Slides 3-4: FAST over the Caltech-KAIST path (622 Mbps, RTT 360 m
 PAPER_ROUTER_SHARE = 30_000 / 70_000
 
 
-def run(seeds: int = DEFAULT_SEEDS, quick: bool = False, duration_s: float | None = None, client: Any = None,
+def run(seeds: Any = DEFAULT_SEEDS, quick: bool = False, duration_s: float | None = None, client: Any = None,
         progress: bool | None = None, **_: Any) -> dict[str, Any]:
     """`quick`: 20 s runs (the MI phase and the first losses); `duration_s` overrides the
     run length (default 300 s, SCENARIOS.md). `client`: a `distributed.Client`."""

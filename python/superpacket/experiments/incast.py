@@ -29,7 +29,18 @@ import math
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import mean_ci95, run_seeds, summarize
+from superpacket.experiments.common import (
+    Sc,
+    mean_ci95,
+    ms,
+    params_from,
+    run_seeds,
+    same,
+    seconds,
+    seed_list,
+    summarize,
+    whole,
+)
 
 OPTIONS = ("regime", "jitter_us", "admit_syn")  # the command line's --regime, --jitter-us, --admit-syn
 THRESHOLD_T = 5
@@ -67,17 +78,31 @@ PAPER = {
     "ideal": {"mean_fct_s": 0.0857},
 }
 
-PARAMS = {
-    "senders": (FLOWS, "paper"),
-    "flow_pkts": (FLOW_PKTS, "paper"),
-    "init_cwnd": (10, "paper"),
-    "buffer_pkts": (BUFFER_PKTS, "paper"),
-    "threshold_t": (THRESHOLD_T, "paper"),
-    "epoch_ms": (80, "paper"),
-    "ideal_attempts": (3, "SCENARIOS.md"),
-    "min_rto_ms": (200, "SCENARIOS.md"),
-    "init_rto_s": (1, "SCENARIOS.md"),
-    "duration_s": (DURATION_S, "ours (every flow finishes; the run ends when its events do)"),
+INIT_CWND = 10
+EPOCH = "80ms"
+IDEAL_ATTEMPTS = 3  # sends of the ideal scheme's super-packet before it falls back
+MIN_RTO = "200ms"  # SCENARIOS.md common defaults (the simulator's defaults too, written out so
+INIT_RTO = "1s"  # that the report reads them from the scenario that ran)
+
+# The reported parameters: an `Sc` is read from the scenarios that ran (`<regime>/<variant>:`
+# picks one, a parameter read from several fields reports their one value; paths in sweep
+# --param syntax). `_params` adds the regimes and the options.
+_ALL = [f"{r}/{v}" for r in REGIMES for v in VARIANTS]
+_SP = [f"{r}/{v}" for r in REGIMES for v in SP_VARIANTS]
+_Q = "topology.receiver_link.queue"
+PARAMS: dict[str, tuple[Any, str]] = {
+    "senders": (Sc(*(f"{n}:topology.senders" for n in _ALL)), "paper"),
+    "flow_pkts": (Sc(*(f"{n}:traffic[0].size_pkts" for n in _ALL)), "paper"),
+    "init_cwnd": (Sc(*(f"{n}:tcp.init_cwnd" for n in _ALL)), "paper"),
+    "buffer_pkts": (Sc(*(f"{n}:{_Q}.limit" for n in _ALL)), "paper"),
+    "threshold_t": (Sc(*(f"{n}:{_Q}.threshold" for n in _SP)), "paper"),
+    "epoch_ms": (Sc(*(f"{n}:{_Q}.epoch" for n in _SP), fmt=lambda *e: ms(same(*e))), "paper"),
+    "ideal_attempts": (Sc(*(f"{r}/ideal:tcp.sp_attempts" for r in REGIMES)), "SCENARIOS.md"),
+    "min_rto_ms": (Sc(*(f"{n}:tcp.min_rto" for n in _ALL), fmt=lambda *t: ms(same(*t))), "SCENARIOS.md"),
+    "init_rto_s": (Sc(*(f"{n}:tcp.init_rto" for n in _ALL), fmt=lambda *t: whole(seconds(same(*t)))),
+                   "SCENARIOS.md"),
+    "duration_s": (Sc(*(f"{n}:duration" for n in _ALL), fmt=lambda *d: seconds(same(*d))),
+                   "ours (every flow finishes; the run ends when its events do)"),
 }
 
 
@@ -119,10 +144,10 @@ def scenario(variant: str, jitter_us: float = JITTER_US, admit_syn: bool = False
         queue: dict[str, Any] = {"kind": "droptail", "limit": BUFFER_PKTS}
         tcp: dict[str, Any] = {}
     else:
-        queue = {"kind": "superpacket", "limit": BUFFER_PKTS, "threshold": threshold, "epoch": "80ms",
+        queue = {"kind": "superpacket", "limit": BUFFER_PKTS, "threshold": threshold, "epoch": EPOCH,
                  "admit_syn": admit_syn}
         tcp = {"superpacket": "flow", "sp_on_denial": "retry" if variant == "ideal" else "fallback",
-               "sp_attempts": 3}
+               "sp_attempts": IDEAL_ATTEMPTS}
     return {
         "name": f"incast-{variant}",
         "duration": f"{duration_s:g}s",
@@ -132,7 +157,7 @@ def scenario(variant: str, jitter_us: float = JITTER_US, admit_syn: bool = False
             "sender_link": {"rate": rate, "delay": d},
             "receiver_link": {"rate": BOTTLENECK_RATE, "delay": d, "queue": queue},
         },
-        "tcp": {"init_cwnd": 10, **tcp},
+        "tcp": {"init_cwnd": INIT_CWND, "min_rto": MIN_RTO, "init_rto": INIT_RTO, **tcp},
         "traffic": [{"kind": "flow", "from": "s{i}", "to": "d", "count": FLOWS, "size_pkts": FLOW_PKTS,
                      "start_jitter": f"{jitter_us}us"}],
     }
@@ -166,8 +191,17 @@ def run_one(variant: str, seed: int, jitter_us: float = JITTER_US, admit_syn: bo
     return measure(api.run(scenario(variant, jitter_us, admit_syn, regime, **kw), seed=seed, progress=False))
 
 
-def run_point(name: str, seed: int, jitter_us: float = JITTER_US, admit_syn: bool = False) -> dict[str, Any]:
-    """`name` is `<regime>/<variant>`, e.g. `paper/ideal`."""
+def scenarios(jitter_us: float = JITTER_US, admit_syn: bool = False) -> dict[str, dict[str, Any]]:
+    """Every `<regime>/<variant>`'s scenario: built once per run, run and read for the report."""
+    return {n: scenario(n.split("/")[1], jitter_us, admit_syn, n.split("/")[0]) for n in _ALL}
+
+
+def run_point(name: str, seed: int, jitter_us: float = JITTER_US, admit_syn: bool = False,
+              scs: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """`name` is `<regime>/<variant>`, e.g. `paper/ideal`; its scenario is `scs[name]`
+    (the dict the report reads) or built."""
+    if scs:
+        return measure(api.run(scs[name], seed=seed, progress=False))
     regime, variant = name.split("/")
     return run_one(variant, seed, jitter_us, admit_syn, regime)
 
@@ -290,32 +324,50 @@ def claims(paper: dict[str, Any], datacenter: dict[str, Any] | None = None) -> l
     return out
 
 
-def _params(jitter_us: float, admit_syn: bool, regime: str) -> dict[str, dict[str, Any]]:
-    params = {k: {"value": v, "source": s} for k, (v, s) in PARAMS.items()}
-    for name, r in REGIMES.items():
-        params[f"{name}_regime"] = {"value": f"sender links {r['access_rate']}, {r['delay']}; R->D "
-                                             f"{BOTTLENECK_RATE}, {r['delay']}", "source": REGIME_SOURCES[name]}
-    params["regime"] = {"value": regime, "source": "--regime (the one under `variants`; default: paper)"}
-    params["jitter_us"] = {"value": jitter_us, "source": "SCENARIOS.md (uniform offsets in [0, 100 us); --jitter-us)"}
-    params["admit_syn"] = {"value": admit_syn, "source": "SCENARIOS.md (SYNs admitted only where a scenario says so)"}
-    return params
+def _us(text: str) -> float:
+    """"100.0us" -> 100.0, the start jitter as the builder writes it."""
+    if not text.endswith("us"):
+        raise ValueError(f"{text!r}: the incast's start jitter is written in us")
+    return float(text.removesuffix("us"))
 
 
-def run(seeds: int = 10, jitter_us: float | None = None, admit_syn: bool = False, regime: str | None = None,
+def _params(scs: dict[str, dict[str, Any]], regime: str) -> dict[str, dict[str, Any]]:
+    """The summary's `params`, read from the scenarios that ran (`scenarios()`)."""
+    table = dict(PARAMS)
+    for name in REGIMES:
+        n = [f"{name}/{v}" for v in VARIANTS]
+        table[f"{name}_regime"] = (Sc(*(f"{x}:topology.sender_link.rate" for x in n),
+                                      *(f"{x}:topology.sender_link.delay" for x in n),
+                                      *(f"{x}:topology.receiver_link.rate" for x in n),
+                                      *(f"{x}:topology.receiver_link.delay" for x in n),
+                                      fmt=lambda *f: (f"sender links {same(*f[:3])}, {same(*f[3:6])}; R->D "
+                                                      f"{same(*f[6:9])}, {same(*f[9:])}")), REGIME_SOURCES[name])
+    table["regime"] = (regime, "--regime (the one under `variants`; default: paper)")
+    table["jitter_us"] = (Sc(*(f"{x}:traffic[0].start_jitter" for x in _ALL), fmt=lambda *j: _us(same(*j))),
+                          "SCENARIOS.md (uniform offsets in [0, 100 us); --jitter-us)")
+    table["admit_syn"] = (Sc(*(f"{x}:{_Q}.admit_syn" for x in _SP)),
+                          "SCENARIOS.md (SYNs admitted only where a scenario says so)")
+    return params_from(table, scs)
+
+
+def run(seeds: Any = 10, jitter_us: float | None = None, admit_syn: bool = False, regime: str | None = None,
         client: Any = None, progress: bool | None = None, **_: Any) -> dict[str, Any]:
-    """Both regimes over seeds 1..seeds; `regime` is the one reported under `variants`
+    """Both regimes over the seeds (N: 1..N, or a list); `regime` is the one reported under `variants`
     (the other under `regimes`). `client`: a `distributed.Client` (same results)."""
+    seeds = seed_list(seeds)  # N: 1..N, or the list given
     regime = check_regime(regime)
     jitter_us = check_jitter(jitter_us)
-    names = [f"{r}/{v}" for r in REGIMES for v in VARIANTS]
-    per_seed, detail = run_seeds(names, seeds, KEYS, functools.partial(run_point, jitter_us=jitter_us,
-                                                                       admit_syn=admit_syn), client, progress)
+    scs = scenarios(jitter_us, admit_syn)
+    per_seed, detail = run_seeds(list(scs), seeds, KEYS, functools.partial(run_point, jitter_us=jitter_us,
+                                                                           admit_syn=admit_syn, scs=scs),
+                                 client, progress)
     blocks = {r: regime_block(r, per_seed, detail) for r in REGIMES}
     return {
         "experiment": "incast",
-        "seeds": seeds,
+        "seeds": len(seeds),
+        "seed_list": seeds,
         "regime": regime,
-        "params": _params(jitter_us, admit_syn, regime),
+        "params": _params(scs, regime),
         **blocks[regime],
         "paper": PAPER,
         "claims": claims(blocks["paper"], blocks["datacenter"]),

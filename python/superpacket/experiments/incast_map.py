@@ -16,8 +16,18 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from superpacket import api
 from superpacket.experiments import incast
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import (
+    Sc,
+    params_from,
+    run_seeds,
+    same,
+    seconds,
+    seed_list,
+    spaced,
+    summarize,
+)
 
 DEFAULT_SEEDS = 10  # SCENARIOS.md
 QUICK_SEEDS = 3
@@ -61,11 +71,52 @@ def check_options(jitter_us: Any = None) -> None:
     incast.check_jitter(jitter_us)
 
 
-def run_point(name: str, seed: int, jitter_us: float = incast.JITTER_US, admit_syn: bool = False) -> dict[str, Any]:
+def point_scenario(name: str, jitter_us: float = incast.JITTER_US, admit_syn: bool = False) -> dict[str, Any]:
+    """The incast scenario of point `name` (`1Gbps/25us/t=5/ideal`, `100Mbps/1ms/droptail`)."""
     rate, delay, *rest = name.split("/")
     variant = rest[-1]
     t = int(rest[0].removeprefix("t=")) if variant != "droptail" else incast.THRESHOLD_T
-    return incast.run_one(variant, seed, jitter_us, admit_syn, access_rate=rate, delay=delay, threshold=t)
+    return incast.scenario(variant, jitter_us, admit_syn, access_rate=rate, delay=delay, threshold=t)
+
+
+def run_point(name: str, seed: int, jitter_us: float = incast.JITTER_US, admit_syn: bool = False,
+              scs: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One run of point `name`: its scenario in `scs` (the dicts the report reads) or built."""
+    sc = scs[name] if scs else point_scenario(name, jitter_us, admit_syn)
+    return incast.measure(api.run(sc, seed=seed, progress=False))
+
+
+def param_table(names: list[str]) -> dict[str, tuple[Any, str]]:
+    """The scenario parameters of the summary, read from the points' scenarios `names`
+    (`<point>:<path>`, sweep --param syntax); run() adds the ones that are no field."""
+    sp = [n for n in names if not n.endswith("/droptail")]
+    q = "topology.receiver_link.queue"
+
+    def listed(*v: Any) -> list[Any]:
+        return list(dict.fromkeys(v))  # each once, in the points' order
+
+    return {
+        "access_rates": (Sc(*(f"{n}:topology.sender_link.rate" for n in names), fmt=listed), "SCENARIOS.md"),
+        "delays": (Sc(*(f"{n}:topology.sender_link.delay" for n in names), fmt=listed),
+                   "SCENARIOS.md (every link's one-way delay)"),
+        "thresholds": (Sc(*(f"{n}:{q}.threshold" for n in sp), fmt=lambda *t: sorted(set(t))), "SCENARIOS.md"),
+        "bottleneck": (Sc(*(f"{n}:topology.receiver_link.rate" for n in names), *(f"{n}:{q}.limit" for n in names),
+                          *(f"{n}:{q}.epoch" for n in sp),
+                          fmt=lambda *f: (f"R->D {same(*f[:len(names)])}, buffer {same(*f[len(names):2 * len(names)])}, "
+                                          f"EPOCH {spaced(same(*f[2 * len(names):]))}")),
+                       "paper (buffer, EPOCH); SCENARIOS.md (rate)"),
+        "incast": (Sc(*(f"{n}:topology.senders" for n in names), *(f"{n}:traffic[0].size_pkts" for n in names),
+                      *(f"{n}:tcp.init_cwnd" for n in names),
+                      fmt=lambda *f: (f"{same(*f[:len(names)])} senders x one {same(*f[len(names):2 * len(names)])}"
+                                      f"-packet flow, initial cwnd {same(*f[2 * len(names):])}")), "paper"),
+        "jitter_us": (Sc(*(f"{n}:traffic[0].start_jitter" for n in names),
+                         fmt=lambda *j: float(same(*j).removesuffix("us"))),
+                      "SCENARIOS.md (uniform offsets in [0, 100 us); --jitter-us)"),
+        "admit_syn": (Sc(*(f"{n}:{q}.admit_syn" for n in sp)),
+                      "SCENARIOS.md (SYNs admitted only where a scenario says so)"),
+        "duration_s": (Sc(*(f"{n}:duration" for n in names), fmt=lambda *d: seconds(same(*d))),
+                       "ours (every flow finishes)"),
+    }
 
 
 def _effect(rel: float) -> str:
@@ -106,16 +157,16 @@ def claims(table: list[dict[str, Any]], detail: dict[str, list[dict[str, Any]]])
     }]
 
 
-def run(seeds: int | None = None, jitter_us: float | None = None, admit_syn: bool = False, quick: bool = False,
+def run(seeds: Any = None, jitter_us: float | None = None, admit_syn: bool = False, quick: bool = False,
         client: Any = None, progress: bool | None = None, **_: Any) -> dict[str, Any]:
-    """`quick`: 3 seeds. `client`: a `distributed.Client` (same results)."""
-    seeds = seeds or DEFAULT_SEEDS
-    if quick:
-        seeds = min(seeds, QUICK_SEEDS)
+    """`seeds`: N (1..N) or a list, run as given; default 10, with `quick` 3. `client`: a
+    `distributed.Client` (same results)."""
+    seeds = seed_list(seeds if seeds is not None else (QUICK_SEEDS if quick else DEFAULT_SEEDS))
     jitter_us = incast.check_jitter(jitter_us)
     names = points()
+    scs = {n: point_scenario(n, jitter_us, admit_syn) for n in names}
     per_seed, detail = run_seeds(names, seeds, KEYS, functools.partial(run_point, jitter_us=jitter_us,
-                                                                       admit_syn=admit_syn), client, progress)
+                                                                       admit_syn=admit_syn, scs=scs), client, progress)
     for n in names:
         if n.endswith("/droptail"):
             del per_seed[n]["sp_round1_admitted"]
@@ -143,24 +194,16 @@ def run(seeds: int | None = None, jitter_us: float | None = None, admit_syn: boo
                             == (incast.REGIMES[r]["access_rate"], incast.REGIMES[r]["delay"], incast.THRESHOLD_T, v))
                     for v in SP_VARIANTS}} for r in incast.REGIMES}
     not_completed = sum(d["flows_not_completed"] for ds in detail.values() for d in ds)
-    params = {
-        "access_rates": {"value": list(RATES), "source": "SCENARIOS.md"},
-        "delays": {"value": list(DELAYS), "source": "SCENARIOS.md (every link's one-way delay)"},
-        "thresholds": {"value": list(TS), "source": "SCENARIOS.md"},
-        "variants": {"value": list(SP_VARIANTS), "source": "SCENARIOS.md (each beside droptail)"},
-        "bottleneck": {"value": f"R->D {incast.BOTTLENECK_RATE}, buffer {incast.BUFFER_PKTS}, EPOCH 80 ms",
-                       "source": "paper (buffer, EPOCH); SCENARIOS.md (rate)"},
-        "incast": {"value": f"{incast.FLOWS} senders x one {incast.FLOW_PKTS}-packet flow, initial cwnd 10",
-                   "source": "paper"},
-        "jitter_us": {"value": jitter_us, "source": "SCENARIOS.md (uniform offsets in [0, 100 us); --jitter-us)"},
-        "admit_syn": {"value": admit_syn, "source": "SCENARIOS.md (SYNs admitted only where a scenario says so)"},
-        "duration_s": {"value": incast.DURATION_S, "source": "ours (every flow finishes)"},
-        "same_band": {"value": SAME_BAND, "source": "ours (|rel_fct - 1| within it: effect 'same')"},
-        "seeds": {"value": seeds, "source": "SCENARIOS.md (10)" if seeds == 10 else "ours"},
-    }
+    params = params_from({
+        **param_table(names),
+        "variants": (list(SP_VARIANTS), "SCENARIOS.md (each beside droptail)"),
+        "same_band": (SAME_BAND, "ours (|rel_fct - 1| within it: effect 'same')"),
+        "seeds": (len(seeds), "SCENARIOS.md (10)" if len(seeds) == 10 else "ours"),
+    }, scs)
     return {
         "experiment": "incast-map",
-        "seeds": seeds,
+        "seeds": len(seeds),
+        "seed_list": seeds,
         "params": params,
         "variants": variants,
         "paper": {},

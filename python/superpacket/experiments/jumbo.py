@@ -20,66 +20,101 @@ import functools
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import Sc, ms, params_from, run_seeds, same, seconds, seed_list, summarize
 
 PAPER = {
     "jumbo": {"special_kBps": 2280.0, "regular_mean_kBps": 178.0, "ratio": 2280.0 / 178.0},
     "sp": {"special_kBps": 1577.0, "regular_mean_kBps": 223.0, "ratio": 1577.0 / 223.0},
 }
 
-PARAMS = {
-    "regular_senders": (49, "paper"),
-    "links": ("100Mbps, 20ms (access and R->d)", "SCENARIOS.md"),
-    "buffer_pkts": (20, "paper (packet-counted, ns-2)"),
-    "buffer_bytes": (30000, "SCENARIOS.md (byte-counted variants, 20 x 1500 B)"),
-    "threshold_t": (10, "paper"),
-    "epoch_ms": (80, "paper"),
-    "regular_cwnd": (10, "paper (initial and max)"),
-    "regular_start_jitter_s": (1.0, "SCENARIOS.md"),
-    "special_start_s": (1.0, "paper"),
-    "jumbo_mss": (14600, "paper"),
-    "jumbo_cwnd": (5, "paper (initial and max)"),
-    "sp_len": (10, "paper"),
-    "sp_cwnd": (50, "paper (initial and max)"),
-    "throughput_from": ("special flow's start time (paper: its 2nd packet)", "ours (approximation)"),
-}
-
 VARIANTS = ("jumbo", "sp", "jumbo-bytes", "sp-bytes")
-SPECIAL_START_S = 1.0
 CLAIM_RATIO = 3.0
 
-
+# The scenario's numbers, each written once: the builder uses them and the report reads
+# them back from the scenario that ran (PARAMS' paths), so the two cannot differ.
+LINK_RATE = "100Mbps"  # access and R->d
+LINK_DELAY = "20ms"
+REGULAR_SENDERS = 49
+BUFFER_PKTS = 20
+THRESHOLD_T = 10
+BUFFER_BYTES = 30000  # the byte-counted variants: 20 x 1500 B
+THRESHOLD_BYTES = 15000
+EPOCH = "80ms"
+REGULAR_CWND = 10  # initial and max
+REGULAR_START_JITTER = "1s"
+SPECIAL_START_S = 1.0
+JUMBO_MSS = 14600
+JUMBO_CWND = 5  # initial and max
+SP_LEN = 10
+SP_CWND = 50  # initial and max
 SERIES_INTERVAL_S = 0.25
+
+# paths in the scenario dict (sweep --param syntax); `<variant>:` picks the variant, none the
+# first (jumbo); a parameter read from several fields reports their one value
+_Q = "topology.receiver_link.queue"
+_PKT, _BYTE = ("jumbo", "sp"), ("jumbo-bytes", "sp-bytes")
+PARAMS: dict[str, tuple[Any, str]] = {
+    "regular_senders": (Sc("traffic[0].count"), "paper"),
+    "links": (Sc("topology.sender_link.rate", "topology.receiver_link.rate", "topology.sender_link.delay",
+                 "topology.receiver_link.delay", fmt=lambda r1, r2, d1, d2: f"{same(r1, r2)}, {same(d1, d2)} "
+                 "(access and R->d)"), "SCENARIOS.md"),
+    "buffer_pkts": (Sc(*(f"{v}:{_Q}.limit" for v in _PKT)), "paper (packet-counted, ns-2)"),
+    "buffer_bytes": (Sc(*(f"{v}:{_Q}.limit" for v in _BYTE)), "SCENARIOS.md (byte-counted variants, 20 x 1500 B)"),
+    "threshold_t": (Sc(*(f"{v}:{_Q}.threshold" for v in _PKT)), "paper"),
+    "epoch_ms": (Sc(*(f"{v}:{_Q}.epoch" for v in VARIANTS), fmt=lambda *e: ms(same(*e))), "paper"),
+    "regular_cwnd": (Sc("traffic[0].tcp.init_cwnd", "traffic[0].tcp.max_cwnd"), "paper (initial and max)"),
+    "regular_start_jitter_s": (Sc("traffic[0].start_jitter", fmt=seconds), "SCENARIOS.md"),
+    "special_start_s": (Sc(*(f"{v}:traffic[1].start" for v in VARIANTS), fmt=lambda *t: seconds(same(*t))),
+                        "paper"),
+    "jumbo_mss": (Sc("jumbo:traffic[1].tcp.mss"), "paper"),
+    "jumbo_cwnd": (Sc("jumbo:traffic[1].tcp.init_cwnd", "jumbo:traffic[1].tcp.max_cwnd"), "paper (initial and max)"),
+    "sp_len": (Sc("sp:traffic[1].tcp.sp_len"), "paper"),
+    "sp_cwnd": (Sc("sp:traffic[1].tcp.init_cwnd", "sp:traffic[1].tcp.max_cwnd"), "paper (initial and max)"),
+    "throughput_from": ("special flow's start time (paper: its 2nd packet)", "ours (approximation)"),
+    "duration_s": (Sc(*(f"{v}:duration" for v in VARIANTS), fmt=lambda *d: seconds(same(*d))),
+                   "paper (run ends at 10 s)"),
+}
 
 
 def scenario(variant: str, duration_s: float = 10.0) -> dict[str, Any]:
     kind, _, unit = variant.partition("-")
     if unit == "bytes":
-        queue: dict[str, Any] = {"kind": "superpacket", "unit": "bytes", "limit": 30000, "threshold": 15000,
-                                 "epoch": "80ms"}
+        queue: dict[str, Any] = {"kind": "superpacket", "unit": "bytes", "limit": BUFFER_BYTES,
+                                 "threshold": THRESHOLD_BYTES, "epoch": EPOCH}
     else:
-        queue = {"kind": "superpacket", "limit": 20, "threshold": 10, "epoch": "80ms"}
+        queue = {"kind": "superpacket", "limit": BUFFER_PKTS, "threshold": THRESHOLD_T, "epoch": EPOCH}
     if kind == "jumbo":
-        special: dict[str, Any] = {"mss": 14600, "init_cwnd": 5, "max_cwnd": 5}
+        special: dict[str, Any] = {"mss": JUMBO_MSS, "init_cwnd": JUMBO_CWND, "max_cwnd": JUMBO_CWND}
     else:
-        special = {"superpacket": "runs", "sp_len": 10, "init_cwnd": 50, "max_cwnd": 50}
-    link = {"rate": "100Mbps", "delay": "20ms"}
+        special = {"superpacket": "runs", "sp_len": SP_LEN, "init_cwnd": SP_CWND, "max_cwnd": SP_CWND}
+    link = {"rate": LINK_RATE, "delay": LINK_DELAY}
     return {
         "name": f"jumbo-{variant}",
         "duration": f"{duration_s}s",
         "topology": {
             "kind": "star",
-            "senders": 50,
+            "senders": REGULAR_SENDERS + 1,
             "sender_link": link,
             "receiver_link": {**link, "queue": queue},
         },
         "traffic": [
-            {"kind": "bulk", "from": "s{i}", "to": "d", "count": 49, "start_jitter": "1s",
-             "tcp": {"init_cwnd": 10, "max_cwnd": 10}},
-            {"kind": "bulk", "from": "s49", "to": "d", "start": f"{SPECIAL_START_S}s", "tcp": special},
+            {"kind": "bulk", "from": "s{i}", "to": "d", "count": REGULAR_SENDERS,
+             "start_jitter": REGULAR_START_JITTER, "tcp": {"init_cwnd": REGULAR_CWND, "max_cwnd": REGULAR_CWND}},
+            {"kind": "bulk", "from": f"s{REGULAR_SENDERS}", "to": "d", "start": f"{SPECIAL_START_S}s",
+             "tcp": special},
         ],
         "output": {"sample_flows": f"{SERIES_INTERVAL_S}s"},
     }
+
+
+def scenarios(duration_s: float = 10.0) -> dict[str, dict[str, Any]]:
+    """Every variant's scenario: built once per run, run and read for the report."""
+    return {v: scenario(v, duration_s) for v in VARIANTS}
+
+
+def params(scs: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The summary's `params`, read from the scenarios that ran."""
+    return params_from(PARAMS, scs)
 
 
 def throughput_series(res: api.Results, special_id: int) -> dict[str, list[float]]:
@@ -100,12 +135,17 @@ def throughput_series(res: api.Results, special_id: int) -> dict[str, list[float
     return out
 
 
-def run_variant(variant: str, seed: int, duration_s: float = 10.0) -> dict[str, Any]:
-    res = api.run(scenario(variant, duration_s), seed=seed, progress=False)
+def run_variant(variant: str, seed: int, duration_s: float = 10.0,
+                scs: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One run of `variant`: its scenario in `scs` (the dicts the report reads) or built."""
+    sc = scs[variant] if scs else scenario(variant, duration_s)
+    res = api.run(sc, seed=seed, progress=False)
     fl = res.flows
-    sp = fl.filter(fl["src"] == "s49")
-    reg = fl.filter(fl["src"] != "s49")
-    special = float(sp["bytes_received"].sum()) / (duration_s - SPECIAL_START_S) / 1000.0
+    special_src = sc["traffic"][1]["from"]
+    sp = fl.filter(fl["src"] == special_src)
+    reg = fl.filter(fl["src"] != special_src)
+    duration_s, start_s = seconds(sc["duration"]), seconds(sc["traffic"][1]["start"])  # as ran
+    special = float(sp["bytes_received"].sum()) / (duration_s - start_s) / 1000.0
     reg_kbps = [b / (duration_s - s) / 1000.0 for b, s in zip(reg["bytes_received"].to_list(),
                                                             reg["start_s"].to_list(), strict=True)]
     regular = sum(reg_kbps) / len(reg_kbps)
@@ -122,12 +162,14 @@ def run_variant(variant: str, seed: int, duration_s: float = 10.0) -> dict[str, 
     }
 
 
-def run(seeds: int = 10, duration_s: float = 10.0, client: Any = None, **_: Any) -> dict[str, Any]:
+def run(seeds: Any = 10, duration_s: float = 10.0, client: Any = None, **_: Any) -> dict[str, Any]:
     """`jitter_us` and `admit_syn` of the command line do not apply here. `client`: a
     `distributed.Client` to run the seeds on (same results)."""
+    seeds = seed_list(seeds)  # N: 1..N, or the list given
     keys = ("special_kBps", "regular_mean_kBps", "ratio", "special_timeouts", "sp_admitted", "sp_denied")
-    per_seed, detail = run_seeds(VARIANTS, seeds, keys, functools.partial(run_variant, duration_s=duration_s),
-                                 client)
+    scs = scenarios(duration_s)
+    per_seed, detail = run_seeds(VARIANTS, seeds, keys,
+                                 functools.partial(run_variant, duration_s=duration_s, scs=scs), client)
     variants = summarize(per_seed)
     claims = []
     for v in VARIANTS:
@@ -148,16 +190,15 @@ def run(seeds: int = 10, duration_s: float = 10.0, client: Any = None, **_: Any)
             "ratio_ci95_low": lo,
             "holds": bool(lo >= CLAIM_RATIO),
         })
-    params = {k: {"value": v, "source": s} for k, (v, s) in PARAMS.items()}
-    params["duration_s"] = {"value": duration_s, "source": "paper (run ends at 10 s)"}
     return {
         "experiment": "jumbo",
-        "seeds": seeds,
-        "params": params,
+        "seeds": len(seeds),
+        "seed_list": seeds,
+        "params": params(scs),
         "variants": variants,
         "paper": {**PAPER, "jumbo-bytes": PAPER["jumbo"], "sp-bytes": PAPER["sp"]},
         "claims": claims,
         "per_run": {v: [{"conservation": d["conservation"]} for d in ds] for v, ds in detail.items()},
-        # Fig. 6a-b redrawn from our data: throughput over time of seed 1
+        # Fig. 6a-b redrawn from our data: throughput over time of the first seed
         "series": {v: ds[0]["series"] for v, ds in detail.items()},
     }

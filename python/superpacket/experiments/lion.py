@@ -19,7 +19,8 @@ Variants: `paced` and `newreno` (the two flows of the first contest, the paper's
 and Linux TCP), `paced-vs-cubic` and `cubic` (the second contest). Metrics per flow:
 `throughput_bps` (bytes received x 8 over the run from the flow's start), `losses`
 (the flow's packets dropped), `retransmits`, `timeouts`, `loss_rate` (losses / packets
-sent). The sequence plot of Fig. 5: bytes received against time, every 10 ms, seed 1.
+sent). The sequence plot of Fig. 5: bytes received against time, every 10 ms, the first seed
+(1 by default).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import math
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import Sc, ms, params_from, run_seeds, same, seconds, summarize
 from superpacket.experiments.pda_common import (
     PKT_BYTES,
     PdaInputError,
@@ -129,12 +130,22 @@ def _role(src: str) -> str:
     return "window" if src == "s0" else "paced"
 
 
-def run_point(contest: str, seed: int, duration_s: float = DURATION_S) -> dict[str, Any]:
-    """One contest (`vs-newreno`, `vs-cubic`, `vs-newreno/newreno-recovery`)."""
+def contest_scenario(contest: str, duration_s: float = DURATION_S, series: bool = True) -> dict[str, Any]:
+    """The scenario of a contest (`vs-newreno`, `vs-cubic`, `vs-newreno/newreno-recovery`)."""
     name, nr = (contest.removesuffix(NR_SUFFIX), True) if contest.endswith(NR_SUFFIX) else (contest, False)
-    cc = CONTESTS[name]
-    res = api.run(scenario(cc, "newreno" if nr else "sack", duration_s, series=seed == 1), seed=seed,
-                  progress=False)
+    return scenario(CONTESTS[name], "newreno" if nr else "sack", duration_s, series=series)
+
+
+def run_point(contest: str, seed: int, duration_s: float = DURATION_S, series_seed: int = 1,
+              scs: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One contest; its scenario is `scs[contest]` (the dicts the report reads, with the
+    series output) or built. The run of `series_seed` (the first seed run) keeps the
+    sequence series; the others run the same scenario without the output."""
+    series = seed == series_seed
+    sc = scs[contest] if scs else contest_scenario(contest, duration_s)
+    if not series:
+        sc = {k: v for k, v in sc.items() if k != "output"}
+    res = api.run(sc, seed=seed, progress=False)
     out: dict[str, Any] = {"conservation": res.summary["conservation"]}
     ids: dict[str, int] = {}
     for f in res.flows.to_dicts():
@@ -151,7 +162,7 @@ def run_point(contest: str, seed: int, duration_s: float = DURATION_S) -> dict[s
     out["bottleneck_drops"] = int(links["R1->R2"]["drops"])
     out["bottleneck_utilisation"] = float(links["R1->R2"]["utilization"])
     out["nic_drops"] = {r: int(links[f"s{i}->R1"]["drops"]) for i, r in enumerate(("window", "paced"))}
-    if seed == 1 and res.flow_series.height:
+    if seed == series_seed and res.flow_series.height:
         fs = res.flow_series.sort(["flow_id", "t_s"])
         out["series"] = {}
         for r, fid in ids.items():
@@ -160,7 +171,7 @@ def run_point(contest: str, seed: int, duration_s: float = DURATION_S) -> dict[s
     return out
 
 
-def run(seeds: int = DEFAULT_SEEDS, duration_s: float = DURATION_S, quick: bool = False, client: Any = None,
+def run(seeds: Any = DEFAULT_SEEDS, duration_s: float = DURATION_S, quick: bool = False, client: Any = None,
         progress: bool | None = None, **_: Any) -> dict[str, Any]:
     """`duration_s`: the contest's length (the paper's 5 s); `quick`: 2 s contests.
     `client`: a `distributed.Client` (same results)."""
@@ -169,7 +180,8 @@ def run(seeds: int = DEFAULT_SEEDS, duration_s: float = DURATION_S, quick: bool 
     if quick:
         duration_s = min(duration_s, 2.0)
     contests = [*CONTESTS, f"{NR_CONTEST}{NR_SUFFIX}"]
-    run_one = functools.partial(run_point, duration_s=duration_s)
+    scs = {c: contest_scenario(c, duration_s) for c in contests}
+    run_one = functools.partial(run_point, duration_s=duration_s, series_seed=seeds[0], scs=scs)
     per_contest, detail = run_seeds(contests, seeds, KEYS, run_one, client, progress)
     per_seed: dict[str, dict[str, list[float]]] = {}
     for v in VARIANTS:
@@ -184,8 +196,9 @@ def run(seeds: int = DEFAULT_SEEDS, duration_s: float = DURATION_S, quick: bool 
             series[v] = s
     return {
         "experiment": "lion",
-        "seeds": seeds,
-        "params": _params(duration_s, seeds, quick),
+        "seeds": len(seeds),
+        "seed_list": seeds,
+        "params": _params(scs, len(seeds), quick),
         "variants": variants,
         "paper": PAPER,
         "paper_note": PAPER_NOTE,
@@ -245,25 +258,67 @@ def _newreno_table(variants: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def _params(duration_s: float, seeds: int, quick: bool) -> dict[str, dict[str, Any]]:
+def _rate_bps(text: str) -> float:
+    """The scenario's exact rate strings ("1000000000bps", pda_common.bps) in bit/s."""
+    if not text.endswith("bps") or not text.removesuffix("bps").isdigit():
+        raise ValueError(f"{text!r}: lion writes rates as whole bit/s")
+    return float(text.removesuffix("bps"))
+
+
+def _params(scs: dict[str, dict[str, Any]], seeds: int, quick: bool) -> dict[str, dict[str, Any]]:
+    """The summary's `params`: the scenario's numbers read from the contests' scenarios
+    `scs` (the ones that ran, with their series output), the rest as written here."""
+    names = list(scs)
+    bn, acc = "topology.bottleneck", "topology.access"
+    first = names[0]
+    delays = [f"{n}:{acc}.delay" for n in names] + [f"{n}:{bn}.delay" for n in names]
+
+    def rtt_ms(*f: str) -> float:
+        # 2 x (2 x access + bottleneck), every contest's links alike
+        k = len(names)
+        return float(2 * (2 * ms(same(*f[:k])) + ms(same(*f[k:]))))
+
+    def hosts(kind: str, pairs: int) -> str:
+        return (f"{kind} {', '.join(f's{i}' for i in range(pairs))} -> R1 -> R2 -> "
+                f"{', '.join(f'd{i}' for i in range(pairs))}")
+
+    def buffer(limit: int, unit: str, rate: str, *d: str) -> str:
+        if unit != "bytes":
+            raise ValueError(f"the bottleneck queue counts {unit}; the report says bytes")
+        bdp = max(1, math.ceil(_rate_bps(rate) * rtt_ms(*d) / 1e3 / (8.0 * PKT_BYTES) - 1e-9))
+        return f"DropTail {limit:,} bytes ({limit / PKT_BYTES:.1f} full packets; BDP {bdp} packets)"
+
+    def paced(*tcp: dict[str, Any]) -> str:
+        t = same(*tcp)
+        if t["gate"] != {"kind": "pda"} or t["cc"]["kind"] != "fixed":
+            raise ValueError(f"the paced flow's tcp is {t}, not pda's gate over a fixed window")
+        w = t["cc"]["window"]
+        return (f"bulk TCP s1 -> d1: gate pda with its defaults (crates/sim/src/tcp/gate/pda.rs), fixed "
+                f"window {w} packets ({PDA_WINDOW_BDP:g} x BDP)")
+
+    dur = seconds(same(*(scs[n]["duration"] for n in names)))
     p: dict[str, tuple[Any, str]] = {
-        "topology": ("dumbbell s0, s1 -> R1 -> R2 -> d0, d1", "SCENARIOS.md"),
-        "bottleneck": (f"R1->R2 {mbps(RATE_BPS)}, {BOTTLENECK_DELAY_MS:g} ms", ("paper (GigE WAN path); delay ours "
-                                                                            "(RTT 80 ms = 2 x (1 + 38 + 1) ms)")),
-        "rtt_ms": (RTT_MS, "paper (LBNL -> PSC, an 80 ms RTT path)"),
-        "access_links": ((f"{mbps(ACCESS_BPS)}, {ACCESS_DELAY_MS:g} ms, host (NIC) queues DropTail "
-                          f"{HOST_QUEUE_PKTS} packets"), ("paper (GigE hosts); delay ours; NIC queue ours (Linux's "
-                                                          "default txqueuelen; drops there count as the flow's "
-                                                          "losses)")),
-        "buffer": ((f"DropTail {QUEUE_BYTES:,} bytes ({QUEUE_BYTES / PKT_BYTES:.1f} full packets; BDP "
-                   f"{bdp_pkts()} packets)"), "ours (the paper gives none; the router queue of `mbs`)"),
-        "duration_s": (duration_s, "paper (a 5-second contest)" if duration_s == DURATION_S else "ours"),
-        "start": (f"both flows at uniform [0, {START_JITTER_S * 1e3:g} ms)", ("paper (started together); the jitter "
-                                                                           "ours (seeds differ)")),
+        "topology": (Sc(f"{first}:topology.kind", f"{first}:topology.pairs", fmt=hosts), "SCENARIOS.md"),
+        "bottleneck": (Sc(*(f"{n}:{bn}.rate" for n in names), *(f"{n}:{bn}.delay" for n in names),
+                          fmt=lambda *f: (f"R1->R2 {mbps(_rate_bps(same(*f[:len(names)])))}, "
+                                          f"{ms(same(*f[len(names):])):g} ms")),
+                       "paper (GigE WAN path); delay ours (RTT 80 ms = 2 x (1 + 38 + 1) ms)"),
+        "rtt_ms": (Sc(*delays, fmt=rtt_ms), "paper (LBNL -> PSC, an 80 ms RTT path)"),
+        "access_links": (Sc(f"{first}:{acc}.rate", f"{first}:{acc}.delay", f"{first}:{acc}.queue.kind",
+                            f"{first}:{acc}.queue.limit",
+                            fmt=lambda r, d, k, n: (f"{mbps(_rate_bps(r))}, {ms(d):g} ms, host (NIC) queues "
+                                                    f"{'DropTail' if k == 'droptail' else k} {n} packets")),
+                         ("paper (GigE hosts); delay ours; NIC queue ours (Linux's default txqueuelen; drops there "
+                          "count as the flow's losses)")),
+        "buffer": (Sc(f"{first}:{bn}.queue.limit", f"{first}:{bn}.queue.unit", f"{first}:{bn}.rate", *delays,
+                      fmt=buffer), "ours (the paper gives none; the router queue of `mbs`)"),
+        "duration_s": (dur, "paper (a 5-second contest)" if dur == DURATION_S else "ours"),
+        "start": (Sc(*(f"{n}:traffic[{i}].start_jitter" for n in names for i in (0, 1)),
+                     fmt=lambda *j: f"both flows at uniform [0, {ms(same(*j)):g} ms)"),
+                  "paper (started together); the jitter ours (seeds differ)"),
         "window_flow": ("bulk TCP s0 -> d0: NewReno (RFC 5681 + 6582 congestion control), or CUBIC (RFC 9438)",
                         "SCENARIOS.md (a NewReno and a CUBIC flow; paper: Linux 2.4.19 TCP)"),
-        "paced_flow": ((f"bulk TCP s1 -> d1: gate pda with its defaults (crates/sim/src/tcp/gate/pda.rs), fixed "
-                       f"window {math.ceil(PDA_WINDOW_BDP * bdp_pkts())} packets ({PDA_WINDOW_BDP:g} x BDP)"),
+        "paced_flow": (Sc(*(f"{n}:traffic[1].tcp" for n in names), fmt=paced),
                        "ALGORITHMS.md section 13 (PDA sender); the window bound ours"),
         "recovery": ("SACK (RFC 2018 + RFC 6675) for both flows", ("SCENARIOS.md common defaults (high-speed "
                                                                   "experiments)")),
@@ -274,9 +329,10 @@ def _params(duration_s: float, seeds: int, quick: bool) -> dict[str, dict[str, A
         "throughput": ("bytes received x 8 / (end of run - the flow's start)", ("ours (the paper's per-contest "
                                                                                "throughput)")),
         "losses": ("the flow's packets dropped, at R1->R2 or its own NIC queue (per_run: nic_drops)", "ours"),
-        "series_interval_s": (SERIES_INTERVAL_S, "ours (Fig. 5: sequence against time)"),
+        "series_interval_s": (Sc(*(f"{n}:output.sample_flows" for n in names), fmt=lambda *i: seconds(same(*i))),
+                              "ours (Fig. 5: sequence against time)"),
         "packet_bytes": (PKT_BYTES, "SCENARIOS.md common defaults"),
     }
-    out = {k: {"value": v, "source": s} for k, (v, s) in p.items()}
+    out = params_from(p, scs)
     out["seeds"] = {"value": seeds, "source": "SCENARIOS.md (10)" if seeds == 10 and not quick else "ours"}
     return out

@@ -20,8 +20,18 @@ import math
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import run_seeds, summarize
-from superpacket.experiments.riops_common import TCP, TCP_PARAMS, cov, params_with_sources
+from superpacket.experiments.common import (
+    Sc,
+    ms,
+    params_from,
+    run_seeds,
+    same,
+    seconds,
+    seed_list,
+    spaced,
+    summarize,
+)
+from superpacket.experiments.riops_common import TCP, cov, tcp_params
 
 OPTIONS = ("quick",)  # the command line's --quick
 SIZES = (4, 16, 64, 256, 1024, 4096)
@@ -29,18 +39,45 @@ PROBS = (0.001, 0.005, 0.01, 0.02, 0.05, 0.1)
 SHORT = (4, 16)
 LONG = (1024, 4096)
 
-PARAMS = {
-    "sizes_pkts": (list(SIZES), "paper"),
-    "loss_probs": (list(PROBS), "SCENARIOS.md (paper: 0.001 .. 0.1)"),
-    "rtt_s": (0.1, "paper"),
-    "loss_direction": ("both directions, independent per packet", "SCENARIOS.md"),
-    "link": ("1 Gbps, 50 ms each way, DropTail 100000 packets (no queueing loss)", "ours (no bottleneck)"),
-    "min_rto_s": (0.4, "paper (RTO = 4 x RTT)"),
-    "max_rto_s": (60.0, "SCENARIOS.md common defaults"),
-    "runs_per_cell": (200, "SCENARIOS.md (per seed here)"),
-    "baseline": ("p = 0 cells (no loss)", "paper (the slides' 'No Loss' curve)"),
-    "start_jitter_s": (1.0, "ours (flows start uniformly in [0, 1) s; FCTs count from each start)"),
-}
+LINK_RATE = "1Gbps"
+LINK_DELAY = "50ms"  # each way: RTT 100 ms (the paper)
+LINK_QUEUE_PKTS = 100000  # no queueing loss
+MIN_RTO = "400ms"  # the paper: RTO = 4 x RTT
+MAX_RTO = "60s"  # SCENARIOS.md common defaults (the simulator's default, written out)
+START_JITTER = "1s"  # flows start uniformly in [0, 1) s
+
+
+def param_table(names: list[str]) -> dict[str, tuple[Any, str]]:
+    """The summary's parameters; an `Sc` is read from the cells' scenarios `names` (the
+    ones that ran; `<cell>:<path>` in sweep --param syntax). The cells' own entries come
+    after riops_common's TCP ones: min_rto_s is the paper's 4 x RTT here."""
+    link = [f"{n}:topology.links[0]" for n in names]
+    return {
+        **tcp_params(names),
+        "sizes_pkts": (Sc(*(f"{n}:traffic[0].size_pkts" for n in names), fmt=lambda *x: sorted(set(x))), "paper"),
+        "loss_probs": (Sc(*(f"{x}.loss" for x in link), fmt=lambda *p: sorted({q for q in p if q > 0})),
+                       "SCENARIOS.md (paper: 0.001 .. 0.1)"),
+        "rtt_s": (Sc(*(f"{x}.delay" for x in link), fmt=lambda *d: 2 * seconds(same(*d))), "paper"),
+        "loss_direction": ("both directions, independent per packet", "SCENARIOS.md"),
+        "link": (Sc(*(f"{x}.rate" for x in link), *(f"{x}.delay" for x in link), *(f"{x}.queue.kind" for x in link),
+                    *(f"{x}.queue.limit" for x in link), fmt=lambda *f: _link_text(len(link), f)),
+                 "ours (no bottleneck)"),
+        "min_rto_s": (Sc(*(f"{n}:tcp.min_rto" for n in names), fmt=lambda *t: seconds(same(*t))),
+                      "paper (RTO = 4 x RTT)"),
+        "max_rto_s": (Sc(*(f"{n}:tcp.max_rto" for n in names), fmt=lambda *t: seconds(same(*t))),
+                      "SCENARIOS.md common defaults"),
+        "runs_per_cell": (Sc(*(f"{n}:traffic[0].count" for n in names)), "SCENARIOS.md (per seed here)"),
+        "baseline": ("p = 0 cells (no loss)", "paper (the slides' 'No Loss' curve)"),
+        "start_jitter_s": (Sc(*(f"{n}:traffic[0].start_jitter" for n in names), fmt=lambda *j: seconds(same(*j))),
+                           "ours (flows start uniformly in [0, 1) s; FCTs count from each start)"),
+    }
+
+
+def _link_text(k: int, f: tuple[Any, ...]) -> str:
+    rate, delay, kind, limit = (same(*f[i * k:(i + 1) * k]) for i in range(4))
+    name = {"droptail": "DropTail"}.get(kind, kind)
+    return (f"{spaced(rate)}, {ms(delay)} ms each way, {name} {limit} packets "
+            "(no queueing loss)")
 
 
 def variant_name(n: int, p: float) -> str:
@@ -49,24 +86,28 @@ def variant_name(n: int, p: float) -> str:
 
 def scenario(n: int, p: float, runs: int) -> dict[str, Any]:
     nodes = [f"a{i}" for i in range(runs)] + [f"b{i}" for i in range(runs)]
-    links = [{"a": f"a{i}", "b": f"b{i}", "rate": "1Gbps", "delay": "50ms", "loss": p,
-              "queue": {"kind": "droptail", "limit": 100000}} for i in range(runs)]
+    links = [{"a": f"a{i}", "b": f"b{i}", "rate": LINK_RATE, "delay": LINK_DELAY, "loss": p,
+              "queue": {"kind": "droptail", "limit": LINK_QUEUE_PKTS}} for i in range(runs)]
     return {
         "name": f"loss-sensitivity-{variant_name(n, p)}",
         # long enough for every flow to finish; the run ends when its events do
         "duration": "100000s",
         "topology": {"kind": "graph", "nodes": nodes, "links": links},
-        "tcp": {**TCP, "min_rto": "400ms"},
+        "tcp": {**TCP, "min_rto": MIN_RTO, "max_rto": MAX_RTO},
         # starts spread over 1 s (each FCT counts from its own flow's start)
         "traffic": [{"kind": "flow", "from": "a{i}", "to": "b{i}", "count": runs, "size_pkts": n,
-                     "start_jitter": "1s"}],
+                     "start_jitter": START_JITTER}],
     }
 
 
-def run_cell(variant: str, seed: int, runs: int = 200) -> dict[str, Any]:
+def cell_scenario(variant: str, runs: int = 200) -> dict[str, Any]:
     n_s, p_s = variant.split("-")
-    n, p = int(n_s[1:]), float(p_s[1:])
-    res = api.run(scenario(n, p, runs), seed=seed, progress=False)
+    return scenario(int(n_s[1:]), float(p_s[1:]), runs)
+
+
+def run_cell(variant: str, seed: int, runs: int = 200, scs: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One cell's run: its scenario in `scs` (the dicts the report reads) or built."""
+    res = api.run(scs[variant] if scs else cell_scenario(variant, runs), seed=seed, progress=False)
     fct = [x for x in res.flows["fct_s"].to_list() if x is not None and not math.isnan(x)]
     return {
         "mean_time_s": sum(fct) / len(fct) if fct else math.nan,
@@ -81,13 +122,15 @@ def _slope(t: dict[float, float], a: float, b: float) -> float:
     return (t[b] - t[a]) / (b - a)
 
 
-def run(seeds: int = 10, runs: int = 200, quick: bool = False, client: Any = None, **_: Any) -> dict[str, Any]:
+def run(seeds: Any = 10, runs: int = 200, quick: bool = False, client: Any = None, **_: Any) -> dict[str, Any]:
     """`runs`: flows per cell and seed. `quick`: 50 runs per cell."""
+    seeds = seed_list(seeds)  # N: 1..N, or the list given
     if quick:
         runs = min(runs, 50)
     names = [variant_name(n, p) for n in SIZES for p in (0.0, *PROBS)]
     keys = ("mean_time_s", "cov", "not_completed", "mean_timeouts")
-    per_seed, detail = run_seeds(names, seeds, keys, functools.partial(run_cell, runs=runs), client)
+    scs = {v: cell_scenario(v, runs) for v in names}
+    per_seed, detail = run_seeds(names, seeds, keys, functools.partial(run_cell, runs=runs, scs=scs), client)
     variants = summarize(per_seed)
     t = {n: {p: variants[variant_name(n, p)]["mean_time_s"] for p in (0.0, *PROBS)} for n in SIZES}
     c = {n: {p: variants[variant_name(n, p)]["cov"] for p in PROBS} for n in SIZES}
@@ -131,11 +174,12 @@ def run(seeds: int = 10, runs: int = 200, quick: bool = False, client: Any = Non
         "ratio_t0.1_over_t0": rel,
         "holds": rel["n4"] > rel["n4096"],
     }]
-    params = params_with_sources(PARAMS, TCP_PARAMS)
-    params["runs_per_cell"] = {"value": runs, "source": "SCENARIOS.md" if runs == 200 else "ours (--quick)"}
+    params = params_from(param_table(names), scs)
+    params["runs_per_cell"]["source"] = "SCENARIOS.md" if runs == 200 else "ours (--quick)"
     return {
         "experiment": "loss-sensitivity",
-        "seeds": seeds,
+        "seeds": len(seeds),
+        "seed_list": seeds,
         "params": params,
         "variants": variants,
         "paper": {},

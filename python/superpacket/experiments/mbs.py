@@ -40,7 +40,7 @@ import math
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import ms, run_seeds, same, seconds, summarize
 from superpacket.experiments.pda_common import (
     HOST_QUEUE_PKTS,
     PKT_BYTES,
@@ -265,26 +265,36 @@ def _trains(res: Any) -> dict[str, list[Any]]:
             if c in t.columns}
 
 
+def variant_scenario(variant: str, transfer_pkts: int = TRANSFER_PKTS,
+                     probe_duration_s: float = PROBE_DURATION_S) -> dict[str, Any]:
+    """The scenario of a transfer `<scheme>/b<N>[/newreno-recovery]` or a probe `probe/...`."""
+    if variant.startswith("probe/"):
+        setting = variant.split("/", 1)[1]
+        cross = "onoff" if setting == "onoff" else float(setting.removeprefix("cbr-").removesuffix("Mbps")) * 1e6
+        return probe_scenario(cross, probe_duration_s)
+    scheme, b, *nr = variant.split("/")
+    return transfer_scenario(scheme, int(b[1:]), transfer_pkts, recovery="newreno" if nr else "sack")
+
+
 def run_point(variant: str, seed: int, transfer_pkts: int = TRANSFER_PKTS,
-              probe_duration_s: float = PROBE_DURATION_S) -> dict[str, Any]:
+              probe_duration_s: float = PROBE_DURATION_S, series_seed: int = 1,
+              scs: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     """One run of a variant: a transfer `<scheme>/b<N>[/newreno-recovery]` or a probe
-    `probe/...`."""
+    `probe/...` (the probe's run of `series_seed`, the first seed run, keeps its trains).
+    Its scenario is `scs[variant]` (the dicts the report reads) or built."""
     out = _nan_row()
+    sc = scs[variant] if scs else variant_scenario(variant, transfer_pkts, probe_duration_s)
     if variant.startswith("probe/"):
         setting = variant.split("/", 1)[1]
         if setting == "onoff":
-            cross, cross_bps = "onoff", mean_cross_bps()
+            cross_bps = mean_cross_bps()
         else:
             cross_bps = float(setting.removeprefix("cbr-").removesuffix("Mbps")) * 1e6
-            cross = cross_bps
-        res = api.run(probe_scenario(cross, probe_duration_s), seed=seed, progress=False)
+        res = api.run(sc, seed=seed, progress=False)
         out.update(probe_metrics(res, cross_bps))
-        if seed == 1:
+        if seed == series_seed:
             out["train_series"] = _trains(res)
     else:
-        scheme, b, *nr = variant.split("/")
-        burst = int(b[1:])
-        sc = transfer_scenario(scheme, burst, transfer_pkts, recovery="newreno" if nr else "sack")
         res = api.run(sc, seed=seed, progress=False)
         fl = res.flows.to_dicts()[0]
         src = res.sources
@@ -329,7 +339,7 @@ def _cbr(rates: Any) -> tuple[float, ...]:
     return check_list(rates, CBR_RATES, "cbr_rates", one)
 
 
-def run(seeds: int = DEFAULT_SEEDS, bursts: Any = None, cbr_rates: Any = None, transfer_pkts: int = TRANSFER_PKTS,
+def run(seeds: Any = DEFAULT_SEEDS, bursts: Any = None, cbr_rates: Any = None, transfer_pkts: int = TRANSFER_PKTS,
         small_burst: int = SMALL_BURST, large_burst: int = LARGE_BURST, probe_duration_s: float = PROBE_DURATION_S,
         quick: bool = False, client: Any = None, progress: bool | None = None, **_: Any) -> dict[str, Any]:
     """`bursts`: burst sizes of the sweep (packets; default 16..4096); `cbr_rates`: the
@@ -356,7 +366,9 @@ def run(seeds: int = DEFAULT_SEEDS, bursts: Any = None, cbr_rates: Any = None, t
     # the slow runs first (small windows move the bytes slowly), so workers stay busy
     order = probes + sorted(sweep, key=lambda v: -transfer_duration_s(v.split("/")[0], int(v.split("/b")[1]),
                                                                         transfer_pkts)) + list(newreno.values())
-    run_one = functools.partial(run_point, transfer_pkts=transfer_pkts, probe_duration_s=probe_duration_s)
+    scs = {v: variant_scenario(v, transfer_pkts, probe_duration_s) for v in order}
+    run_one = functools.partial(run_point, transfer_pkts=transfer_pkts, probe_duration_s=probe_duration_s,
+                                series_seed=seeds[0], scs=scs)
     per_seed_raw, detail = run_seeds(order, seeds, KEYS, run_one, client, progress)
     # every transfer carries the MBS measured on its path with the same seed
     onoff = per_seed_raw[ONOFF]
@@ -375,8 +387,9 @@ def run(seeds: int = DEFAULT_SEEDS, bursts: Any = None, cbr_rates: Any = None, t
     aliases = {h: variant_name(*sb) for h, sb in headline.items()}
     return {
         "experiment": "mbs",
-        "seeds": seeds,
-        "params": _params(sizes, rates, transfer_pkts, small, large, seeds, quick),
+        "seeds": len(seeds),
+        "seed_list": seeds,
+        "params": _params(scs, small, large, len(seeds), quick),
         "variants": variants,
         "paper": {},
         "paper_note": PAPER_NOTE,
@@ -476,41 +489,86 @@ def _sweep_table(variants: dict[str, dict[str, Any]], sizes: tuple[int, ...]) ->
     return rows
 
 
-def _params(sizes: tuple[int, ...], rates: tuple[float, ...], transfer_pkts: int, small: int, large: int,
-            seeds: int, quick: bool) -> dict[str, dict[str, Any]]:
+def _rate(text: str) -> float:
+    """The scenario's exact rate strings ("622000000bps", pda_common.bps) in bit/s."""
+    if not text.endswith("bps") or not text.removesuffix("bps").isdigit():
+        raise ValueError(f"{text!r}: mbs writes rates as whole bit/s")
+    return float(text.removesuffix("bps"))
+
+
+def _params(scs: dict[str, dict[str, Any]], small: int, large: int, seeds: int,
+            quick: bool) -> dict[str, dict[str, Any]]:
+    """The summary's `params`: the scenario's numbers read from the runs' scenarios `scs`
+    (variant -> the scenario that ran: the transfers and the probes), the rest as written
+    here. Links are found by their ends, cross traffic by its kind."""
+    names = list(scs)
+    probes = [v for v in names if v.startswith("probe/")]
+    transfers = [v for v in names if not v.startswith("probe/")]
+    cbrs = [v for v in probes if v != ONOFF]
+    t0 = transfers[0]
+
+    def link(v: str, a: str, b: str) -> dict[str, Any]:
+        return next(x for x in scs[v]["topology"]["links"] if (x["a"], x["b"]) == (a, b))
+
+    def onoff(v: str) -> list[dict[str, Any]]:
+        return [t for t in scs[v]["traffic"] if t["kind"] == "onoff"]
+
+    def mean_load(cross: list[dict[str, Any]]) -> float:
+        return sum(_rate(x["rate"]) * ms(x["on_time"]) / (ms(x["on_time"]) + ms(x["off_time"])) for x in cross)
+
+    def burst(v: str) -> int:
+        t = scs[v]["traffic"][0]["tcp"]
+        return t["gate"]["burst_pkts"] if "gate" in t else t["cc"]["window"]
+
+    rd = same(*(link(v, "R", "D") for v in names))
+    q = rd["queue"]
+    if q.get("unit") != "bytes":
+        raise ValueError("the R->D queue is reported in bytes")
+    sr, x1, x2 = (same(*(link(v, h, "R") for v in names)) for h in ("S", "X1", "X2"))
+    cross = same(*(onoff(v) for v in [*transfers, ONOFF] if v in scs))
+    on_off = same(*((x["on_time"], x["off_time"], x["distribution"]) for x in cross))
+    host_q = same(sr["queue"], x1["queue"], x2["queue"], rd["reverse_queue"])
+    nodes = same(*(scs[v]["topology"]["nodes"] for v in names))
+    flow = same(*({k: scs[v]["traffic"][0][k] for k in ("size_pkts", "start")} for v in transfers))
+    paced = same(*(scs[v]["traffic"][0]["tcp"]["gate"]["rate"] for v in transfers if v.startswith("paced/")))
+    probe = same(*({k: scs[v]["traffic"][0][k] for k in ("trials", "max_train", "fac_train")} for v in probes))
     p: dict[str, tuple[Any, str]] = {
-        "topology": ("graph: S, X1, X2 -> R -> D", ("paper (Fig. 3: a sender and two cross-traffic streams into one "
-                                                   "router); node names ours")),
-        "bottleneck": ((f"R->D {mbps(BOTTLENECK_BPS)}, DropTail {QUEUE_BYTES:,} bytes "
-                       f"({QUEUE_BYTES / PKT_BYTES:.1f} full packets)"), "paper (1 Gb/s router); SCENARIOS.md (1 MB)"),
-        "sender_line_rate": (mbps(LINE_BPS), "ours (GigE, as the paper's hosts in Fig. 5)"),
-        "cross_traffic": (f"X1 on-off {mbps(X1_BPS)}, X2 on-off {mbps(X2_BPS)}, to D",
+        "topology": (f"{scs[t0]['topology']['kind']}: {', '.join(n for n in nodes if n not in ('R', 'D'))} -> R -> D",
+                     ("paper (Fig. 3: a sender and two cross-traffic streams into one router); node names ours")),
+        "bottleneck": ((f"R->D {mbps(_rate(rd['rate']))}, DropTail {q['limit']:,} bytes "
+                        f"({q['limit'] / PKT_BYTES:.1f} full packets)"), "paper (1 Gb/s router); SCENARIOS.md (1 MB)"),
+        "sender_line_rate": (mbps(_rate(sr["rate"])), "ours (GigE, as the paper's hosts in Fig. 5)"),
+        "cross_traffic": (", ".join(f"{x['from']} on-off {mbps(_rate(x['rate']))}" for x in cross) + ", to D",
                           "paper (Fig. 3: 1 Gb/s and OC-12); SCENARIOS.md (622 Mbps)"),
-        "cross_on_off": ((f"on {ON_MS:g} ms / off {OFF_MS:g} ms mean, {DISTRIBUTION}; mean load "
-                         f"{mbps(mean_cross_bps())}"), "ours"),
-        "link_delay_ms": (LINK_DELAY_MS, "ours (every link; RTT S-D 4 ms)"),
-        "access_links": ((f"S-R {mbps(LINE_BPS)}, X1-R {mbps(X1_BPS)}, X2-R {mbps(X2_BPS)}; host queues DropTail "
-                         f"{HOST_QUEUE_PKTS} packets"), "ours (no loss before R)"),
-        "transfer_pkts": (transfer_pkts, "ours (the same bytes for every scheme; full 1500 B packets)"),
-        "sender_start_s": (START_S, "ours (after the cross traffic has run)"),
+        "cross_on_off": ((f"on {ms(on_off[0]):g} ms / off {ms(on_off[1]):g} ms mean, {on_off[2]}; mean load "
+                          f"{mbps(mean_load(cross))}"), "ours"),
+        "link_delay_ms": (float(ms(same(*(x["delay"] for v in names for x in scs[v]["topology"]["links"])))),
+                          "ours (every link; RTT S-D 4 ms)"),
+        "access_links": ((f"S-R {mbps(_rate(sr['rate']))}, X1-R {mbps(_rate(x1['rate']))}, X2-R "
+                          f"{mbps(_rate(x2['rate']))}; host queues DropTail {host_q['limit']} packets"),
+                         "ours (no loss before R)"),
+        "transfer_pkts": (flow["size_pkts"], "ours (the same bytes for every scheme; full 1500 B packets)"),
+        "sender_start_s": (seconds(flow["start"]), "ours (after the cross traffic has run)"),
         "schemes": (("window/b<N>: fixed window N, ACK-clocked; paced/b<N>: bursts of N at line rate, average "
-                    f"{mbps(PACED_BPS)}"), "SCENARIOS.md (window bursts, large and small paced bursts); rates ours"),
-        "burst_sizes": (list(sizes), "ours" if not quick else "ours (--quick)"),
+                     f"{mbps(_rate(paced))}"), "SCENARIOS.md (window bursts, large and small paced bursts); rates ours"),
+        "burst_sizes": (sorted({burst(v) for v in transfers if not v.endswith(NR_SUFFIX)}),
+                        "ours" if not quick else "ours (--quick)"),
         "headline": (f"window = window/b{large}, paced-large = paced/b{large}, paced-small = paced/b{small}", "ours"),
         "transfer_tcp": (("SACK recovery (RFC 6675), fixed window (no reduction on loss), MSS 1460 B, "
-                         "delayed ACK off"), ("SCENARIOS.md common defaults (high-speed experiments); fixed window "
-                         "ours (the schemes differ only in when they send)")),
+                          "delayed ACK off"), ("SCENARIOS.md common defaults (high-speed experiments); fixed window "
+                                               "ours (the schemes differ only in when they send)")),
         "newreno_point": ((f"{', '.join(NR_POINTS)} with NewReno recovery (RFC 6582), variants "
-                          f"<name>{NR_SUFFIX}"), "SCENARIOS.md (one point); the point ours"),
+                           f"<name>{NR_SUFFIX}"), "SCENARIOS.md (one point); the point ours"),
         "run_length": ("start + 2 x the transfer at its nominal rate + 1 s; cross traffic until the end",
                        "ours"),
         "probe": ((f"mbs_probe from S: trains at line rate from 2 packets doubling to the first loss, then binary "
-                  f"search, {PROBE_TRIALS} trials per size, max train {PROBE_MAX_TRAIN}; FAC trains of "
-                  f"{FAC_TRAIN} (capped at the MBS)"), "ALGORITHMS.md section 13"),
-        "probe_run_s": (PROBE_DURATION_S, "ours"),
+                   f"search, {probe['trials']} trials per size, max train {probe['max_train']}; FAC trains of "
+                   f"{probe['fac_train']} (capped at the MBS)"), "ALGORITHMS.md section 13"),
+        "probe_run_s": (seconds(same(*(scs[v]["duration"] for v in probes))), "ours"),
         "mbs_model": ("floor(Q / (1 - A/R)), Q = free buffer (packets), A = capacity - mean cross load, R = line rate",
                       "ALGORITHMS.md section 13 (fluid model)"),
-        "cbr_rates": ([mbps(r) for r in rates], "ours (three constant cross-traffic rates, the issue)"),
+        "cbr_rates": ([mbps(_rate(same(*(t["rate"] for t in scs[v]["traffic"] if t["kind"] == "cbr")))) for v in cbrs],
+                      "ours (three constant cross-traffic rates, the issue)"),
         "within": (WITHIN, "the issue (10 %)"),
         "packet_bytes": (PKT_BYTES, "SCENARIOS.md common defaults"),
     }

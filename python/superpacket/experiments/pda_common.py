@@ -11,6 +11,8 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from superpacket.experiments.common import seed_list
+
 PKT_BYTES = 1500  # SCENARIOS.md common defaults: a full packet is 1500 B on the wire
 HOST_QUEUE_PKTS = 100_000  # ours: host (NIC) queues that never drop; loss happens at the router
 
@@ -85,5 +87,12 @@ def check_list(values: Iterable[Any] | str | None, default: tuple[Any, ...], fie
     return tuple(out)
 
 
-def check_seeds(seeds: Any) -> int:
-    return check_count(seeds, "seeds", 1, 1000)
+def check_seeds(seeds: Any) -> list[int]:
+    """The seeds to run (common.seed_list: N means 1..N, or a list); a float with no
+    fraction counts as N, as before."""
+    if isinstance(seeds, float):
+        seeds = check_count(seeds, "seeds", 1, 1000)
+    try:
+        return seed_list(seeds)
+    except ValueError as e:
+        raise PdaInputError(str(e)) from None

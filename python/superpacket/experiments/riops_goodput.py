@@ -12,7 +12,7 @@ tagged by one edge classifier on the senders' links (SLR 3, T_c 10 s, T_u 1 s).
 Goodput in packets: in-order payload bytes the receivers hold at the end / 460 B, summed
 per class (the paper's "packets delivered"). `fairness`: Jain's index of the 20 sources'
 goodputs. Link utilisation over time per class (the slides' plot): bytes delivered on
-the receivers' links R2 -> d{i} per 5 s bin over the bottleneck capacity, seed 1.
+the receivers' links R2 -> d{i} per 5 s bin over the bottleneck capacity, the first seed (1 by default).
 """
 
 from __future__ import annotations
@@ -21,18 +21,17 @@ import functools
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import Sc, params_from, run_seeds, same, seconds, seed_list, summarize
 from superpacket.experiments.riops_common import (
     CLASSIFIER,
     MSS,
-    QUEUE_PARAMS,
     TCP,
-    TCP_PARAMS,
     bdp_pkts,
     counters,
     jain,
-    params_with_sources,
     queue,
+    queue_params,
+    tcp_params,
 )
 
 OPTIONS = ("quick",)  # the command line's --quick
@@ -47,19 +46,6 @@ PAPER = {
 for _v in PAPER.values():
     _v["short_share"] = _v["goodput_short_pkts"] / _v["goodput_all_pkts"]
 
-PARAMS = {
-    "pairs": (20, "paper (10 long + 10 short TCP NewReno)"),
-    "access_links": ("100Mbps, 1ms", "SCENARIOS.md"),
-    "bottleneck": ("1.25Mbps / 1.5Mbps, 20ms", "paper (rates), SCENARIOS.md (delay)"),
-    "long_flow_pkts": (10000, "paper"),
-    "short_flow_pkts": (100, "paper"),
-    "back_to_back": ("the next flow opens when the previous completes", "SCENARIOS.md"),
-    "start_jitter_s": (1.0, "SCENARIOS.md"),
-    "duration_s": (500.0, "SCENARIOS.md"),
-    "ecn": (False, "SCENARIOS.md (not stated for this experiment)"),
-    "util_bin_s": (5.0, "ours"),
-}
-
 VARIANTS = ("droptail-1.25", "red-1.25", "riops-1.25", "droptail-1.5", "red-1.5", "riops-1.5")
 ACCESS_DELAY_S = 0.001
 BOTTLENECK_DELAY_S = 0.020
@@ -67,6 +53,41 @@ RTT_S = 2 * (2 * ACCESS_DELAY_S + BOTTLENECK_DELAY_S)
 PAIRS = 20
 N_SHORT = 10
 UTIL_BIN_S = 5.0
+ACCESS = {"rate": "100Mbps", "delay": f"{ACCESS_DELAY_S * 1e3:g}ms"}  # the delay RTT_S (the BDP) assumes
+SHORT_FLOW_PKTS = 100
+LONG_FLOW_PKTS = 10000
+START_JITTER = "1s"
+
+
+def param_table(names: list[str]) -> dict[str, tuple[Any, str]]:
+    """The summary's parameters; an `Sc` is read from the variants' scenarios `names` (the
+    ones that ran; `<variant>:<path>` in sweep --param syntax)."""
+    aqm = [n for n in names if not n.startswith("droptail-")]
+    bn = "topology.bottleneck"
+
+    def rates(*r: str) -> str:
+        return " / ".join(dict.fromkeys(r))  # in the variants' order, each once
+
+    return {
+        "pairs": (Sc(*(f"{n}:topology.pairs" for n in names)), "paper (10 long + 10 short TCP NewReno)"),
+        "access_links": (Sc(*(f"{n}:topology.access.rate" for n in names),
+                            *(f"{n}:topology.access.delay" for n in names),
+                            fmt=lambda *f: f"{same(*f[:len(names)])}, {same(*f[len(names):])}"), "SCENARIOS.md"),
+        "bottleneck": (Sc(*(f"{n}:{bn}.rate" for n in names), *(f"{n}:{bn}.delay" for n in names),
+                          fmt=lambda *f: f"{rates(*f[:len(names)])}, {same(*f[len(names):])}"),
+                       "paper (rates), SCENARIOS.md (delay)"),
+        "long_flow_pkts": (Sc(*(f"{n}:traffic[1].size_pkts" for n in names)), "paper"),
+        "short_flow_pkts": (Sc(*(f"{n}:traffic[0].size_pkts" for n in names)), "paper"),
+        "back_to_back": ("the next flow opens when the previous completes", "SCENARIOS.md"),
+        "start_jitter_s": (Sc(*(f"{n}:traffic[{i}].start_jitter" for n in names for i in (0, 1)),
+                              fmt=lambda *j: seconds(same(*j))), "SCENARIOS.md"),
+        "duration_s": (Sc(*(f"{n}:duration" for n in names), fmt=lambda *d: seconds(same(*d))), "SCENARIOS.md"),
+        "ecn": (Sc(*(f"{n}:{bn}.queue.ecn" for n in aqm)), "SCENARIOS.md (not stated for this experiment)"),
+        "util_bin_s": (UTIL_BIN_S, "ours"),
+        **tcp_params(names),
+        **queue_params([n for n in names if n.startswith("red-")], [n for n in names if n.startswith("riops-")]),
+        **{f"queue_{n}": (Sc(f"{n}:{bn}.queue"), "paper (fractions of B), SCENARIOS.md (link)") for n in names},
+    }
 
 
 def scenario(variant: str, duration_s: float = 500.0, short_max_flows: int | None = None) -> dict[str, Any]:
@@ -74,16 +95,15 @@ def scenario(variant: str, duration_s: float = 500.0, short_max_flows: int | Non
     rate_bps = float(rate) * 1e6
     bn: dict[str, Any] = {"rate": f"{rate}Mbps", "delay": f"{BOTTLENECK_DELAY_S * 1e3:g}ms",
                           "queue": queue(kind, bdp_pkts(rate_bps, RTT_S), ecn=False)}
-    topo: dict[str, Any] = {"kind": "dumbbell", "pairs": PAIRS, "access": {"rate": "100Mbps", "delay": "1ms"},
-                            "bottleneck": bn}
+    topo: dict[str, Any] = {"kind": "dumbbell", "pairs": PAIRS, "access": dict(ACCESS), "bottleneck": bn}
     if kind == "riops":
         topo["edge_classifier"] = dict(CLASSIFIER)
     short: dict[str, Any] = {"kind": "back_to_back", "from": "s{i}", "to": "d{i}", "count": N_SHORT,
-                             "size_pkts": 100, "start_jitter": "1s"}
+                             "size_pkts": SHORT_FLOW_PKTS, "start_jitter": START_JITTER}
     if short_max_flows is not None:
         short["max_flows"] = short_max_flows
     long = {"kind": "back_to_back", "from": "s{i}", "to": "d{i}", "count": PAIRS - N_SHORT, "first": N_SHORT,
-            "size_pkts": 10000, "start_jitter": "1s"}
+            "size_pkts": LONG_FLOW_PKTS, "start_jitter": START_JITTER}
     return {
         "name": f"riops-goodput-{variant}",
         "duration": f"{duration_s}s",
@@ -115,8 +135,11 @@ def _util_series(res: Any, rate_bps: float, duration_s: float) -> dict[str, list
 
 
 def run_variant(variant: str, seed: int, duration_s: float = 500.0,
-                short_max_flows: int | None = None) -> dict[str, Any]:
-    res = api.run(scenario(variant, duration_s, short_max_flows), seed=seed, progress=False)
+                short_max_flows: int | None = None, series_seed: int = 1,
+                scs: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One run; its scenario is `scs[variant]` (the dicts the report reads) or built; the
+    run of `series_seed` (the first seed run) keeps the utilisation series."""
+    res = api.run(scs[variant] if scs else scenario(variant, duration_s, short_max_flows), seed=seed, progress=False)
     fl = res.flows
     per_src: dict[str, float] = {f"s{i}": 0.0 for i in range(PAIRS)}
     for src, b in zip(fl["src"].to_list(), fl["bytes_received"].to_list(), strict=True):
@@ -146,7 +169,7 @@ def run_variant(variant: str, seed: int, duration_s: float = 500.0,
                                                 "cls_table_full_pkts", "cls_adjustments")}
         out["rio"] = {k: q[k] for k in ("rio_in_arrivals", "rio_in_early_drops", "rio_in_forced_drops",
                                         "rio_out_arrivals", "rio_out_early_drops", "rio_out_forced_drops")}
-    if seed == 1:
+    if seed == series_seed:
         out["series"] = _util_series(res, float(rate) * 1e6, duration_s)
     return out
 
@@ -155,14 +178,17 @@ KEYS = ("goodput_all_pkts", "goodput_short_pkts", "goodput_long_pkts", "short_sh
         "bottleneck_drops", "short_flows_completed", "long_flows_completed")
 
 
-def run(seeds: int = 10, duration_s: float = 500.0, short_max_flows: int | None = None, quick: bool = False,
+def run(seeds: Any = 10, duration_s: float = 500.0, short_max_flows: int | None = None, quick: bool = False,
         client: Any = None, **_: Any) -> dict[str, Any]:
     """`short_max_flows`: cap the flows per short source (the paper's short totals, 49,990 ~
     10 sources x 50 flows x 100 packets, suggest a cap of 50; SCENARIOS.md has none).
     `quick`: 100 s runs. `jitter_us`/`admit_syn` of the command line do not apply."""
+    seeds = seed_list(seeds)  # N: 1..N, or the list given
     if quick:
         duration_s = min(duration_s, 100.0)
-    run_one = functools.partial(run_variant, duration_s=duration_s, short_max_flows=short_max_flows)
+    scs = {v: scenario(v, duration_s, short_max_flows) for v in VARIANTS}
+    run_one = functools.partial(run_variant, duration_s=duration_s, short_max_flows=short_max_flows,
+                                series_seed=seeds[0], scs=scs)
     per_seed, detail = run_seeds(VARIANTS, seeds, KEYS, run_one, client)
     variants = summarize(per_seed)
     share = {v: variants[v]["short_share"] for v in VARIANTS}
@@ -185,17 +211,14 @@ def run(seeds: int = 10, duration_s: float = 500.0, short_max_flows: int | None 
         "short_share_riops": share["riops-1.5"],
         "holds": share["droptail-1.5"] < share["red-1.5"] <= share["riops-1.5"],
     }]
-    params = params_with_sources(PARAMS, TCP_PARAMS, QUEUE_PARAMS)
-    params["duration_s"] = {"value": duration_s, "source": "SCENARIOS.md" if not quick else "ours (--quick)"}
+    params = params_from(param_table(list(VARIANTS)), scs)
+    params["duration_s"]["source"] = "SCENARIOS.md" if not quick else "ours (--quick)"
     params["short_max_flows"] = {"value": short_max_flows,
                                  "source": "SCENARIOS.md (none)" if short_max_flows is None else "ours (option)"}
-    for v in VARIANTS:
-        kind, rate = v.split("-")
-        q = queue(kind, bdp_pkts(float(rate) * 1e6, RTT_S))
-        params[f"queue_{v}"] = {"value": q, "source": "paper (fractions of B), SCENARIOS.md (link)"}
     return {
         "experiment": "riops-goodput",
-        "seeds": seeds,
+        "seeds": len(seeds),
+        "seed_list": seeds,
         "params": params,
         "variants": variants,
         "paper": PAPER,

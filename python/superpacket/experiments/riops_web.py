@@ -30,7 +30,7 @@ against size). Fairness:
 Jain's index of the response times of each batch of 10 foreground flows, averaged over
 the batches after the warm-up; `fg_*_cov`: coefficient of variation of the foreground
 transfer times after the warm-up. Goodput: payload bytes the receivers hold at the end,
-all flows. Series (seed 1): bottleneck queue length and drop+mark rate per 10 s.
+all flows. Series (the first seed, 1 by default): bottleneck queue length and drop+mark rate per 10 s.
 """
 
 from __future__ import annotations
@@ -40,20 +40,28 @@ import math
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import (
+    Sc,
+    params_from,
+    run_seeds,
+    same,
+    seconds,
+    seed_list,
+    spaced,
+    summarize,
+)
 from superpacket.experiments.riops_common import (
     CLASSIFIER,
     HEADER,
     MSS,
-    QUEUE_PARAMS,
     TCP,
-    TCP_PARAMS,
     bdp_pkts,
     counters,
     cov,
     jain,
-    params_with_sources,
     queue,
+    queue_params,
+    tcp_params,
 )
 
 OPTIONS = ("quick",)  # the command line's --quick
@@ -94,22 +102,97 @@ SERIES_BIN_S = 10.0
 WEB = {"inter_page_s": 9.5, "inter_object_s": 0.05, "objects_min": 2, "objects_max": 7, "size_max_bytes": 200_000.0,
        "shape": 1.2}
 
-PARAMS = {
-    "topology": ("dumbbell; access 100Mbps 1ms; bottleneck 48ms (RTT 100 ms)", "SCENARIOS.md"),
-    "bottleneck_rate": ("8 Mbps (Exp1, BDP 200), 4.8 Mbps (Exp2, BDP 120)", "paper (BDP), SCENARIOS.md"),
-    "web_model": ("inter-page exp 9.5 s, inter-object exp 0.05 s, objects/page U{2..7}, HTTP 1.0",
-                  "paper"),
-    "object_size": ("bounded Pareto, max 200 KB, shape 1.2", "paper"),
-    "object_size_min_bytes": (460.0, "ours: one segment; SCENARIOS.md's 4 B is infeasible (module doc)"),
-    "offered_load": (LOAD, "SCENARIOS.md (90 % of the bottleneck, wire bytes incl. headers and SYN)"),
-    "pools": ("10 servers s10..s19, 10 clients d10..d19; foreground s0..s9 -> d0..d9", "ours"),
-    "foreground": ("10 x 10 pkts every 25 s, 10 x 1000 pkts every 125 s, within 1 ms", "paper (jitter ours)"),
-    "ecn": ("on for RED and RIO-PS", "paper"),
-    "duration_s": (4000.0, "paper"),
-    "warmup_s": (2000.0, "paper"),
-    "size_buckets_pkts": ("short <= 10, medium 11-100, long > 100", "ours"),
-    "superpacket": ("limit = RED's B, t = B/2, EPOCH 80 ms, admit SYN, senders: runs of 10", "ours"),
-}
+ACCESS = {"rate": "100Mbps", "delay": f"{ACCESS_DELAY_S * 1e3:g}ms"}  # the delay RTT_S (the BDP) assumes
+FG_SHORT = (10, 25)  # foreground: 10-packet flows every 25 s
+FG_LONG = (1000, 125)  # and 1000-packet flows every 125 s
+FG_JITTER = "1ms"
+SP_LEN = 10  # super-packet senders: runs of 10
+
+
+def param_table(names: list[str]) -> dict[str, tuple[Any, str]]:
+    """The summary's parameters; an `Sc` is read from the runs' scenarios `names`
+    (`<exp>/<scheme>`, the ones that ran; paths in sweep --param syntax)."""
+    bn = "topology.bottleneck"
+    web = [f"{n}:traffic[0]" for n in names]
+    by_exp = {e: [n for n in names if n.startswith(f"{e}/")] for e in dict.fromkeys(n.split("/")[0] for n in names)}
+    ecn = [n for n in names if n.split("/")[1] in ("red", "riops")]
+    sp = [n for n in names if n.endswith("/superpacket")]
+
+    def topology(*f: Any) -> str:
+        k = len(names)
+        kind, rate, delay, bdelay = (same(*f[i * k:(i + 1) * k]) for i in range(4))
+        rtt = 2 * (2 * seconds(delay) + seconds(bdelay))
+        return f"{kind}; access {rate} {delay}; bottleneck {bdelay} (RTT {rtt * 1e3:g} ms)"
+
+    def rates(*f: Any) -> str:
+        # one entry per experiment of another rate: "8 Mbps (Exp1, BDP 200)"
+        out: dict[str, str] = {}
+        for e, r in zip(by_exp, f, strict=True):
+            label = f"Exp{e.split('-')[0].removeprefix('exp')}"
+            bdp = bdp_pkts(float(r.removesuffix("Mbps")) * 1e6, RTT_S)
+            out.setdefault(f"{spaced(r)} ({label}, BDP {bdp:g})", label)
+        return ", ".join(out)
+
+    def web_model(*f: Any) -> str:
+        return same(*(f"inter-page exp {seconds(w['inter_page']):g} s, inter-object exp {seconds(w['inter_object']):g}"
+                      f" s, objects/page U{{{w['objects_min']}..{w['objects_max']}}}, HTTP 1.0" for w in f))
+
+    def superpacket(*f: Any) -> str:
+        k = len(sp)
+        q, red, sp_len = f[:k], f[k:2 * k], f[2 * k:]
+        texts = set()
+        for x, r, n in zip(q, red, sp_len, strict=True):
+            if x["limit"] != r or x["threshold"] != x["limit"] // 2:
+                raise ValueError(f"superpacket queue {x} is not limit = RED's B ({r}), t = B/2")
+            syn = ", admit SYN" if x["admit_syn"] else ""
+            texts.add(f"limit = RED's B, t = B/2, EPOCH {spaced(x['epoch'])}{syn}, senders: runs of {n}")
+        return same(*texts)
+
+    out: dict[str, tuple[Any, str]] = {
+        "topology": (Sc(*(f"{n}:topology.kind" for n in names), *(f"{n}:topology.access.rate" for n in names),
+                        *(f"{n}:topology.access.delay" for n in names), *(f"{n}:{bn}.delay" for n in names),
+                        fmt=topology), "SCENARIOS.md"),
+        "bottleneck_rate": (Sc(*(f"{ns[0]}:{bn}.rate" for ns in by_exp.values()), fmt=rates),
+                            "paper (BDP), SCENARIOS.md"),
+        "web_model": (Sc(*web, fmt=web_model), "paper"),
+        "object_size": (Sc(*(f"{w}.size_max_bytes" for w in web), *(f"{w}.shape" for w in web),
+                           fmt=lambda *f: (f"bounded Pareto, max {same(*f[:len(web)]) / 1000:g} KB, shape "
+                                           f"{same(*f[len(web):]):g}")), "paper"),
+        "object_size_min_bytes": (Sc(*(f"{w}.size_min_bytes" for w in web)),
+                                  "ours: one segment; SCENARIOS.md's 4 B is infeasible (module doc)"),
+        "offered_load": (LOAD, "SCENARIOS.md (90 % of the bottleneck, wire bytes incl. headers and SYN)"),
+        "pools": (Sc(*web, fmt=lambda *w: same(*(
+            f"{x['server_count']} servers s{x['server_first']}..s{x['server_first'] + x['server_count'] - 1}, "
+            f"{x['client_count']} clients d{x['client_first']}..d{x['client_first'] + x['client_count'] - 1}; "
+            f"foreground s0..s{x['server_first'] - 1} -> d0..d{x['client_first'] - 1}" for x in w))), "ours"),
+        "foreground": ((f"{N_FG} x {FG_SHORT[0]} pkts every {FG_SHORT[1]} s, {N_FG} x {FG_LONG[0]} pkts every "
+                        f"{FG_LONG[1]} s, within {spaced(FG_JITTER)}"), "paper (jitter ours)"),
+        "ecn": (Sc(*(f"{n}:tcp.ecn" for n in ecn), *(f"{n}:{bn}.queue.ecn" for n in ecn),
+                   fmt=lambda *e: "on for RED and RIO-PS" if all(e) else f"RED and RIO-PS: {e}"), "paper"),
+        "duration_s": (Sc(*(f"{n}:duration" for n in names), fmt=lambda *d: seconds(same(*d))), "paper"),
+        "warmup_s": (2000.0, "paper"),
+        "size_buckets_pkts": ((f"short <= {SHORT_MAX_PKTS}, medium {SHORT_MAX_PKTS + 1}-{MEDIUM_MAX_PKTS}, "
+                               f"long > {MEDIUM_MAX_PKTS}"), "ours"),
+        **tcp_params(names),
+        **queue_params([n for n in names if n.endswith("/red")], [n for n in names if n.endswith("/riops")]),
+    }
+    if sp:
+        out["superpacket"] = (Sc(*(f"{n}:{bn}.queue" for n in sp), *(f"{n.split('/')[0]}/red:{bn}.queue.limit"
+                                                                        for n in sp),
+                                 *(f"{n}:tcp.sp_len" for n in sp), fmt=superpacket), "ours")
+    # the initial RTO differs by experiment (exp1-ito1 runs with 1 s): reported per experiment
+    out["init_rto_s"] = (Sc(*(f"{n}:tcp.init_rto" for ns in by_exp.values() for n in ns),
+                            fmt=lambda *t: _per_exp(by_exp, t)), "paper (ITO; Exp1 also with ITO 1 s)")
+    return out
+
+
+def _per_exp(by_exp: dict[str, list[str]], values: tuple[str, ...]) -> dict[str, float]:
+    """The runs' init_rto per experiment (each experiment's runs hold one value)."""
+    out, k = {}, 0
+    for e, ns in by_exp.items():
+        out[e] = seconds(same(*values[k:k + len(ns)]))
+        k += len(ns)
+    return out
 
 
 def bp_tail(y: float, lo: float, hi: float, a: float) -> float:
@@ -149,12 +232,12 @@ def scenario(exp: str, scheme: str, duration_s: float, obj_min_bytes: float = 46
     rate_bps = e["rate_mbps"] * 1e6
     bdp = bdp_pkts(rate_bps, RTT_S)
     tcp: dict[str, Any] = {**TCP, "init_rto": e["init_rto"]}
-    topo: dict[str, Any] = {"kind": "dumbbell", "pairs": N_FG + N_WEB, "access": {"rate": "100Mbps", "delay": "1ms"}}
+    topo: dict[str, Any] = {"kind": "dumbbell", "pairs": N_FG + N_WEB, "access": dict(ACCESS)}
     if scheme == "superpacket":
         b = round(2.5 * bdp)
         q: dict[str, Any] = {"kind": "superpacket", "limit": b, "threshold": b // 2, "epoch": "80ms",
                              "admit_syn": True}
-        tcp.update({"superpacket": "runs", "sp_len": 10, "sp_on_denial": "fallback"})
+        tcp.update({"superpacket": "runs", "sp_len": SP_LEN, "sp_on_denial": "fallback"})
     else:
         q = queue(scheme, bdp, ecn=True)
         if scheme in ("red", "riops"):
@@ -171,12 +254,10 @@ def scenario(exp: str, scheme: str, duration_s: float, obj_min_bytes: float = 46
         "objects_min": w["objects_min"], "objects_max": w["objects_max"], "size_min_bytes": obj_min_bytes,
         "size_max_bytes": w["size_max_bytes"], "shape": w["shape"],
     }]
-    for t in range(25, int(duration_s), 25):
-        traffic.append({"kind": "flow", "from": "s{i}", "to": "d{i}", "count": N_FG, "size_pkts": 10,
-                        "start": f"{t}s", "start_jitter": "1ms"})
-    for t in range(125, int(duration_s), 125):
-        traffic.append({"kind": "flow", "from": "s{i}", "to": "d{i}", "count": N_FG, "size_pkts": 1000,
-                        "start": f"{t}s", "start_jitter": "1ms"})
+    for size, every in (FG_SHORT, FG_LONG):
+        for t in range(every, int(duration_s), every):
+            traffic.append({"kind": "flow", "from": "s{i}", "to": "d{i}", "count": N_FG, "size_pkts": size,
+                            "start": f"{t}s", "start_jitter": FG_JITTER})
     return {
         "name": f"riops-web-{exp}-{scheme}",
         "duration": f"{duration_s}s",
@@ -207,9 +288,13 @@ def _series(res: Any, duration_s: float) -> dict[str, list[float]]:
 
 
 def run_variant(variant: str, seed: int, duration_s: float = 4000.0, warmup_s: float = 2000.0,
-                obj_min_bytes: float = 460.0) -> dict[str, Any]:
+                obj_min_bytes: float = 460.0, series_seed: int = 1,
+                scs: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One run; its scenario is `scs[variant]` (the dicts the report reads) or built; the
+    run of `series_seed` (the first seed run) keeps the series."""
     exp, scheme = variant.split("/")
-    res = api.run(scenario(exp, scheme, duration_s, obj_min_bytes), seed=seed, progress=False)
+    res = api.run(scs[variant] if scs else scenario(exp, scheme, duration_s, obj_min_bytes), seed=seed,
+                  progress=False)
     fl = res.flows
     src = fl["src"].to_list()
     size = fl["size_bytes"].to_list()
@@ -268,7 +353,7 @@ def run_variant(variant: str, seed: int, duration_s: float = 4000.0, warmup_s: f
         c = counters(res, "edge@R1")
         out["classifier"] = {k: c[k] for k in ("cls_lt", "cls_tagged_in", "cls_tagged_out", "cls_peak_entries",
                                                 "cls_table_full_pkts", "cls_adjustments", "cls_memory_bytes")}
-    if seed == 1:
+    if seed == series_seed:
         out["series"] = _series(res, duration_s)
         out["fg_series"] = {"fairness_short": fair["short"], "fairness_long": fair["long"],
                             "time_short_s": fg_time["short"], "time_long_s": fg_time["long"]}
@@ -282,10 +367,11 @@ KEYS = ("mean_response_short_s", "mean_response_medium_s", "mean_response_long_s
         "bottleneck_mean_queue_pkts")
 
 
-def run(seeds: int = 10, quick: bool = False, duration_s: float | None = None, warmup_s: float | None = None,
+def run(seeds: Any = 10, quick: bool = False, duration_s: float | None = None, warmup_s: float | None = None,
         obj_min_bytes: float = 460.0, experiments: tuple[str, ...] = tuple(EXPERIMENTS),
         schemes: tuple[str, ...] = SCHEMES, client: Any = None, verbose: bool = True, **_: Any) -> dict[str, Any]:
     """`quick`: 600 s runs with 200 s warm-up. `jitter_us`/`admit_syn` do not apply."""
+    seeds = seed_list(seeds)  # N: 1..N, or the list given
     dur = duration_s if duration_s is not None else (600.0 if quick else 4000.0)
     warm = warmup_s if warmup_s is not None else (200.0 if quick else 2000.0)
     chosen = {}
@@ -300,7 +386,9 @@ def run(seeds: int = 10, quick: bool = False, duration_s: float | None = None, w
                   f"{info['wire_bytes_per_object']:.0f} wire B/object, offered load "
                   f"{info['offered_load']:.3f} of {rate / 1e6:g} Mbps)", file=sys.stderr)
     names = [f"{e}/{s}" for e in experiments for s in schemes]
-    run_one = functools.partial(run_variant, duration_s=dur, warmup_s=warm, obj_min_bytes=obj_min_bytes)
+    scs = {n: scenario(*n.split("/"), dur, obj_min_bytes) for n in names}
+    run_one = functools.partial(run_variant, duration_s=dur, warmup_s=warm, obj_min_bytes=obj_min_bytes,
+                                series_seed=seeds[0], scs=scs)
     per_seed, detail = run_seeds(names, seeds, KEYS, run_one, client)
     # per-seed response time relative to RED (same seed), the slides' "relative to RED"
     for exp in experiments:
@@ -348,14 +436,14 @@ def run(seeds: int = 10, quick: bool = False, duration_s: float | None = None, w
                     "paper_improvement_pct": PAPER_CUTS[exp]["medium"],
                     "holds": cut["medium"] >= lo,
                 })
-    params = params_with_sources(PARAMS, TCP_PARAMS, QUEUE_PARAMS)
-    params["object_size_min_bytes"]["value"] = obj_min_bytes
-    params["duration_s"] = {"value": dur, "source": "paper" if not quick else "SCENARIOS.md (--quick)"}
+    params = params_from(param_table(names), scs)
+    params["duration_s"]["source"] = "paper" if not quick else "SCENARIOS.md (--quick)"
     params["warmup_s"] = {"value": warm, "source": "paper" if not quick else "SCENARIOS.md (--quick)"}
     params["sessions"] = {"value": chosen, "source": "ours (calibrated to the offered load)"}
     return {
         "experiment": "riops-web",
-        "seeds": seeds,
+        "seeds": len(seeds),
+        "seed_list": seeds,
         "params": params,
         "variants": variants,
         "paper": PAPER,

@@ -17,46 +17,77 @@ import functools
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import run_seeds, summarize
+from superpacket.experiments.common import Sc, ms, params_from, run_seeds, same, seconds, seed_list, summarize
 
 PAPER = {
     "droptail": {"mean_fct_s": 0.0264},
     "superpacket": {"mean_fct_s": 0.0186},
 }
 
-PARAMS = {
-    "access_links": ("A/B/C -> R 100Mbps, 1ms", "SCENARIOS.md"),
-    "bottleneck": ("R -> D 110Mbps, 1ms", "SCENARIOS.md"),
-    "nic_queue_a_pkts": (1000, "SCENARIOS.md"),
-    "buffer_pkts": (20, "SCENARIOS.md"),
-    "threshold_t": (10, "SCENARIOS.md"),
-    "epoch_ms": (80, "SCENARIOS.md"),
-    "admit_syn": (True, "SCENARIOS.md (SYNs always admitted)"),
-    "long_flows": (10, "paper"),
-    "long_cwnd": (26, "paper (initial and max cwnd)"),
-    "long_start_jitter_s": (0.1, "SCENARIOS.md"),
-    "short_flow_pkts": (10, "paper"),
-    "short_init_cwnd": (10, "paper"),
-    "short_rate_per_host_per_s": (20, "paper"),
-    "short_hosts": ("B, C", "paper"),
-    "drain_s": (1.0, "ours: the run lasts this long past the last short-flow arrival"),
+VARIANTS = ("droptail", "superpacket")
+
+# The scenario's numbers, each written once: the builder uses them and the report reads
+# them back from the scenario that ran (PARAMS' paths), so the two cannot differ.
+ACCESS_RATE = "100Mbps"  # A/B/C -> R
+ACCESS_DELAY = "1ms"
+BOTTLENECK_RATE = "110Mbps"  # R -> D
+BOTTLENECK_DELAY = "1ms"
+NIC_QUEUE_PKTS = 1000  # A's NIC queue (and R -> D's reverse queue)
+BUFFER_PKTS = 20  # R -> D
+THRESHOLD_T = 10
+EPOCH = "80ms"
+LONG_FLOWS = 10
+LONG_CWND = 26  # initial and max cwnd
+LONG_START_JITTER = "100ms"
+SHORT_FLOW_PKTS = 10
+SHORT_INIT_CWND = 10
+SHORT_RATE_PER_S = 20.0  # per short host
+SHORT_START_S = 1.0
+DRAIN_S = 1.0  # the run lasts this long past the last short-flow arrival
+
+# paths in the scenario dict (sweep --param syntax); `droptail:` / `superpacket:` pick the
+# variant, none the first; a parameter read from several fields reports their one value
+_ACCESS = [f"topology.links[{i}]" for i in range(3)]
+_BN = "topology.links[3]"
+PARAMS: dict[str, tuple[Any, str]] = {
+    "access_links": (Sc(*(f"{a}.rate" for a in _ACCESS), *(f"{a}.delay" for a in _ACCESS),
+                        fmt=lambda *x: f"A/B/C -> R {same(*x[:3])}, {same(*x[3:])}"), "SCENARIOS.md"),
+    "bottleneck": (Sc(f"{_BN}.rate", f"{_BN}.delay", fmt=lambda r, d: f"R -> D {r}, {d}"), "SCENARIOS.md"),
+    "nic_queue_a_pkts": (Sc("topology.links[0].queue.limit"), "SCENARIOS.md"),
+    "buffer_pkts": (Sc(*(f"{v}:{_BN}.queue.limit" for v in ("droptail", "superpacket"))), "SCENARIOS.md"),
+    "threshold_t": (Sc(f"superpacket:{_BN}.queue.threshold"), "SCENARIOS.md"),
+    "epoch_ms": (Sc(f"superpacket:{_BN}.queue.epoch", fmt=ms), "SCENARIOS.md"),
+    "admit_syn": (Sc(f"superpacket:{_BN}.queue.admit_syn"), "SCENARIOS.md (SYNs always admitted)"),
+    "long_flows": (Sc("traffic[0].count"), "paper"),
+    "long_cwnd": (Sc("traffic[0].tcp.init_cwnd", "traffic[0].tcp.max_cwnd"), "paper (initial and max cwnd)"),
+    "long_start_jitter_s": (Sc("traffic[0].start_jitter", fmt=seconds),
+                            "SCENARIOS.md"),
+    "short_flow_pkts": (Sc("traffic[1].size_pkts", "traffic[2].size_pkts"), "paper"),
+    "short_init_cwnd": (Sc(*(f"{v}:traffic[{i}].tcp.init_cwnd" for v in VARIANTS for i in (1, 2))), "paper"),
+    "short_rate_per_host_per_s": (Sc("traffic[1].rate_per_s", "traffic[2].rate_per_s", fmt=lambda *r: int(same(*r))),
+                                  "paper"),
+    "short_hosts": (Sc("traffic[1].from", "traffic[2].from", fmt=lambda a, b: f"{a}, {b}"), "paper"),
+    "drain_s": (Sc("duration", "traffic[1].stop", "traffic[2].stop", fmt=lambda d, *s: seconds(d) - seconds(same(*s))),
+                "ours: the run lasts this long past the last short-flow arrival"),
+    "duration_s": (Sc(*(f"{v}:duration" for v in VARIANTS), fmt=lambda *d: seconds(same(*d))),
+                   "SCENARIOS.md (short flows to 31 s) + drain_s"),
 }
 
-VARIANTS = ("droptail", "superpacket")
 
 
 def scenario(variant: str, duration_s: float = 32.0) -> dict[str, Any]:
     """`duration_s` is the whole run; short flows arrive from 1 s to duration_s - 1 s."""
+    bn_queue = {"kind": "droptail", "limit": BUFFER_PKTS}
     if variant == "droptail":
-        queue: dict[str, Any] = {"kind": "droptail", "limit": 20}
-        short_tcp: dict[str, Any] = {"init_cwnd": 10}
+        queue: dict[str, Any] = bn_queue
+        short_tcp: dict[str, Any] = {"init_cwnd": SHORT_INIT_CWND}
     else:
-        queue = {"kind": "superpacket", "limit": 20, "threshold": 10, "epoch": "80ms", "admit_syn": True}
-        short_tcp = {"init_cwnd": 10, "superpacket": "flow", "sp_on_denial": "fallback"}
-    access = {"rate": "100Mbps", "delay": "1ms"}
-    stop = duration_s - 1.0
-    shorts = [{"kind": "poisson", "from": h, "to": "D", "rate_per_s": 20.0, "size_pkts": 10,
-               "start": "1s", "stop": f"{stop}s", "tcp": short_tcp} for h in ("B", "C")]
+        queue = {**bn_queue, "kind": "superpacket", "threshold": THRESHOLD_T, "epoch": EPOCH, "admit_syn": True}
+        short_tcp = {"init_cwnd": SHORT_INIT_CWND, "superpacket": "flow", "sp_on_denial": "fallback"}
+    access = {"rate": ACCESS_RATE, "delay": ACCESS_DELAY}
+    stop = duration_s - DRAIN_S
+    shorts = [{"kind": "poisson", "from": h, "to": "D", "rate_per_s": SHORT_RATE_PER_S, "size_pkts": SHORT_FLOW_PKTS,
+               "start": f"{SHORT_START_S:g}s", "stop": f"{stop}s", "tcp": short_tcp} for h in ("B", "C")]
     return {
         "name": f"short-long-{variant}",
         "duration": f"{duration_s}s",
@@ -64,23 +95,35 @@ def scenario(variant: str, duration_s: float = 32.0) -> dict[str, Any]:
             "kind": "graph",
             "nodes": ["A", "B", "C", "R", "D"],
             "links": [
-                {"a": "A", "b": "R", **access, "queue": {"kind": "droptail", "limit": 1000}},
+                {"a": "A", "b": "R", **access, "queue": {"kind": "droptail", "limit": NIC_QUEUE_PKTS}},
                 {"a": "B", "b": "R", **access},
                 {"a": "C", "b": "R", **access},
-                {"a": "R", "b": "D", "rate": "110Mbps", "delay": "1ms", "queue": queue,
-                 "reverse_queue": {"kind": "droptail", "limit": 1000}},
+                {"a": "R", "b": "D", "rate": BOTTLENECK_RATE, "delay": BOTTLENECK_DELAY, "queue": queue,
+                 "reverse_queue": {"kind": "droptail", "limit": NIC_QUEUE_PKTS}},
             ],
         },
         "traffic": [
-            {"kind": "bulk", "from": "A", "to": "D", "count": 10, "start_jitter": "100ms",
-             "tcp": {"init_cwnd": 26, "max_cwnd": 26}},
+            {"kind": "bulk", "from": "A", "to": "D", "count": LONG_FLOWS, "start_jitter": LONG_START_JITTER,
+             "tcp": {"init_cwnd": LONG_CWND, "max_cwnd": LONG_CWND}},
             *shorts,
         ],
     }
 
 
-def run_variant(variant: str, seed: int, duration_s: float = 32.0) -> dict[str, Any]:
-    res = api.run(scenario(variant, duration_s), seed=seed, progress=False)
+def scenarios(duration_s: float = 32.0) -> dict[str, dict[str, Any]]:
+    """Every variant's scenario: built once per run, run and read for the report."""
+    return {v: scenario(v, duration_s) for v in VARIANTS}
+
+
+def params(scs: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The summary's `params`, read from the scenarios that ran."""
+    return params_from(PARAMS, scs)
+
+
+def run_variant(variant: str, seed: int, duration_s: float = 32.0,
+                scs: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One run of `variant`: its scenario in `scs` (the dicts the report reads) or built."""
+    res = api.run(scs[variant] if scs else scenario(variant, duration_s), seed=seed, progress=False)
     fl = res.flows
     long = fl.filter(fl["bulk"])
     short = fl.filter(~fl["bulk"])
@@ -99,13 +142,15 @@ def run_variant(variant: str, seed: int, duration_s: float = 32.0) -> dict[str, 
     }
 
 
-def run(seeds: int = 10, duration_s: float = 32.0, client: Any = None, **_: Any) -> dict[str, Any]:
+def run(seeds: Any = 10, duration_s: float = 32.0, client: Any = None, **_: Any) -> dict[str, Any]:
     """`jitter_us` and `admit_syn` of the command line do not apply (SYNs are always
     admitted here, as the scenario says). `client`: a `distributed.Client` to run the
     seeds on (same results)."""
+    seeds = seed_list(seeds)  # N: 1..N, or the list given
     keys = ("mean_fct_s", "long_goodput_bps", "short_not_completed", "short_with_timeout", "sp_admitted")
-    per_seed, detail = run_seeds(VARIANTS, seeds, keys, functools.partial(run_variant, duration_s=duration_s),
-                                 client)
+    scs = scenarios(duration_s)
+    per_seed, detail = run_seeds(VARIANTS, seeds, keys,
+                                 functools.partial(run_variant, duration_s=duration_s, scs=scs), client)
     variants = summarize(per_seed)
     dt_s = per_seed["droptail"]["mean_fct_s"]
     sp_s = per_seed["superpacket"]["mean_fct_s"]
@@ -123,12 +168,11 @@ def run(seeds: int = 10, duration_s: float = 32.0, client: Any = None, **_: Any)
         "improvement_pct_ci95": ci["cut_ci95"],
         "holds": sp < dt,
     }]
-    params = {k: {"value": v, "source": s} for k, (v, s) in PARAMS.items()}
-    params["duration_s"] = {"value": duration_s, "source": "SCENARIOS.md (short flows to 31 s) + drain_s"}
     return {
         "experiment": "short-long",
-        "seeds": seeds,
-        "params": params,
+        "seeds": len(seeds),
+        "seed_list": seeds,
+        "params": params(scs),
         "variants": variants,
         "paper": PAPER,
         "claims": claims,
