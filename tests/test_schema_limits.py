@@ -3,9 +3,12 @@
 docs/schema.md is generated from the Rust types' doc comments, but a field's limits
 (`1..=100000`, `at most 2^26`, `in (0, 1]`, `above 0`, `at most 10s`) are prose there,
 while Scenario::build and friends enforce them separately: the two can drift. Every
-numeric limit stated in a table row's description is parsed here and checked at its
-boundary against the real validator (`_core.validate`): the value at the limit is not
-refused for the limit, one step past it is refused with one line naming the field.
+numeric limit stated in a table row's description (and in LowP's, a number without a
+table) is parsed here and checked at its boundary against the real validator
+(`_core.validate`): the value at the limit is not refused for the limit (the memory
+estimate may refuse it), one step past it is refused with one line naming the field.
+The whole file takes about 7 s (the 100,000-host topologies and a super-packet table of
+2^24 pairs, allocated at build, are the costly ones).
 
 A limit needs a hand-written entry in SCENARIOS (the scenario that places a value in
 that field); a documented limit without one fails `test_every_documented_limit_is_mapped`.
@@ -95,44 +98,58 @@ def field_type(t: str) -> str | None:
     return None
 
 
+def scan(desc: str, ftype: str) -> list[tuple[bool, str, bool, str, str]]:
+    """The bounds a description states: (upper, token, inclusive, text, expr)."""
+    found: list[tuple[bool, str, bool, str, str]] = []
+    for mm in re.finditer(rf"({NUM})\.\.=({TOK})", desc):
+        found += [(False, mm.group(1), True, mm.group(0), ""), (True, mm.group(2), True, mm.group(0), "")]
+    for mm in re.finditer(rf"(?i)\b(at most|at least|above|below)\s+({TOK})", desc):
+        # "leaves x spines (the fabric links) at most 100000": a bound on a product
+        clause = re.split(r"[;,.]", desc[: mm.start()])[-1]
+        expr = re.sub(r"\s*\([^)]*\)|^\s*with\s+", "", clause).strip() if " x " in clause else ""
+        kind = mm.group(1).lower()
+        upper, inclusive = kind in ("at most", "below"), kind in ("at most", "at least")
+        found.append((upper, mm.group(2), inclusive, mm.group(0), expr))
+    for mm in re.finditer(rf">=\s*({TOK})", desc):
+        found.append((False, mm.group(1), True, mm.group(0), ""))
+    # "in (0, 1]", ", (0, 1] (0.5)"; not "uniform[0, jitter)" (a draw, not a limit)
+    for mm in re.finditer(rf"(?<![\w\[(])([\[(])\s*({TOK})\s*,\s*({TOK})\s*([\])])", desc):
+        lo, hi = mm.group(2), mm.group(3)
+        if number(lo.strip("`"), ftype) is None and not is_field_ref(lo):
+            continue  # prose in parentheses: "(src, dst)"
+        found += [
+            (False, lo, mm.group(1) == "[", mm.group(0), ""),
+            (True, hi, mm.group(4) == "]", mm.group(0), ""),
+        ]
+    return found
+
+
 def parse(text: str) -> tuple[list[Limit], list[str]]:
-    """The numeric limits of every table row, and the field-relative ones as text."""
+    """The numeric limits of every table row (and of a number-valued type without a table,
+    LowP, stated in its description), and the field-relative ones as text."""
     limits: list[Limit] = []
     relative: list[str] = []
-    typ = None
+    typ = used_in = None
+    prose: list[str] = []
     for line in text.splitlines():
         if m := HEADING.match(line):
             typ = m.group(1) + (f"[{m.group(2)}]" if m.group(2) else "")
+            used_in, prose = None, []
             continue
-        m = ROW.match(line)
-        if not (m and typ):
+        if m := re.match(r"^Used in: `[^`]*\.(\w+)`", line):
+            used_in = m.group(1)
             continue
-        field, ftype, desc = m.group(1), field_type(m.group(2)), m.group(4)
-        if ftype is None:
+        if m := ROW.match(line):
+            field, ftype, desc = m.group(1), field_type(m.group(2)), m.group(4)
+        elif line == "- a value: number" and used_in:
+            field, ftype, desc = used_in, "number", " ".join(prose)  # LowP: its users' field
+        else:
+            if line and not line.startswith(("|", "-", "<", "`")):
+                prose.append(line)
             continue
-
-        found: list[tuple[bool, str, bool, str, str]] = []  # (upper, token, inclusive, text, expr)
-        for mm in re.finditer(rf"({NUM})\.\.=({TOK})", desc):
-            found += [(False, mm.group(1), True, mm.group(0), ""), (True, mm.group(2), True, mm.group(0), "")]
-        for mm in re.finditer(rf"(?i)\b(at most|at least|above|below)\s+({TOK})", desc):
-            # "leaves x spines (the fabric links) at most 100000": a bound on a product
-            clause = re.split(r"[;,.]", desc[: mm.start()])[-1]
-            expr = re.sub(r"\s*\([^)]*\)|^\s*with\s+", "", clause).strip() if " x " in clause else ""
-            kind = mm.group(1).lower()
-            upper, inclusive = kind in ("at most", "below"), kind in ("at most", "at least")
-            found.append((upper, mm.group(2), inclusive, mm.group(0), expr))
-        for mm in re.finditer(rf">=\s*({TOK})", desc):
-            found.append((False, mm.group(1), True, mm.group(0), ""))
-        # "in (0, 1]", ", (0, 1] (0.5)"; not "uniform[0, jitter)" (a draw, not a limit)
-        for mm in re.finditer(rf"(?<![\w\[(])([\[(])\s*({TOK})\s*,\s*({TOK})\s*([\])])", desc):
-            lo, hi = mm.group(2), mm.group(3)
-            if number(lo.strip("`"), ftype) is None and not is_field_ref(lo):
-                continue  # prose in parentheses: "(src, dst)"
-            found += [
-                (False, lo, mm.group(1) == "[", mm.group(0), ""),
-                (True, hi, mm.group(4) == "]", mm.group(0), ""),
-            ]
-        for upper, tok, inclusive, said, expr in found:
+        if ftype is None or typ is None:
+            continue
+        for upper, tok, inclusive, said, expr in scan(desc, ftype):
             kind = "int" if expr else ftype  # a bound on a product counts things
             v = number(tok.strip("`"), kind)
             if v is not None:
@@ -433,6 +450,7 @@ SCENARIOS: dict[tuple[str, ...], Case] = {
         for f in fs
     },
     ("CcConfig[vegas]", "beta"): C(tcp("beta", cc={"kind": "vegas", "alpha": 0.0})),  # alpha <= beta
+    ("LowP", "low_p"): C(tcp("low_p", cc={"kind": "highspeed", "mode": "continuous"})),
     ("ReorderingTable[dcr]", "tau_srtt"): C(tcp("tau_srtt", reordering={"kind": "dcr"})),
     **{("RioClassSpec", f): C(rio_class(f)) for f in ("min_th", "p_max", "w_q")},
 }
