@@ -335,6 +335,13 @@ impl MovingTable {
         self.gens[0].slots.len()
     }
 
+    /// Heap bytes `new(max_pairs, _)` allocates: both generations of
+    /// `(2 max_pairs).next_power_of_two()` slots (for a memory estimate before building).
+    pub fn bytes_for(max_pairs: u32) -> usize {
+        let n_slots = (2 * max_pairs.clamp(1, MAX_PAIRS_LIMIT) as usize).next_power_of_two();
+        2 * n_slots * core::mem::size_of::<Slot>()
+    }
+
     /// Heap bytes of both generations (with the unbounded table, as grown so far).
     pub fn memory_bytes(&self) -> usize {
         (self.gens[0].slots.len() + self.gens[1].slots.len()) * core::mem::size_of::<Slot>()

@@ -70,7 +70,7 @@ impl ClassifierConfig {
             return Err(format!("max_flows: must be in 1..=2^28 (got {})", self.max_flows));
         }
         if self.lt_min == 0 || self.lt_min > self.lt_max {
-            return Err(format!("lt_min: must be in 1..=lt_max (got {} > {})", self.lt_min, self.lt_max));
+            return Err(format!("lt_min: must be in 1..=lt_max = {} (got {})", self.lt_max, self.lt_min));
         }
         if self.lt_max > 1 << 20 {
             return Err(format!("lt_max: must be <= 2^20 (got {})", self.lt_max));

@@ -647,7 +647,18 @@ impl QueueSpec {
                     max_reserved_per_pair: sp.max_reserved_per_pair,
                     epoch_phase_ns: if sp.random_epoch_phase { phase } else { 0 },
                 };
-                cfg.validate().map_err(|e| format!("{path}.{}: {e}", e.field()))?;
+                // named by the scenario's fields (the library's are buff_size, epoch_ns)
+                cfg.validate().map_err(|e| {
+                    use admission::ConfigError as E;
+                    match e {
+                        E::BuffSizeZero => format!("{path}.limit: must be at least 1 (got 0)"),
+                        E::ThresholdAboveBuffSize { threshold, buff_size } => {
+                            format!("{path}.threshold: must be at most limit ({buff_size}) (got {threshold})")
+                        }
+                        E::EpochZero => format!("{path}.epoch: must be above 0"),
+                        e => format!("{path}.{}: {e}", e.field()),
+                    }
+                })?;
                 let rule = match sp.rule {
                     RuleSpec::Static => ThresholdRule::Static,
                     RuleSpec::Ewma => ThresholdRule::Ewma { weight: sp.rule_weight, t_min: sp.t_min },
@@ -1571,7 +1582,8 @@ pub struct CbrSpec {
     pub from: String,
     /// Destination node name, "{i}" as in `from`; never the source itself.
     pub to: String,
-    /// Sources made from this entry (values of {i}), at least 1.
+    /// Sources made from this entry (values of {i}); 0 makes none (e.g. a sweep's point
+    /// without this traffic).
     #[serde(default = "d_one")]
     pub count: u32,
     /// Sending rate, in packets of `packet_bytes`.
@@ -1604,7 +1616,8 @@ pub struct OnOffSpec {
     pub from: String,
     /// Destination node name, "{i}" as in `from`; never the source itself.
     pub to: String,
-    /// Sources made from this entry (values of {i}), at least 1.
+    /// Sources made from this entry (values of {i}); 0 makes none (e.g. a sweep's point
+    /// without this traffic).
     #[serde(default = "d_one")]
     pub count: u32,
     /// Sending rate during on periods, in packets of `packet_bytes`.
@@ -1680,7 +1693,8 @@ pub struct BulkSpec {
     pub from: String,
     /// Destination node name, "{i}" as in `from`; never the source itself.
     pub to: String,
-    /// Sources made from this entry (values of {i}), at least 1.
+    /// Sources made from this entry (values of {i}); 0 makes none (e.g. a sweep's point
+    /// without this traffic).
     #[serde(default = "d_one")]
     pub count: u32,
     /// Time the first flow starts.
@@ -1702,7 +1716,8 @@ pub struct FlowSpecToml {
     pub from: String,
     /// Destination node name, "{i}" as in `from`; never the source itself.
     pub to: String,
-    /// Sources made from this entry (values of {i}), at least 1.
+    /// Sources made from this entry (values of {i}); 0 makes none (e.g. a sweep's point
+    /// without this traffic).
     #[serde(default = "d_one")]
     pub count: u32,
     /// Payload bytes per flow, at least 1; give this or `size_pkts`, not both.
@@ -1731,7 +1746,8 @@ pub struct PoissonSpec {
     pub from: String,
     /// Destination node name, "{i}" as in `from`; never the source itself.
     pub to: String,
-    /// Sources made from this entry (values of {i}), at least 1.
+    /// Sources made from this entry (values of {i}); 0 makes none (e.g. a sweep's point
+    /// without this traffic).
     #[serde(default = "d_one")]
     pub count: u32,
     /// Flow arrivals per second (per source), finite and above 0.
@@ -2038,6 +2054,10 @@ impl Scenario {
         for (k, t) in self.traffic.iter().enumerate() {
             self.add_traffic(&mut sim, k, t, seed, end)?;
         }
+        // refused even when no queue is sampled: a 0 there is a mistake either way
+        if self.output.sample_interval.0 == SimTime::ZERO {
+            return Err("output.sample_interval: must be above 0".into());
+        }
         if !self.output.sample_queues.is_empty() {
             let mut ids = Vec::new();
             for (i, name) in self.output.sample_queues.iter().enumerate() {
@@ -2054,8 +2074,8 @@ impl Scenario {
                 }
             }
             let iv = self.output.sample_interval.0;
-            let rows = self.duration.0.ns() / iv.ns().max(1) * ids.len() as u64;
-            if iv == SimTime::ZERO || rows > MONITOR_MAX_ROWS {
+            let rows = (self.duration.0.ns() / iv.ns()).saturating_mul(ids.len() as u64);
+            if rows > MONITOR_MAX_ROWS {
                 return Err(format!(
                     "output.sample_interval: {}s over {}s for {} links is {rows} rows, above {MONITOR_MAX_ROWS} (a longer interval, or fewer links)",
                     iv.as_secs_f64(),
@@ -2125,7 +2145,8 @@ impl Scenario {
                     .ok_or_else(|| format!("{path}.size_pkts: too large")),
                 (Some(_), Some(_)) => Err(format!("{path}: give size_bytes or size_pkts, not both")),
                 (None, None) => Err(format!("{path}: size_bytes or size_pkts is required")),
-                _ => Err(format!("{path}: flow size must be > 0")),
+                (Some(_), None) => Err(format!("{path}.size_bytes: must be at least 1 (got 0)")),
+                _ => Err(format!("{path}.size_pkts: must be at least 1 (got 0)")),
             }
         };
         for i in 0..count {

@@ -164,12 +164,17 @@ pub(super) fn build_leaf_spine(b: &mut Builder, s: &LeafSpineSpec) -> Result<(),
         }
     }
     let hosts = s.leaves as u64 * s.hosts_per_leaf as u64;
-    if hosts > MAX_HOSTS as u64 || s.leaves as u64 * s.spines as u64 > MAX_HOSTS as u64 {
+    if hosts > MAX_HOSTS as u64 {
         return Err(format!(
-            "topology.hosts_per_leaf: {} leaves x {} hosts = {hosts} hosts ({} fabric links), above {MAX_HOSTS}",
-            s.leaves,
-            s.hosts_per_leaf,
-            s.leaves as u64 * s.spines as u64
+            "topology.hosts_per_leaf: {} leaves x {} hosts = {hosts} hosts, above {MAX_HOSTS}",
+            s.leaves, s.hosts_per_leaf
+        ));
+    }
+    let fabric_links = s.leaves as u64 * s.spines as u64;
+    if fabric_links > MAX_HOSTS as u64 {
+        return Err(format!(
+            "topology.spines: {} leaves x {} spines = {fabric_links} fabric links, above {MAX_HOSTS}",
+            s.leaves, s.spines
         ));
     }
     use PortClass::*;

@@ -17,10 +17,14 @@ pub fn classifier_bytes(c: &ClassifierSpec) -> f64 {
 }
 
 /// A queue's preallocated state: the super-packet router's two Bloom generations
-/// (admission/moving_bloom.rs: 2 x bloom_bits / 8 bytes).
+/// (admission/moving_bloom.rs: 2 x bloom_bits / 8 bytes) and the two generations of its
+/// hash table (moving_table.rs: 2 x next_power_of_two(2 max_pairs) slots; 1.5 GB at
+/// max_pairs = 2^24, which went uncharged).
 pub fn queue_bytes(q: &QueueSpec) -> f64 {
     match q {
-        QueueSpec::Superpacket(sp) => 2.0 * f64::from(sp.bloom_bits) / 8.0,
+        QueueSpec::Superpacket(sp) => {
+            2.0 * f64::from(sp.bloom_bits) / 8.0 + admission::moving_table::MovingTable::bytes_for(sp.max_pairs) as f64
+        }
         _ => 0.0,
     }
 }
@@ -115,6 +119,22 @@ mod tests {
                 "{max_flows}: {} vs {real}",
                 classifier_bytes(&spec)
             );
+        }
+    }
+
+    #[test]
+    fn superpacket_charge_is_what_the_router_allocates() {
+        // independent of `bytes_for`: the heap the built router's table and filters report
+        for (bits, pairs) in [(1u32 << 16, 1u32), (1 << 20, 4096), (1 << 16, 100_000)] {
+            let spec: QueueSpec = serde_json::from_value(serde_json::json!({
+                "kind": "superpacket", "limit": 100, "threshold": 10, "bloom_bits": bits, "max_pairs": pairs
+            }))
+            .unwrap();
+            let cfg = admission::Config { bloom_bits: bits, max_pairs: pairs, ..admission::Config::default() };
+            let a = admission::Admission::new(cfg).unwrap();
+            let real = (a.memory_bytes() - std::mem::size_of::<admission::Admission>()) as f64;
+            let est = queue_bytes(&spec);
+            assert!((est - real).abs() <= 1.0, "{bits} bits, {pairs} pairs: {est} vs {real}");
         }
     }
 

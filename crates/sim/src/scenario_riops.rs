@@ -359,7 +359,8 @@ pub(super) fn add_traffic(
                     .ok_or_else(|| format!("{path}.size_pkts: too large"))?,
                 (Some(_), Some(_)) => return Err(format!("{path}: give size_bytes or size_pkts, not both")),
                 (None, None) => return Err(format!("{path}: size_bytes or size_pkts is required")),
-                _ => return Err(format!("{path}: flow size must be > 0")),
+                (Some(_), None) => return Err(format!("{path}.size_bytes: must be at least 1 (got 0)")),
+                _ => return Err(format!("{path}.size_pkts: must be at least 1 (got 0)")),
             };
             if b.max_flows == Some(0) {
                 return Err(format!("{path}.max_flows: must be >= 1"));
@@ -397,6 +398,11 @@ pub(super) fn add_traffic(
             model.validate().map_err(|e| format!("{path}.{e}"))?;
             if w.sessions == 0 || w.sessions > 1 << 20 {
                 return Err(format!("{path}.sessions: must be in 1..=2^20 (got {})", w.sessions));
+            }
+            for (field, n) in [("server_count", w.server_count), ("client_count", w.client_count)] {
+                if n == 0 {
+                    return Err(format!("{path}.{field}: must be at least 1 (got 0)"));
+                }
             }
             let servers: Arc<[u32]> =
                 nodes(sim, &w.servers, w.server_first, w.server_count, &format!("{path}.servers"))?.into();

@@ -60,8 +60,14 @@ impl WebModel {
         if self.objects_max > MAX_OBJECTS_PER_PAGE {
             return Err(format!("objects_max: must be at most {MAX_OBJECTS_PER_PAGE} (got {})", self.objects_max));
         }
-        if !(pos(self.size_min) && self.size_max.is_finite() && self.size_max > self.size_min) {
-            return Err(format!("size_max: need 0 < size_min < size_max (got {} .. {})", self.size_min, self.size_max));
+        if !pos(self.size_min) {
+            return Err(format!("size_min_bytes: must be above 0 (got {})", self.size_min));
+        }
+        if !(self.size_max.is_finite() && self.size_max > self.size_min) {
+            return Err(format!(
+                "size_max_bytes: must be above size_min_bytes (got {} .. {})",
+                self.size_min, self.size_max
+            ));
         }
         if !pos(self.shape) || (self.shape - 1.0).abs() < 1e-9 {
             return Err(format!("shape: must be > 0 and != 1 (got {})", self.shape));
