@@ -247,6 +247,12 @@ def test_table_sweep_resumes_and_grows(examples, tmp_path):
     assert (r.runs, r.skipped, r.ran) == (2, 1, 1)
     assert sweeps.read_meta(out)["params"] == {QUEUE: [RED, DROPTAIL]}
     assert superpacket.load_sweep(out).summary.height == 2
+    # the report lists table values as the loader's column has them (JSON), not Python dicts
+    from superpacket import reports
+
+    md = reports.report(out).read_text()
+    assert '{"kind": "red", "max_th": 15, "min_th": 5}; {"kind": "droptail", "limit": 100}' in md
+    assert "{'kind'" not in md
 
 
 @pytest.mark.parametrize(

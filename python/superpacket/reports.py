@@ -403,7 +403,13 @@ def _sweep_report(d: Path) -> Doc:
           f"hive_partitioning=True)` or `superpacket.load_sweep(\"{d}\")`.")
     doc.h("Parameters")
     if params:
-        doc.table(["parameter", "values"], [[p, ", ".join(str(v) for v in vals)] for p, vals in meta["params"].items()])
+        # a whole table as a value (`--param 'path={kind="red", ...}'`) as the loader's column
+        # shows it: canonical JSON, not a Python dict
+        def text(v: Any) -> str:
+            return json.dumps(v, sort_keys=True) if isinstance(v, (dict, list)) else str(v)
+
+        doc.table(["parameter", "values"], [[p, "; ".join(text(v) for v in vals) if any(
+            isinstance(v, dict) for v in vals) else ", ".join(text(v) for v in vals)] for p, vals in meta["params"].items()])
     else:
         doc.p("None: the base scenario over seeds.")
     metrics = [m for m in _SWEEP_METRICS if m in summary.columns and summary[m].dtype.is_numeric()
