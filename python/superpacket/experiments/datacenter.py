@@ -81,6 +81,8 @@ Metrics of every run (so in `variants` with `_ci95` and `_per_seed`): `queue_p99
 and `queue_mean_pkts` at the host-facing port and `uplink_queue_p99_pkts`, over the
 samples in the measured window [W, T). The first seed's series of the figure-load
 variants go to the summary (`queue_series`) for the report's queue figure.
+Under data mining a fixed port can sit idle (seed 1 at full scale: leaf0->h0_0 at 2.3 %
+utilisation, the load on the few hosts receiving the largest flows; README).
 
 Slowdown is the simulator's: FCT over the FCT of the same flow alone on the empty fabric
 with an unlimited window (handshake, the first packet stored and forwarded, the rest at
