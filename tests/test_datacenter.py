@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from superpacket import api, experiment_figures, reports
 from superpacket.experiments import EXPERIMENTS, datacenter
@@ -184,14 +185,84 @@ def test_quick_flows_never_beat_their_ideal():
     assert (fl["fct_s"] - fl["ideal_fct_s"]).min() >= -1e-8
 
 
+def _window_p99(t, y, w0, w1):
+    # numpy's default percentile (linear, type 7) over the samples in [w0, w1): a second
+    # implementation of the summary's quantile
+    return float(np.percentile([v for tt, v in zip(t, y, strict=True) if w0 <= tt < w1], 99))
+
+
+def test_quick_queue_series(quick):
+    s, _ = quick
+    q = s["queue_series"]
+    ports = ["leaf0->h0_0", "leaf0->spine0"]  # the incast client h0_0's port and its leaf's first uplink
+    assert list(q["ports"]) == ports and q["interval_s"] == pytest.approx(100e-6)
+    assert [q["ports"][p]["buffer_pkts"] for p in ports] == [500, 500]
+    assert [q["ports"][p]["dctcp_k_pkts"] for p in ports] == [65, 260]
+    assert "leaf0->h0_0" in s["params"]["queue_ports"]["value"] and "leaf0->spine0" in s["params"]["queue_ports"]["value"]
+    assert s["params"]["queue_interval"]["value"].startswith("100 us")
+    # --quick: one load (0.5), the figure load, so every variant keeps its first seed's series
+    assert sorted(q["variants"]) == sorted(QUICK.variants())
+    # the run is T + drain = 60 + 40 = 100 ms; a sample every 100 us from t = 0 to t = 100 ms
+    # inclusive: 100 ms / 100 us = 1000 intervals, 1001 samples
+    n = round((QUICK.arrivals_s + QUICK.drain_s) / 100e-6) + 1
+    assert n == 1001
+    for v, x in q["variants"].items():
+        assert len(x["t_s"]) == n and all(len(x[p]) == n for p in ports), v
+        assert x["t_s"][0] == 0.0 and x["t_s"][-1] == pytest.approx(0.1)
+        assert all(b - a == pytest.approx(100e-6, abs=1e-9) for a, b in zip(x["t_s"], x["t_s"][1:], strict=False))
+        # no port holds more than its 500-packet buffer
+        assert 0 <= min(x[p][i] for p in ports for i in range(n)) and max(max(x[p]) for p in ports) <= 500
+        # the summary's metrics are these samples' p99 and mean over the window [W, T) = [10, 60) ms
+        m = s["variants"][v]
+        assert m["queue_p99_pkts"] == pytest.approx(_window_p99(x["t_s"], x[ports[0]], 0.01, 0.06))
+        assert m["uplink_queue_p99_pkts"] == pytest.approx(_window_p99(x["t_s"], x[ports[1]], 0.01, 0.06))
+        win = [y for t, y in zip(x["t_s"], x[ports[0]], strict=True) if 0.01 <= t < 0.06]
+        assert len(win) == 500  # 50 ms / 100 us
+        assert m["queue_mean_pkts"] == pytest.approx(sum(win) / 500)
+        assert len(m["queue_p99_pkts_per_seed"]) == 1 and m["queue_p99_pkts_ci95"] == [m["queue_p99_pkts"]] * 2
+
+
+def test_quick_dctcp_keeps_the_host_facing_queue_below_droptail(quick):
+    # the DCTCP paper's claim for queues (section 4: marking at K keeps the queue near K
+    # where TCP fills the buffer), at the same load and port, seed 1. Seen on seeds 1-5:
+    # DropTail p99 190, 475, 492, 468, 500 packets; DCTCP 61, 101, 101, 91, 68.
+    s, _ = quick
+    dt = s["variants"]["web_search/0.5/droptail-newreno"]["queue_p99_pkts"]
+    dc = s["variants"]["web_search/0.5/dctcp"]["queue_p99_pkts"]
+    assert dc < dt
+    # and DropTail's p99 is above K = 65, the length DCTCP's marking aims at
+    assert dt > 65
+
+
+def test_queue_series_kept_for_the_first_seed_at_the_figure_load():
+    # a tiny fabric (2 leaves x 2 hosts, 1 spine), loads 0.3 and 0.5, seeds [2, 3]: only the
+    # figure load's variant keeps a series, and it is seed 2's (the first seed run)
+    tiny = datacenter.Scale(leaves=2, spines=1, hosts_per_leaf=2, arrivals_s=0.005, warmup_s=0.001, drain_s=0.002,
+                            workloads=("web_search",), loads=(0.3, 0.5), schemes=("dctcp",))
+    s = datacenter.run(seeds=[2, 3], scale=tiny, progress=False)
+    q = s["queue_series"]
+    assert list(q["variants"]) == ["web_search/0.5/dctcp"] and q["seed"] == 2
+    x = q["variants"]["web_search/0.5/dctcp"]
+    # 7 ms / 100 us = 70 intervals, 71 samples
+    assert len(x["t_s"]) == len(x["leaf0->h0_0"]) == len(x["leaf0->spine0"]) == 71
+    m = s["variants"]["web_search/0.5/dctcp"]
+    assert len(m["queue_p99_pkts_per_seed"]) == 2
+    assert m["queue_p99_pkts_per_seed"][0] == pytest.approx(_window_p99(x["t_s"], x["leaf0->h0_0"], 0.001, 0.005))
+
+
 def test_quick_report(quick):
     s, out = quick
     figs = experiment_figures.build(s)
-    assert [f.name for f in figs] == ["datacenter_overview", "datacenter_slowdown_vs_size"]
+    assert [f.name for f in figs] == ["datacenter_overview", "datacenter_slowdown_vs_size", "datacenter_queues"]
+    # the queue figure draws the first seed's series, its legend's p99 the summary's metric
+    qd = figs[2].data["web_search/leaf0->h0_0/dctcp"]
+    assert qd["pkts"] == s["queue_series"]["variants"]["web_search/0.5/dctcp"]["leaf0->h0_0"]
+    assert qd["p99_window"] == pytest.approx(s["variants"]["web_search/0.5/dctcp"]["queue_p99_pkts"])
     # the overview plots the summary's means
     d = figs[0].data["web_search/small_p99_slowdown/dctcp"]
     assert d["mean"] == [s["variants"]["web_search/0.5/dctcp"]["small_p99_slowdown"]]
     reports.report(out)
     md = (out / "report.md").read_text()
     assert "datacenter_overview.png" in md and "datacenter_slowdown_vs_size.png" in md
+    assert "datacenter_queues.png" in md and (out / "figures" / "datacenter_queues.png").stat().st_size > 10_000
     assert "0-100KB" in md and "spine_down" in md

@@ -462,6 +462,12 @@ def test_mbs_texts_carry_the_fields():
     (datacenter_params, datacenter, "SP_THRESHOLD", 100, "superpacket",
      ("flows <= 64 packets (93,440 B) as one super-packet, fallback to NewReno on a denial; router buffSize 500, "
       "t = 100, EPOCH 80 ms, Bloom 2^16 x 4, SYNs admitted, at every switch port")),
+    (datacenter_params, datacenter, "QUEUE_INTERVAL", "50us", "queue_interval",
+     ("50 us; queue_p99_pkts, queue_mean_pkts (host-facing) and uplink_queue_p99_pkts over the samples in [W, T); "
+      "series of the first seed at the figure load")),
+    # the host-facing sampled port follows the incast client (h{leaf}_{i}: h2_3 is on leaf2)
+    (datacenter_params, datacenter, "INCAST", {**datacenter.INCAST, "client": "h2_3"}, "queue_ports",
+     "leaf2->h2_3 (host-facing, the incast client's port), leaf2->spine0 (leaf uplink)"),
     (datatag_params, bc_common, "BIG_QUEUE_PKTS", 5000, "other_queues", "DropTail 5000 packets (never full)"),
     (datatag_params, bc_common, "START_JITTER_S", 0.05, "start", "each flow at uniform [0, 50 ms)"),
     (dcr_params, dcr, "HOST_QUEUE_PKTS", 5000, "access_links", "10Gbps, 5 ms, DropTail 5000 packets"),

@@ -70,6 +70,20 @@ Beside them: per-bucket statistics (count, mean, median, p99 of the slowdown) po
 seeds, the slowdown-against-size curve (p50 and p99 in log-spaced size bins), and per-tier
 link utilisation and drops by cause.
 
+Queue series at two chosen ports (issue 16 section 4): every run samples the queues of
+`queue_ports()` every QUEUE_INTERVAL = 100 us (`[output] sample_queues` and
+`sample_interval`): the host-facing port leaf0->h0_0 (the incast client's port, so the
+busiest leaf's; under all-to-all traffic every host-facing port is alike, and this one is
+kept for every workload so the workloads compare) and the leaf uplink leaf0->spine0.
+100 us is 83 packet times at 10 Gbps: 1,601 rows a port at full scale (160 ms; 1,001 at
+--quick), far below the 2 x 10^7 row limit, and a summary small enough for the JSON.
+Metrics of every run (so in `variants` with `_ci95` and `_per_seed`): `queue_p99_pkts`
+and `queue_mean_pkts` at the host-facing port and `uplink_queue_p99_pkts`, over the
+samples in the measured window [W, T). The first seed's series of the figure-load
+variants go to the summary (`queue_series`) for the report's queue figure.
+Under data mining a fixed port can sit idle (seed 1 at full scale: leaf0->h0_0 at 2.3 %
+utilisation, the load on the few hosts receiving the largest flows; README).
+
 Slowdown is the simulator's: FCT over the FCT of the same flow alone on the empty fabric
 with an unlimited window (handshake, the first packet stored and forwarded, the rest at
 the path's bottleneck rate), so >= 1 for every completed flow.
@@ -121,13 +135,15 @@ MIN_RTO = "10ms"
 INIT_RTO = "10ms"
 INCAST = {"client": "h0_0", "servers": ["h1_*"], "bytes": 20_000, "period": "2ms", "jitter": "20us"}
 SIZE_BINS_PER_DECADE = 4
+QUEUE_INTERVAL = "100us"  # the queue series' interval (module doc)
 
 SCHEMES = ("droptail-newreno", "droptail-cubic", "dctcp", "red-ecn-newreno", "riops-newreno", "sp-newreno")
 WORKLOADS = ("web_search", "data_mining", "incast")
 LOADS = (0.3, 0.5, 0.7)
 FIGURE_LOAD = 0.5  # the slowdown-against-size plot, the bucket and tier tables
 KEYS = ("small_p99_slowdown", "small_mean_slowdown", "large_mean_slowdown", "drop_rate", "mid_mean_slowdown",
-        "unfinished_flows", "small_timeout_pct", "sp_denied_pct", "mark_rate")
+        "unfinished_flows", "small_timeout_pct", "sp_denied_pct", "mark_rate", "queue_p99_pkts", "queue_mean_pkts",
+        "uplink_queue_p99_pkts")
 TIERS = ("host_nic", "leaf_down", "leaf_up", "spine_down")
 
 
@@ -249,6 +265,14 @@ def nic_queue(scheme: str) -> dict[str, Any]:
     return q
 
 
+def queue_ports() -> list[str]:
+    """The sampled ports: the host-facing port of the incast client (leaf0->h0_0) and its
+    leaf's first uplink (leaf0->spine0); hosts are h{leaf}_{i}."""
+    client = INCAST["client"]
+    leaf = f"leaf{client[1:].split('_')[0]}"
+    return [f"{leaf}->{client}", f"{leaf}->spine0"]
+
+
 def scenario(variant: str, scale: Scale = FULL) -> dict[str, Any]:
     workload, load, scheme = parse_variant(variant)
     stop = f"{scale.arrivals_s * 1e3:g}ms"
@@ -268,6 +292,7 @@ def scenario(variant: str, scale: Scale = FULL) -> dict[str, Any]:
         "topology": topology(scale, scheme),
         "tcp": tcp_spec(scheme),
         "traffic": traffic,
+        "output": {"sample_queues": queue_ports(), "sample_interval": QUEUE_INTERVAL},
     }
 
 
@@ -351,9 +376,24 @@ def tier_stats(links: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     return out
 
 
-def measure(res: api.Results, scale: Scale) -> dict[str, Any]:
+def queue_stats(res: api.Results, ports: list[str], scale: Scale) -> dict[str, dict[str, Any]]:
+    """Per sampled port: its series (t_s, pkts, sorted by time) and the p99 and mean of the
+    samples taken in the measured window [W, T)."""
+    qs = res.queue_series
+    out: dict[str, dict[str, Any]] = {}
+    for p in ports:
+        x = qs.filter(qs["link"] == p).sort("t_s")
+        t, n = x["t_s"].to_list(), [float(v) for v in x["pkts"].to_list()]
+        win = [v for tt, v in zip(t, n, strict=True) if scale.warmup_s <= tt < scale.arrivals_s]
+        out[p] = {"t_s": t, "pkts": n, "p99": quantile(win, 0.99), "mean": _mean(win)}
+    return out
+
+
+def measure(res: api.Results, scale: Scale, ports: list[str] | None = None,
+            keep_series: bool = False) -> dict[str, Any]:
     """One run's metrics (KEYS) and detail: the measured flows' sizes and slowdowns, the
-    tiers, counters of the super-packet and timeout explanation."""
+    tiers, counters of the super-packet and timeout explanation; the queue statistics of
+    the sampled `ports` (host-facing, uplink), and with `keep_series` their series."""
     fl = res.flows.to_dicts()
     measured = [f for f in fl if scale.warmup_s <= float(f["start_s"]) < scale.arrivals_s]
     done = [f for f in measured if f["completed"]]
@@ -398,13 +438,23 @@ def measure(res: api.Results, scale: Scale) -> dict[str, Any]:
         "conservation": res.summary["conservation"],
         "wall_s": res.wall_s,
     }
+    ports = ports or queue_ports()
+    q = queue_stats(res, ports, scale)
+    out["queue_p99_pkts"] = q[ports[0]]["p99"]
+    out["queue_mean_pkts"] = q[ports[0]]["mean"]
+    out["uplink_queue_p99_pkts"] = q[ports[1]]["p99"]
+    if keep_series:
+        out["queue_series"] = {"t_s": q[ports[0]]["t_s"], **{p: q[p]["pkts"] for p in ports}}
     return out
 
 
-def run_point(variant: str, seed: int, scale: Scale = FULL,
-              scs: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
-    """One run: the scenario `scs[variant]` (the dicts the report reads) or built."""
-    return measure(api.run(scs[variant] if scs else scenario(variant, scale), seed=seed, progress=False), scale)
+def run_point(variant: str, seed: int, scale: Scale = FULL, scs: dict[str, dict[str, Any]] | None = None,
+              series: frozenset[str] = frozenset(), series_seed: int = 1) -> dict[str, Any]:
+    """One run: the scenario `scs[variant]` (the dicts the report reads) or built. The
+    `series` variants' run of `series_seed` (the first seed run) keeps the queue series."""
+    sc = scs[variant] if scs else scenario(variant, scale)
+    res = api.run(sc, seed=seed, progress=False)
+    return measure(res, scale, list(sc["output"]["sample_queues"]), seed == series_seed and variant in series)
 
 
 # ---- the summary ----------------------------------------------------------------------
@@ -518,8 +568,11 @@ def run(seeds: Any = DEFAULT_SEEDS, quick: bool = False, client: Any = None, pro
     sc = scale or (QUICK if quick else FULL)
     variants = sc.variants()
     scs = {v: scenario(v, sc) for v in variants}
-    per_seed, detail = run_seeds(variants, seeds, KEYS, functools.partial(run_point, scale=sc, scs=scs), client,
-                                 progress)
+    fig_load = FIGURE_LOAD if FIGURE_LOAD in sc.loads else sc.loads[0]
+    series = frozenset(v for v in variants if parse_variant(v)[1] == fig_load)
+    per_seed, detail = run_seeds(variants, seeds, KEYS, functools.partial(run_point, scale=sc, scs=scs,
+                                                                          series=series, series_seed=seeds[0]),
+                                 client, progress)
     summary_variants = summarize(per_seed)
     explain = {}
     for v in variants:
@@ -529,7 +582,6 @@ def run(seeds: Any = DEFAULT_SEEDS, quick: bool = False, client: Any = None, pro
             explain[v] = explanation(v, detail[v], detail[b])
     pooled = {v: ([z for r in ds for z in r["sizes"]], [x for r in ds for x in r["slowdowns"]])
               for v, ds in detail.items()}
-    fig_load = FIGURE_LOAD if FIGURE_LOAD in sc.loads else sc.loads[0]
     bucket_rows, tier_rows = [], []
     for v in variants:
         w, load, s = parse_variant(v)
@@ -556,9 +608,35 @@ def run(seeds: Any = DEFAULT_SEEDS, quick: bool = False, client: Any = None, pro
         "tier_table": tier_rows,
         "buckets": {v: bucket_summary(*pooled[v]) for v in variants},
         "size_bins": {v: size_bins(*pooled[v]) for v in variants},
+        "queue_series": queue_series_summary(sc, scs, {v: detail[v][0]["queue_series"] for v in variants
+                                                       if "queue_series" in detail[v][0]}, seeds[0]),
         "per_run": {v: [{k: d[k] for k in ("flows", "measured", "small_flows", "large_flows", "sp_flows",
                                             "sp_denied_flows", "sp_fell_back", "denied_timeouts", "small_timeouts",
                                             "conservation", "wall_s")} for d in ds] for v, ds in detail.items()},
+    }
+
+
+def queue_series_summary(sc: Scale, scs: dict[str, dict[str, Any]], series: dict[str, dict[str, list[float]]],
+                         seed: int) -> dict[str, Any]:
+    """The summary's `queue_series`: per sampled port its role, buffer and DCTCP marking
+    threshold K (read from the scenarios that ran: a DCTCP one where it ran, else built for
+    reading), the interval, the measured window, and the first seed's series of the
+    figure-load variants (t_s and the queue in packets at each port)."""
+    any_sc = next(iter(scs.values()))
+    ports = list(any_sc["output"]["sample_queues"])
+    dv = next((v for v in scs if parse_variant(v)[2] == "dctcp"), None)
+    dsc = scs[dv] if dv else scenario(variant_name(sc.workloads[0], sc.loads[0], "dctcp"), sc)
+    k = {e["ports"]: e["queue"].get("ecn_threshold") for e in dsc["topology"]["queues"]}
+    topo = any_sc["topology"]
+    return {
+        "interval_s": seconds(same(*(x["output"]["sample_interval"] for x in scs.values()))),
+        "window_s": [sc.warmup_s, sc.arrivals_s],
+        "seed": seed,
+        "ports": {ports[0]: {"role": "host-facing (leaf -> the incast client)",
+                             "buffer_pkts": topo["host_link"]["queue"]["limit"], "dctcp_k_pkts": k["host_facing"]},
+                  ports[1]: {"role": "leaf uplink (leaf -> spine)",
+                             "buffer_pkts": topo["fabric_link"]["queue"]["limit"], "dctcp_k_pkts": k["leaf_uplinks"]}},
+        "variants": series,
     }
 
 
@@ -641,6 +719,15 @@ def params(sc: Scale, seeds: int, quick: bool,
         "drop_rate": ("packets dropped at any queue / packets the hosts sent (data, SYNs, ACKs)", "ours"),
         "slowdown": ("FCT / ideal FCT (alone on the empty fabric, unlimited window)", "issue 16; WORKLOADS.md"),
         "size_bins": (f"{SIZE_BINS_PER_DECADE} log-spaced bins per decade of size", "ours"),
+        "queue_ports": (Sc(*(f"{v}:output.sample_queues" for v in scs),
+                           fmt=lambda *p: (f"{same(*p)[0]} (host-facing, the incast client's port), {same(*p)[1]} "
+                                           "(leaf uplink)")),
+                        "issue 16 section 4 (queue series at chosen ports); the ports ours"),
+        "queue_interval": (Sc(*(f"{v}:output.sample_interval" for v in scs),
+                              fmt=lambda *i: (f"{spaced(same(*i))}; queue_p99_pkts, queue_mean_pkts (host-facing) and "
+                                              "uplink_queue_p99_pkts over the samples in [W, T); series of the first "
+                                              "seed at the figure load")),
+                           "ours (83 packet times at 10 Gbps; 1,601 rows a port at full scale)"),
     }
     v = per_scheme["dctcp"]
     nic, host, up = entry(v, "host_nics"), entry(v, "host_facing"), entry(v, "leaf_uplinks")
