@@ -15,26 +15,28 @@ use crate::ring::Ring;
 use crate::rng::Rng;
 use crate::time::{BitsPerSec, SimTime};
 
-/// Per-link counters (the link table of the results).
+/// Per-link counters (the link table of the results). `repr(C)`, those every packet
+/// updates first: they share cache lines.
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 pub struct LinkStats {
     pub arrivals: u64,
     pub bytes_arrived: u64,
     /// Reached the far end.
     pub delivered: u64,
     pub bytes_delivered: u64,
-    pub drops: [u64; DropReason::COUNT],
-    pub marks: u64,
-    pub max_pkts: u32,
-    pub max_bytes: u64,
-    /// The largest waiting-packet count since the monitor last read it (monitor.rs).
-    pub recent_max_pkts: u32,
+    /// Serialisation time of every accepted packet (ns), for utilisation.
+    pub busy_ns: u64,
+    pub last_change: SimTime,
     /// Integral of the waiting-packet count over time (packet x ns).
     pub occ_integral: u128,
     pub occ_bytes_integral: u128,
-    pub last_change: SimTime,
-    /// Serialisation time of every accepted packet (ns), for utilisation.
-    pub busy_ns: u64,
+    pub max_pkts: u32,
+    /// The largest waiting-packet count since the monitor last read it (monitor.rs).
+    pub recent_max_pkts: u32,
+    pub max_bytes: u64,
+    pub marks: u64,
+    pub drops: [u64; DropReason::COUNT],
 }
 
 /// A packet the link holds, with its fixed service start and far-end arrival times.
@@ -52,12 +54,11 @@ impl LinkStats {
     }
 }
 
+/// `repr(C)` and cache-line aligned, the fields every packet reads or writes first (the
+/// ring, the queue state, the serialiser, the discipline, then the counters), the rest
+/// after: a packet's visit touches the link's first few lines, not all of it.
+#[repr(C, align(64))]
 pub struct Link {
-    pub name: String,
-    pub from: NodeId,
-    pub to: NodeId,
-    pub rate: BitsPerSec,
-    pub delay: SimTime,
     /// Every packet held, in FIFO order.
     pub(crate) ring: Ring<Slot>,
     /// How many slots at the front of the ring have started service.
@@ -65,20 +66,25 @@ pub struct Link {
     /// Waiting packets (not yet in service), as of the last `advance`.
     pub(crate) q: QueueState,
     pub(crate) busy_until: SimTime,
+    pub delay: SimTime,
     /// Serialisation times of the last two packet sizes seen (a division saved per packet:
     /// nearly every packet is a full segment or a pure ACK).
     tx_cache: [(u32, SimTime); 2],
-    pub(crate) disc: Disc,
-    pub(crate) loss: f64,
-    pub(crate) rng: Rng,
-    pub stats: LinkStats,
     /// Packet trace (trace/mod.rs); None = tracing off.
     pub(crate) trace: Option<Box<crate::trace::LinkTrace>>,
+    /// Reordering after the wire (reorder.rs): chosen packets wait an extra delay there.
+    pub reorder: Option<Box<crate::reorder::ReorderStage>>,
     /// Edge classifier at this link's entry (index into `Network::classifiers`; RIO-PS,
     /// classifier.rs): tags each arriving packet In/Out before the queue decides.
     pub(crate) classifier: Option<u32>,
-    /// Reordering after the wire (reorder.rs): chosen packets wait an extra delay there.
-    pub reorder: Option<Box<crate::reorder::ReorderStage>>,
+    pub(crate) loss: f64,
+    pub(crate) disc: Disc,
+    pub stats: LinkStats,
+    pub(crate) rng: Rng,
+    pub rate: BitsPerSec,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub name: String,
 }
 
 impl Link {

@@ -123,6 +123,14 @@ impl PacketSlab {
         &self.pkts[id as usize]
     }
 
+    /// Brings packet `id`'s cache line in ahead of its use (a hint; any id is safe).
+    #[inline(always)]
+    pub fn prefetch(&self, id: PktId) {
+        if let Some(p) = self.pkts.get(id as usize) {
+            crate::sim::prefetch(p);
+        }
+    }
+
     #[inline]
     pub fn get_mut(&mut self, id: PktId) -> &mut Packet {
         &mut self.pkts[id as usize]
