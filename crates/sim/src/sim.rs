@@ -622,16 +622,18 @@ impl Sim {
                 p.src = ap.src;
                 p.sp = Some(ap.sp);
             }
-            if self.net.multipath == Multipath::Spray {
-                p.route = self.spray(p.route);
-            }
             self.inject(p);
         }
     }
 
-    /// Puts a new packet into the first link of its route (at its sender).
+    /// Puts a new packet into the first link of its route (at its sender); with spraying,
+    /// the route is first drawn among its pair's equal-cost paths (`spray`), for TCP and
+    /// non-TCP packets alike.
     #[inline(always)]
-    fn inject(&mut self, p: Packet) {
+    fn inject(&mut self, mut p: Packet) {
+        if self.net.multipath == Multipath::Spray {
+            p.route = self.spray(p.route);
+        }
         let id = self.slab.alloc(p);
         let first = self.routes[p.route as usize][0];
         self.link_arrive(first, id);
@@ -673,7 +675,6 @@ impl Sim {
                 flags: flags::RAW | flags::ACK,
                 ..Packet::default()
             };
-            let r = if self.net.multipath == Multipath::Spray { Packet { route: self.spray(r.route), ..r } } else { r };
             self.inject(r);
         }
     }
@@ -697,9 +698,6 @@ impl Sim {
             let flow = self.flows.live_mut(f);
             flow.stats.pkts_sent += 1;
             (p.src, p.dst) = if p.route == flow.fwd { (flow.src, flow.dst) } else { (flow.dst, flow.src) };
-            if self.net.multipath == Multipath::Spray {
-                p.route = self.spray(p.route);
-            }
             self.inject(p);
         }
         // put the buffers back; the placeholder left by `take` holds no allocation

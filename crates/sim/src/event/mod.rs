@@ -333,20 +333,32 @@ mod tests {
                     id += 1;
                 }
                 let limit = if step % 7 == 0 { now + r.range_u64(0, 5_000) } else { u64::MAX };
-                let got = q.pop_until(limit);
-                let want = match refq.peek() {
-                    Some(std::cmp::Reverse((k, _))) if *k <= limit => refq.pop().map(|std::cmp::Reverse(x)| x),
-                    _ => None,
-                };
-                assert_eq!(got, want, "seed {seed} step {step}");
-                if let Some((k, _)) = got {
-                    now = k;
-                } else if limit != u64::MAX {
-                    now = limit.max(now);
-                }
-                assert_eq!(q.len(), refq.len());
+                pop_checked(&mut q, &mut refq, limit, &mut now, (seed, step));
             }
         }
+    }
+
+    /// One `pop_until(limit)` of `q` against the reference heap (equal keys by id, i.e. in
+    /// insertion order); `now` follows the popped key, or the limit when nothing was due.
+    fn pop_checked(
+        q: &mut EventList<u64>,
+        refq: &mut BinaryHeap<std::cmp::Reverse<(u64, u64)>>,
+        limit: u64,
+        now: &mut u64,
+        at: (u64, u32),
+    ) {
+        let got = q.pop_until(limit);
+        let want = match refq.peek() {
+            Some(std::cmp::Reverse((k, _))) if *k <= limit => refq.pop().map(|std::cmp::Reverse(x)| x),
+            _ => None,
+        };
+        assert_eq!(got, want, "seed {} step {}", at.0, at.1);
+        if let Some((k, _)) = got {
+            *now = k;
+        } else if limit != u64::MAX {
+            *now = limit.max(*now);
+        }
+        assert_eq!(q.len(), refq.len());
     }
 
     /// Dense slots (hundreds of events a microsecond, so slots are split into
@@ -381,18 +393,7 @@ mod tests {
                 splits += q.split as u32;
                 let limit = if step % 5 == 0 { now + r.range_u64(0, 200) } else { u64::MAX };
                 for _ in 0..r.range_u64(1, 3) {
-                    let got = q.pop_until(limit);
-                    let want = match refq.peek() {
-                        Some(std::cmp::Reverse((k, _))) if *k <= limit => refq.pop().map(|std::cmp::Reverse(x)| x),
-                        _ => None,
-                    };
-                    assert_eq!(got, want, "seed {seed} step {step}");
-                    if let Some((k, _)) = got {
-                        now = k;
-                    } else if limit != u64::MAX {
-                        now = limit.max(now);
-                    }
-                    assert_eq!(q.len(), refq.len());
+                    pop_checked(&mut q, &mut refq, limit, &mut now, (seed, step));
                 }
             }
             assert!(splits > 300, "seed {seed}: steps in a split slot: only {splits}");
