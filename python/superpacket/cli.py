@@ -163,14 +163,20 @@ def cmd_list(a: argparse.Namespace) -> int:
 _BENCH_CHILD = "import sys; from superpacket import _core; print(_core.bench_p1(float(sys.argv[1])))"
 
 
-def bench_p1(duration_s: float) -> dict[str, Any]:
-    """Runs P1 in a fresh interpreter that imports only the Rust core, so peak RSS is the
-    simulator's own."""
-    r = subprocess.run([sys.executable, "-c", _BENCH_CHILD, str(duration_s)], capture_output=True, text=True, check=False)
+def _bench_child(script: str, *args: Any) -> dict[str, Any]:
+    """Runs a benchmark `script` in a fresh interpreter (so peak RSS is its own) with
+    `args` as its argv; its stdout's JSON, or RuntimeError with its stderr."""
+    r = subprocess.run([sys.executable, "-c", script, *map(str, args)], capture_output=True, text=True, check=False)
     if r.returncode != 0:
         raise RuntimeError(r.stderr.strip())
     out: dict[str, Any] = json.loads(r.stdout)
     return out
+
+
+def bench_p1(duration_s: float) -> dict[str, Any]:
+    """Runs P1 in a fresh interpreter that imports only the Rust core, so peak RSS is the
+    simulator's own."""
+    return _bench_child(_BENCH_CHILD, duration_s)
 
 
 _BENCH_FB_CHILD = ("import sys; from superpacket import _core; "
@@ -180,12 +186,7 @@ _BENCH_FB_CHILD = ("import sys; from superpacket import _core; "
 def bench_fast_burstiness(duration_s: float, txqueuelen: int, gate: bool) -> dict[str, Any]:
     """The 622 Mb/s x 360 ms FAST run of seeds/003 in a fresh interpreter (peak RSS is
     the simulator's own): wall time, and memory and packets alive at each tenth of the run."""
-    r = subprocess.run([sys.executable, "-c", _BENCH_FB_CHILD, str(duration_s), str(txqueuelen),
-                        "on" if gate else "off"], capture_output=True, text=True, check=False)
-    if r.returncode != 0:
-        raise RuntimeError(r.stderr.strip())
-    out: dict[str, Any] = json.loads(r.stdout)
-    return out
+    return _bench_child(_BENCH_FB_CHILD, duration_s, txqueuelen, "on" if gate else "off")
 
 
 def cmd_bench_fast_burstiness(a: argparse.Namespace) -> int:
@@ -216,12 +217,7 @@ DC_HOSTS = (16, 128, 144, 1024)
 def bench_datacenter(hosts: int, duration_s: float, warmup_s: float) -> dict[str, Any]:
     """Web search at 50 % load with DCTCP hosts on a fabric of `hosts` hosts (bench.rs
     `run_datacenter`), in a fresh interpreter (peak RSS is the simulator's own)."""
-    r = subprocess.run([sys.executable, "-c", _BENCH_DC_CHILD, str(hosts), str(duration_s), str(warmup_s)],
-                       capture_output=True, text=True, check=False)
-    if r.returncode != 0:
-        raise RuntimeError(r.stderr.strip())
-    out: dict[str, Any] = json.loads(r.stdout)
-    return out
+    return _bench_child(_BENCH_DC_CHILD, hosts, duration_s, warmup_s)
 
 
 def cmd_bench_datacenter(a: argparse.Namespace) -> int:
@@ -271,12 +267,7 @@ def bench_riops_web(duration_s: float) -> dict[str, Any]:
     """riops-web Exp1 with RIO-PS (bench.rs `riops_web_toml`) for `duration_s` simulated
     seconds through the Python API, in a fresh interpreter: the peak RSS after the run
     and after the results' DataFrames (memory of an open-loop workload, issue 14 section 3)."""
-    r = subprocess.run([sys.executable, "-c", _BENCH_WEB_CHILD, str(duration_s)],
-                       capture_output=True, text=True, check=False)
-    if r.returncode != 0:
-        raise RuntimeError(r.stderr.strip())
-    out: dict[str, Any] = json.loads(r.stdout)
-    return out
+    return _bench_child(_BENCH_WEB_CHILD, duration_s)
 
 
 def cmd_bench_riops_web(a: argparse.Namespace) -> int:
