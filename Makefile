@@ -44,6 +44,7 @@ run: install
 	$(VENV)/bin/superpacket run examples/incast.toml
 
 test: install
+	python3 scripts/check_layers.py
 	cargo test --release --workspace --exclude superpacket-py
 	$(VENV)/bin/pytest -q tests
 

@@ -1,7 +1,7 @@
 //! The super-packet option decoder (crates/admission/src/header.rs): the bytes an
 //! IPv4 header carries, parsed by `SpHeaderRepr::parse`, the zero-copy `SpOption`
 //! view and `find_in_options` (which the router's `on_arrival_options` and the pcap
-//! reader `sim::trace::wire::Ipv4Repr::parse` call).
+//! reader `sim::net::trace::wire::Ipv4Repr::parse` call).
 //!
 //! Input: two bytes of `max_len` (big-endian), then the bytes to decode. Checked:
 //! - no panic on any input, for any `max_len`;

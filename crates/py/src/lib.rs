@@ -12,7 +12,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use sim::results::{Column, Table};
+use sim::output::results::{Column, Table};
 use sim::{Scenario, SimTime};
 
 create_exception!(_core, ScenarioError, PyValueError, "A scenario file or dict is invalid.");
@@ -291,15 +291,16 @@ impl Simulation {
     fn results<'py>(&self, py: Python<'py>, buffers_from: usize) -> PyResult<Bound<'py, PyDict>> {
         self.check()?;
         let sim = self.lock();
-        let mut r = guarded(&self.name, "collecting the results", || sim::results::collect_tables(&sim, &self.name))
-            .map_err(|e| self.fail(e))?;
+        let mut r =
+            guarded(&self.name, "collecting the results", || sim::output::results::collect_tables(&sim, &self.name))
+                .map_err(|e| self.fail(e))?;
         // the flows table column by column, each into Python as soon as it is built, so a
         // run of 1.66 M flows holds one 13 MB column in Rust at a time, not a 380 MB table
         let flows = PyDict::new(py);
         let buffers = sim.flows.len() >= buffers_from;
         let mut put = Ok(());
         guarded(&self.name, "collecting the flows", || {
-            sim::results::flow_columns(&sim, |name, c| {
+            sim::output::results::flow_columns(&sim, |name, c| {
                 if put.is_ok() {
                     put = put_column(py, &flows, name, c, buffers);
                 }

@@ -6,8 +6,8 @@
 //! without a clock.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use sim::classifier::{Classifier, ClassifierConfig};
-use sim::rng::Rng;
+use sim::core::rng::Rng;
+use sim::net::classifier::{Classifier, ClassifierConfig};
 use sim::SimTime;
 
 fn cfg(max_flows: u32) -> ClassifierConfig {

@@ -3,8 +3,8 @@
 //! benchmarks, Jones 1986), so the figure is cost per hold operation at that size.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use sim::event::EventList;
-use sim::rng::Rng;
+use sim::core::event::EventList;
+use sim::core::rng::Rng;
 
 fn hold(c: &mut Criterion) {
     let mut g = c.benchmark_group("event_list_hold");

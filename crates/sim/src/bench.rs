@@ -4,9 +4,9 @@
 
 use std::time::Instant;
 
-use crate::results;
+use crate::core::time::SimTime;
+use crate::output::results;
 use crate::scenario::Scenario;
-use crate::time::SimTime;
 
 pub const P1: &str = r#"
 name = "P1"
@@ -86,7 +86,7 @@ pub fn run_p1(duration_s: f64) -> Result<serde_json::Value, String> {
         "peak_live_packets": sim.peak_live_packets(),
         "peak_rss_bytes": peak_rss_bytes(),
         "rss_before_run_bytes": rss0,
-        "packet_struct_bytes": std::mem::size_of::<crate::packet::Packet>(),
+        "packet_struct_bytes": std::mem::size_of::<crate::core::packet::Packet>(),
         "conservation": r.summary.get("conservation").cloned(),
     }))
 }
@@ -398,8 +398,9 @@ pub fn run_datacenter(hosts: u32, duration_s: f64, warmup_s: f64) -> Result<serd
     let t_build = Instant::now();
     let mut sim = sc.build(Some(1))?;
     let build_s = t_build.elapsed().as_secs_f64();
-    let hops = |sim: &crate::sim::Sim| -> u64 { sim.net.links.iter().map(|l| l.departures(sim.now)).sum() };
-    let done = |sim: &crate::sim::Sim| -> usize { sim.flows.records().filter(|f| f.stats.end.is_some()).count() };
+    let hops = |sim: &crate::engine::sim::Sim| -> u64 { sim.net.links.iter().map(|l| l.departures(sim.now)).sum() };
+    let done =
+        |sim: &crate::engine::sim::Sim| -> usize { sim.flows.records().filter(|f| f.stats.end.is_some()).count() };
     sim.run_until(SimTime::from_secs_f64(warmup_s));
     let (h0, e0, d0) = (hops(&sim), sim.events_processed, done(&sim));
     let (t0, c0) = (Instant::now(), thread_cpu_ns());

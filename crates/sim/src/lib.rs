@@ -1,29 +1,22 @@
 //! superpacket-sim: a deterministic packet-level discrete-event network simulator.
-//! See ../../shared/DESIGN.md for the architecture.
+//!
+//! The crate is layered; each layer imports only from the ones before it
+//! (docs/architecture.md, checked by scripts/check_layers.py):
+//! `core` (time, random streams, packets, the event list) < `net` (links, queues,
+//! topology, traces) < `tcp` (the sender and receiver, congestion control, loss
+//! recovery, send gates) < `traffic` (sources and generators) < `engine` (`Sim`, the
+//! event loop) < `scenario` (the scenario file: parse, validate, build) < `output`
+//! (results tables). `bench` (the benchmark scenarios) sits above them all.
 
 pub mod bench;
-pub mod classifier;
-pub mod event;
-pub mod flows;
-pub mod link;
-pub mod mbs;
-pub mod memory;
-pub mod monitor;
-pub mod packet;
-pub mod queue;
-pub mod reorder;
-pub mod results;
-pub mod ring;
-pub mod rng;
+pub mod core;
+pub mod engine;
+pub mod net;
+pub mod output;
 pub mod scenario;
-pub mod schema;
-pub mod sim;
 pub mod tcp;
-pub mod time;
-pub mod topology;
-pub mod trace;
 pub mod traffic;
 
-pub use scenario::Scenario;
-pub use sim::Sim;
-pub use time::SimTime;
+pub use crate::core::time::SimTime;
+pub use crate::engine::sim::Sim;
+pub use crate::scenario::Scenario;

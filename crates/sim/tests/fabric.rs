@@ -44,7 +44,7 @@ fn path(sim: &Sim, f: usize) -> Vec<String> {
         .collect()
 }
 
-fn link<'a>(sim: &'a Sim, name: &str) -> &'a sim::link::Link {
+fn link<'a>(sim: &'a Sim, name: &str) -> &'a sim::net::link::Link {
     &sim.net.links[sim.net.link_by_name(name).unwrap_or_else(|| panic!("no link {name}")) as usize]
 }
 

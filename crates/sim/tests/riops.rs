@@ -4,7 +4,7 @@
 //!
 //! Run: `cargo test --release -p superpacket-sim --test riops`.
 
-use sim::queue::QueueDisc;
+use sim::net::queue::QueueDisc;
 use sim::{Scenario, Sim, SimTime};
 
 fn build(toml: &str, seed: u64) -> (Scenario, Sim) {
@@ -295,7 +295,7 @@ fn schema_errors_name_the_field() {
     let s = sc.build(None).unwrap();
     let id = s.net.link_by_name("R1->R2").unwrap();
     assert_eq!(s.net.links[id as usize].disc_name(), "riops");
-    let d: Box<dyn QueueDisc> = Box::new(sim::queue::droptail::DropTail::new(1, sim::queue::Unit::Packets));
+    let d: Box<dyn QueueDisc> = Box::new(sim::net::queue::droptail::DropTail::new(1, sim::net::queue::Unit::Packets));
     assert_eq!(d.name(), "droptail");
 }
 

@@ -6,7 +6,7 @@
 //!
 //! Run: `cargo test --release -p superpacket-sim --test workload`.
 
-use sim::results;
+use sim::output::results;
 use sim::{Scenario, Sim, SimTime};
 
 fn example() -> String {

@@ -35,11 +35,11 @@ fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         if a == "--schema-md" {
-            println!("{}", sim::schema::markdown());
+            println!("{}", sim::scenario::schema::markdown());
             return ExitCode::SUCCESS;
         }
         if a == "--schema-json" {
-            print!("{}", sim::schema::json_text());
+            print!("{}", sim::scenario::schema::json_text());
             return ExitCode::SUCCESS;
         }
         if a == "--window" {
@@ -147,7 +147,7 @@ fn main() -> ExitCode {
         return fail(&format!("{path}: output.pcap traces links; give --out DIR for the pcap files"));
     }
     s.run_until(sc.duration.0);
-    let r = sim::results::collect(&s, &sc.name);
+    let r = sim::output::results::collect(&s, &sc.name);
     let mut json = serde_json::json!({ "summary": r.summary, "flows": r.flows.to_json(), "links": r.links.to_json() });
     if !r.flow_series.columns.is_empty() && r.flow_series.get("t_s").is_some_and(|c| !c.is_empty()) {
         json["flow_series"] = r.flow_series.to_json();

@@ -29,8 +29,8 @@ pub mod sender;
 pub mod spmark;
 pub mod timers;
 
-use crate::packet::{FlowId, NodeId, Packet, RouteId};
-use crate::time::SimTime;
+use crate::core::packet::{FlowId, NodeId, Packet, RouteId};
+use crate::core::time::SimTime;
 use cc::{CcState, CongestionControl};
 use recovery::{LossRecovery, Recovery, RecoveryKind, Reordering};
 use sack::{SackBlocks, SackReporter};

@@ -21,8 +21,8 @@
 use super::recovery::RecoveryKind;
 use super::timers::TimerKind;
 use super::{EceEcho, Flow, TcpOut};
-use crate::packet::{flags, Packet};
-use crate::time::SimTime;
+use crate::core::packet::{flags, Packet};
+use crate::core::time::SimTime;
 
 impl Flow {
     /// A SYN or data packet reached the receiver.

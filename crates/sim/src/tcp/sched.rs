@@ -8,7 +8,7 @@
 //! serialisation time at the pacing rate, size x 8 / rate (the token-less form of
 //! Linux's fq pacing, one packet of credit).
 
-use crate::time::SimTime;
+use crate::core::time::SimTime;
 
 /// Pacing as a scenario sets it.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -14,8 +14,8 @@ use super::recovery::LossRecovery;
 use super::sack::SackBlock;
 use super::timers::TimerKind;
 use super::{Flow, TcpOut, TcpParams};
-use crate::packet::{flags, Packet};
-use crate::time::SimTime;
+use crate::core::packet::{flags, Packet};
+use crate::core::time::SimTime;
 use std::collections::HashMap;
 
 /// Route ids of the scripted flow (no routes exist: only their values matter).

@@ -14,8 +14,8 @@ use super::sched::{GateView, Pacing};
 use super::spmark::{SpGate, SpTimeout};
 use super::timers::TimerKind;
 use super::{Flow, RtoBackoffReset, SenderState, TcpOut};
-use crate::packet::{flags, Packet};
-use crate::time::SimTime;
+use crate::core::packet::{flags, Packet};
+use crate::core::time::SimTime;
 
 impl Flow {
     /// The flow starts: send the SYN (with ECE|CWR when ECN is wanted, RFC 3168 6.1.1).

@@ -5,7 +5,7 @@
 //! packets, or, under the paper's ideal scheme, resend it as a new super-packet).
 
 use super::{SpDenial, SpMode};
-use crate::packet::{FlowId, SpHdr};
+use crate::core::packet::{FlowId, SpHdr};
 
 #[derive(Clone, Copy, Debug)]
 pub struct SpMarker {

@@ -3,7 +3,7 @@
 //! deadline and drops stale events by comparing deadlines (sim.rs), as htsim's timer
 //! scan avoids O(n) cancels.
 
-use crate::time::SimTime;
+use crate::core::time::SimTime;
 
 /// The kinds of timer a flow runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -22,9 +22,9 @@
 //!
 //! Packet k of a steady attack leaves at start + k / rate_pps (CBR).
 
-use crate::packet::{NodeId, SpHdr};
-use crate::rng::Rng;
-use crate::time::SimTime;
+use crate::core::packet::{NodeId, SpHdr};
+use crate::core::rng::Rng;
+use crate::core::time::SimTime;
 
 /// Which attack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,8 +120,8 @@ impl Attacker {
     /// victim's home slot in a table of `slots` slots under the public zero key.
     pub fn aim(&mut self, slots: u64, per_victim: usize) {
         let key = admission::siphash::SipKey::new([0, 0]);
-        let d = crate::packet::ipv4_of(self.dst);
-        let home = |s: NodeId| admission::siphash::hash_pair(key, crate::packet::ipv4_of(s), d) & (slots - 1);
+        let d = crate::core::packet::ipv4_of(self.dst);
+        let home = |s: NodeId| admission::siphash::hash_pair(key, crate::core::packet::ipv4_of(s), d) & (slots - 1);
         let mut cand = SPOOF_BASE;
         for &v in &self.victims {
             let h = home(v);
@@ -277,8 +277,9 @@ mod tests {
         a.aim(8192, 4);
         assert_eq!(a.aimed.len(), 8);
         let key = admission::siphash::SipKey::new([0, 0]);
-        let h =
-            |s: NodeId| admission::siphash::hash_pair(key, crate::packet::ipv4_of(s), crate::packet::ipv4_of(9)) & 8191;
+        let h = |s: NodeId| {
+            admission::siphash::hash_pair(key, crate::core::packet::ipv4_of(s), crate::core::packet::ipv4_of(9)) & 8191
+        };
         assert!(a.aimed[..4].iter().all(|&s| h(s) == h(3) && s >= SPOOF_BASE));
         assert!(a.aimed[4..].iter().all(|&s| h(s) == h(4)));
     }

@@ -28,7 +28,7 @@
 //! `#` starts a comment; blank lines are skipped. Probabilities are percent when the
 //! last one is 100 and fractions when it is 1; anything else is an error.
 
-use crate::rng::Rng;
+use crate::core::rng::Rng;
 
 /// The tables bundled with the simulator: (name, file text).
 pub const BUILTIN: [(&str, &str); 3] = [

@@ -7,8 +7,8 @@
 //! and 10 short sources sending 100-packet flows back to back for about 500 s. The
 //! simulator calls [`BackToBack::on_flow_done`] from its flow-completion hook (sim.rs).
 
-use super::FlowSpec;
-use crate::time::SimTime;
+use super::spec::FlowSpec;
+use crate::core::time::SimTime;
 
 #[derive(Clone, Debug)]
 pub struct BackToBack {

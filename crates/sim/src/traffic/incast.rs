@@ -14,9 +14,9 @@
 //! stream. Should a jitter carry a flow past the next round's start, that round's flow
 //! opens right after it (never earlier than the previous one).
 
-use super::FlowSpec;
-use crate::rng::Rng;
-use crate::time::SimTime;
+use super::spec::FlowSpec;
+use crate::core::rng::Rng;
+use crate::core::time::SimTime;
 
 /// When the rounds start.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -23,8 +23,8 @@
 //! r_out = (received - 1) x s x 8 / (last arrival - first arrival), arrival times as
 //! the receiver stamped them (netest's receiver-side dispersion).
 
-use crate::mbs;
-use crate::time::SimTime;
+use crate::core::time::SimTime;
+use crate::net::mbs;
 
 #[derive(Clone, Debug)]
 pub struct ProbeParams {

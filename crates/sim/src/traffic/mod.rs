@@ -12,23 +12,13 @@ pub mod closed_loop;
 pub mod incast;
 pub mod mbs_probe;
 pub mod raw;
+pub mod spec;
 pub mod web;
 pub mod workload;
 
-use crate::packet::NodeId;
-use crate::rng::Rng;
-use crate::tcp::TcpParams;
-use crate::time::SimTime;
-
-/// What a generator asks the simulator to open.
-#[derive(Clone, Debug)]
-pub struct FlowSpec {
-    pub src: NodeId,
-    pub dst: NodeId,
-    pub params: TcpParams,
-    pub cc: crate::tcp::cc::CcConfig,
-    pub size: u64,
-}
+use crate::core::rng::Rng;
+use crate::core::time::SimTime;
+pub use spec::FlowSpec;
 
 pub struct Generator {
     pub kind: GenKind,

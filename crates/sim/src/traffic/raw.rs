@@ -15,9 +15,9 @@
 //! the network, checked by `Sim::check_conservation`).
 
 use super::mbs_probe::MbsProbe;
-use crate::packet::{NodeId, RouteId};
-use crate::rng::Rng;
-use crate::time::SimTime;
+use crate::core::packet::{NodeId, RouteId};
+use crate::core::rng::Rng;
+use crate::core::time::SimTime;
 
 /// How on and off periods are drawn.
 #[derive(Clone, Copy, Debug, PartialEq)]

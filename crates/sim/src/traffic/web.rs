@@ -22,11 +22,11 @@
 
 use std::sync::Arc;
 
-use super::FlowSpec;
-use crate::packet::NodeId;
-use crate::rng::Rng;
+use super::spec::FlowSpec;
+use crate::core::packet::NodeId;
+use crate::core::rng::Rng;
+use crate::core::time::SimTime;
 use crate::tcp::TcpParams;
-use crate::time::SimTime;
 
 /// Objects a page may have (`objects_max`): the pages of seeds/001 have 2..7; a page's
 /// objects left to fetch are a counter, and a session's flows are charged to the run's

@@ -23,12 +23,12 @@
 use std::sync::Arc;
 
 use super::cdf::FlowSizeCdf;
-use super::FlowSpec;
-use crate::packet::NodeId;
-use crate::rng::Rng;
+use super::spec::FlowSpec;
+use crate::core::packet::NodeId;
+use crate::core::rng::Rng;
+use crate::core::time::SimTime;
 use crate::tcp::cc::CcConfig;
 use crate::tcp::TcpParams;
-use crate::time::SimTime;
 
 /// Flows per second of one host for `load` of a `link_bps` link with mean flow size
 /// `mean_bytes` (header formula).

@@ -1,7 +1,7 @@
 //! Shared set-up of the scripted flows.
 #![allow(dead_code)]
 
-pub use sim::packet::{flags, Packet};
+pub use sim::core::packet::{flags, Packet};
 pub use sim::tcp::script::{segs, Script};
 pub use sim::tcp::TcpParams;
 pub use sim::SimTime;

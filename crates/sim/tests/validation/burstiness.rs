@@ -39,7 +39,7 @@ const BATCH: &str = r#"ack_batch = { pkts = 32, timeout = "10ms" }"#;
 const GATE: &str = r#"gate = { kind = "burstiness" }"#;
 
 /// The monitor's rows from 1 s on (after the initial 250-packet burst).
-fn steady(sim: &Sim) -> Vec<sim::monitor::MonitorRow> {
+fn steady(sim: &Sim) -> Vec<sim::engine::monitor::MonitorRow> {
     sim.monitor.as_ref().expect("monitor").rows.iter().filter(|r| r.t.as_secs_f64() >= 1.0).copied().collect()
 }
 

@@ -1,7 +1,7 @@
 //! Helpers shared by the validation tests: build a scenario from TOML, run it, and check
 //! packet conservation at the end of every run (and, on request, at every step).
 
-use sim::link::Link;
+use sim::net::link::Link;
 use sim::{Scenario, Sim, SimTime};
 
 /// Parses and builds `toml` with `seed`; panics with the error (a test bug).

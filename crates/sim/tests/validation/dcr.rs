@@ -65,7 +65,7 @@ fn dcr_claims_small_scale() {
 #[test]
 fn run_names_its_variants() {
     let (_, sim) = build(&toml("highspeed", "dcr", 0.0), 1);
-    let s = sim::results::collect(&sim, "x").summary;
+    let s = sim::output::results::collect(&sim, "x").summary;
     let c = s["tcp_configs"]["traffic[0]"].as_str().unwrap();
     assert!(c.contains("Highspeed(Params { mode: LinuxTable, per_ack: false"), "{c}");
     assert!(c.contains("Dcr(DcrConfig { tau_srtt: 1.0") && c.contains("base: FirstDupack"), "{c}");

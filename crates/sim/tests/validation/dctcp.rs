@@ -4,9 +4,9 @@
 //! NewReno fills the buffer.
 
 use crate::common::{build, finish, link};
-use sim::packet::{flags, Packet};
-use sim::queue::droptail::DropTail;
-use sim::queue::{DropReason, QueueDisc, QueueState, Unit, Verdict};
+use sim::core::packet::{flags, Packet};
+use sim::net::queue::droptail::DropTail;
+use sim::net::queue::{DropReason, QueueDisc, QueueState, Unit, Verdict};
 use sim::SimTime;
 
 fn pkt(ect: bool) -> Packet {

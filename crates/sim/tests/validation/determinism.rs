@@ -1,7 +1,7 @@
 //! Check 7: the same seed and scenario give byte-identical results; other seeds differ.
 
 use crate::common::{build, finish};
-use sim::results;
+use sim::output::results;
 
 /// Randomness from all three sources: start jitter, Poisson arrivals, random loss.
 const RANDOM: &str = r#"
@@ -64,7 +64,7 @@ fn same_seed_identical_other_seed_differs() {
     assert!(starts.iter().all(|&t| t > 0 && t < 500_000_000), "{starts:?}");
     assert!(s.flows.len() > 8, "no Poisson arrivals: {} flows", s.flows.len());
     let lossy = s.net.link_by_name("R1->R2").unwrap() as usize;
-    let random_loss = s.net.links[lossy].stats.drops[sim::queue::DropReason::RandomLoss as usize];
+    let random_loss = s.net.links[lossy].stats.drops[sim::net::queue::DropReason::RandomLoss as usize];
     assert!(random_loss > 0);
     eprintln!(
         "determinism: {} bytes of JSON identical for seed 7; {} flows, {random_loss} random losses",

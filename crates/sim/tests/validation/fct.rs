@@ -196,7 +196,7 @@ fn sender_nic_drops_counted_apart() {
     let f = sim.flows.record(0).stats;
     assert_eq!(f.sender_drops, 14);
     assert_eq!(f.pkts_dropped, 14);
-    let r = sim::results::collect(&sim, "nic");
+    let r = sim::output::results::collect(&sim, "nic");
     assert_eq!(r.summary["sender_drops"], 14);
 }
 

@@ -1,6 +1,6 @@
 //! Check 8: bad scenario files give an error naming the field, never a panic.
 
-use sim::rng::Rng;
+use sim::core::rng::Rng;
 use sim::Scenario;
 
 const VALID: &str = r#"

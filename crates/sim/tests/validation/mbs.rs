@@ -39,7 +39,7 @@ fn probe_result(toml: &str) -> serde_json::Value {
     let mut sim = sc.build(Some(1)).unwrap();
     run_checked(&mut sim, sc.duration.0, SimTime::from_ms(100));
     finish(&sim);
-    let r = sim::results::collect(&sim, "probe");
+    let r = sim::output::results::collect(&sim, "probe");
     r.summary["probes"][0].clone()
 }
 
@@ -129,7 +129,7 @@ fn cross_traffic_rates_and_conservation() {
     assert_eq!(sim.sources[1].stats.pkts_delivered, 33_400);
     let rd = sim.net.link_by_name("R->D").unwrap() as usize;
     assert_eq!(sim.net.links[rd].stats.delivered, 83_400, "the links count raw packets like any");
-    let r = sim::results::collect(&sim, "xt");
+    let r = sim::output::results::collect(&sim, "xt");
     assert_eq!(r.sources.get("kind").map(|c| c.len()), Some(2));
 }
 
@@ -140,8 +140,8 @@ fn deterministic_per_seed() {
         .replace("[[traffic]]\nkind = \"cbr\"", "[[traffic]]\nkind = \"onoff\"\non_time = \"1ms\"\noff_time = \"3ms\"");
     let a = run(&toml, 5);
     let b = run(&toml, 5);
-    let ja = sim::results::collect(&a, "x");
-    let jb = sim::results::collect(&b, "x");
+    let ja = sim::output::results::collect(&a, "x");
+    let jb = sim::output::results::collect(&b, "x");
     assert_eq!(ja.probe_trains.to_json(), jb.probe_trains.to_json());
     assert_eq!(ja.sources.to_json(), jb.sources.to_json());
 }
@@ -187,7 +187,7 @@ fn probe_overshoots_when_line_rate_equals_the_bottleneck() {
     let mut sim = sc.build(Some(1)).unwrap();
     sim.run_until(sc.duration.0);
     finish(&sim);
-    let r = sim::results::collect(&sim, "probe");
+    let r = sim::output::results::collect(&sim, "probe");
     let p = &r.summary["probes"][0];
     let (m, model) = (p["mbs_pkts"].as_f64().unwrap(), p["mbs_model_pkts"].as_f64().unwrap());
     assert_eq!(model, 333.0);

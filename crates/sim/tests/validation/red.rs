@@ -2,11 +2,11 @@
 //! discipline `RedDisc` and its ECN marking (RFC 3168 section 7), then end to end.
 
 use crate::common::{build, finish, link, run_checked};
-use sim::packet::{flags, Packet};
-use sim::queue::red::RedParams;
-use sim::queue::red_disc::RedDisc;
-use sim::queue::{DropReason, QueueDisc, QueueState, Unit, Verdict};
-use sim::rng::Rng;
+use sim::core::packet::{flags, Packet};
+use sim::core::rng::Rng;
+use sim::net::queue::red::RedParams;
+use sim::net::queue::red_disc::RedDisc;
+use sim::net::queue::{DropReason, QueueDisc, QueueState, Unit, Verdict};
 use sim::SimTime;
 
 /// min_th 5, max_th 15, p_max 0.1, w_q 0.002 (packets), gentle.
@@ -267,12 +267,12 @@ fn red_end_to_end_queue_band_and_ecn() {
         finish(&sim);
         let l = link(&sim, "R1->R2");
         let steady = (l.stats.occ_integral - occ0) as f64 / 30e9;
-        let r = sim::results::collect(&sim, "red");
+        let r = sim::output::results::collect(&sim, "red");
         let row = |c: &str| -> f64 {
             let id = sim.net.link_by_name("R1->R2").unwrap() as usize;
             match r.links.get(c).unwrap() {
-                sim::results::Column::F64(v) => v[id],
-                sim::results::Column::U64(v) => v[id] as f64,
+                sim::output::results::Column::F64(v) => v[id],
+                sim::output::results::Column::U64(v) => v[id] as f64,
                 _ => panic!("{c}"),
             }
         };

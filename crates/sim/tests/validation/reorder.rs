@@ -3,8 +3,8 @@
 //! overtaken, packet conservation with packets held in it, and its input errors.
 
 use crate::common::*;
-use sim::reorder::{Negative, ReorderParams, ReorderStage};
-use sim::rng::Rng;
+use sim::core::rng::Rng;
+use sim::net::reorder::{Negative, ReorderParams, ReorderStage};
 use sim::SimTime;
 
 /// One flow s0 -> d0 over a dumbbell (access 1 Gbps / 1 ms, bottleneck 10 Mbps / 10 ms,
@@ -107,7 +107,7 @@ fn conservation_and_q_zero() {
     assert!(max_held > 0);
     let plain = run(&scenario(flow, "recovery = \"sack\"", "", "3s"), 2);
     let zero = run(&scenario(flow, "recovery = \"sack\"", "[[reorder]]\nlinks = [\"R1->R2\"]\nq = 0.0", "3s"), 2);
-    let json = |s: &sim::Sim| sim::results::collect(s, "x").flows.to_json();
+    let json = |s: &sim::Sim| sim::output::results::collect(s, "x").flows.to_json();
     assert_eq!(json(&plain), json(&zero));
 }
 
@@ -161,7 +161,7 @@ fn reorder_input_errors() {
 fn reordering_is_deterministic_per_seed() {
     let toml = scenario("kind = \"bulk\"", "recovery = \"sack\"", "[[reorder]]\nlinks = [\"R1->R2\"]\nq = 0.3", "2s");
     let tables = |seed: u64| {
-        let r = sim::results::collect(&run(&toml, seed), "x");
+        let r = sim::output::results::collect(&run(&toml, seed), "x");
         (r.flows.to_json(), r.links.to_json())
     };
     assert_eq!(tables(5), tables(5));

@@ -2,7 +2,7 @@
 //! smoothed RTT beside the bytes received, checked against hand arithmetic.
 
 use crate::common::*;
-use sim::results::{collect, Column};
+use sim::output::results::{collect, Column};
 
 fn f64s(c: Option<&Column>) -> Vec<f64> {
     match c {

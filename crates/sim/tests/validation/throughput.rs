@@ -2,7 +2,7 @@
 //! random loss follows Mathis et al.; identical flows through DropTail share fairly.
 
 use crate::common::{build, finish, jain, link, run};
-use sim::queue::DropReason;
+use sim::net::queue::DropReason;
 use sim::SimTime;
 
 /// Check 2: one long NewReno flow alone on a 100 Mbps bottleneck with a buffer above the

@@ -57,8 +57,8 @@
 //! and the ACK-counted cnt means what it says). `delayed_ack = false` counts segments
 //! instead: cwnd += acked/cnt per ACK, the idealised per-RTT law cwnd += cwnd/cnt.
 
-use super::{CcState, CongestionControl, CongestionEvent};
-use crate::time::SimTime;
+use super::control::{CcState, CongestionControl, CongestionEvent};
+use crate::core::time::SimTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

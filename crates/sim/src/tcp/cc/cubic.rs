@@ -31,8 +31,8 @@
 //!
 //! Per-ACK cost: a few multiplications; the cube root is taken once per epoch.
 
-use super::{CcState, CongestionControl, CongestionEvent};
-use crate::time::SimTime;
+use super::control::{CcState, CongestionControl, CongestionEvent};
+use crate::core::time::SimTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

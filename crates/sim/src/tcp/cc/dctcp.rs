@@ -50,8 +50,9 @@
 //!
 //! The paper's guideline (section 3.3) for g is g < 1.386 / sqrt(2 (C x RTT + K)).
 
-use super::{newreno::NewReno, CcState, CongestionControl, CongestionEvent, EcnAck};
-use crate::time::SimTime;
+use super::control::{CcState, CongestionControl, CongestionEvent, EcnAck};
+use super::newreno::NewReno;
+use crate::core::time::SimTime;
 use schemars::JsonSchema;
 use serde::Deserialize;
 

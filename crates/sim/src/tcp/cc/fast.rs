@@ -24,8 +24,8 @@
 //! Not here: ns-2's "window pacing" (an increase spread over the next period's ACKs) and
 //! its fast-expire retransmission; the increase is applied at once.
 
-use super::{CcState, CongestionControl, CongestionEvent};
-use crate::time::SimTime;
+use super::control::{CcState, CongestionControl, CongestionEvent};
+use crate::core::time::SimTime;
 use schemars::JsonSchema;
 use serde::Deserialize;
 

@@ -4,8 +4,8 @@
 //! under 1 % loss, which any AIMD law would shrink to about 1.22/sqrt(0.01) = 12 packets,
 //! Mathis et al. 1997).
 
-use super::{CcState, CongestionControl, CongestionEvent};
-use crate::time::SimTime;
+use super::control::{CcState, CongestionControl, CongestionEvent};
+use crate::core::time::SimTime;
 
 pub struct Fixed {
     pub window: f64,

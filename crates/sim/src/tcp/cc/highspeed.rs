@@ -55,8 +55,8 @@
 //! equal RFC 3649 Table 12, and the first 72 (w_i, md_i) equal Linux's hstcp_aimd_vals at
 //! 03fba04. The test `highspeed_table_regenerated` re-runs the program against this literal.
 
-use super::{CcState, CongestionControl, CongestionEvent};
-use crate::time::SimTime;
+use super::control::{CcState, CongestionControl, CongestionEvent};
+use crate::core::time::SimTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

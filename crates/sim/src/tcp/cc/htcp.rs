@@ -48,8 +48,8 @@
 //! RTT samples come through `on_rtt_sample` (`per_packet_hooks` is true): Linux takes
 //! minRTT from every sample, also those taken during recovery, when `on_ack` is not called.
 
-use super::{CcState, CongestionControl, CongestionEvent};
-use crate::time::SimTime;
+use super::control::{CcState, CongestionControl, CongestionEvent};
+use crate::core::time::SimTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -29,8 +29,8 @@
 //!   FlightSize + 1) under NewReno), K is recomputed from cwnd ("recompute K whenever cwnd
 //!   changes by more than one layer").
 
-use super::{CcState, CongestionControl, CongestionEvent};
-use crate::time::SimTime;
+use super::control::{CcState, CongestionControl, CongestionEvent};
+use crate::core::time::SimTime;
 use schemars::JsonSchema;
 use serde::Deserialize;
 

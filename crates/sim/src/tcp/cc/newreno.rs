@@ -4,8 +4,8 @@
 //! "cwnd += 1/cwnd"). Loss response is the trait's default (eq. 4); fast recovery is
 //! RFC 6582, in the sender.
 
-use super::{CcState, CongestionControl};
-use crate::time::SimTime;
+use super::control::{CcState, CongestionControl};
+use crate::core::time::SimTime;
 
 pub struct NewReno;
 

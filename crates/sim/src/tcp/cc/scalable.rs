@@ -25,8 +25,8 @@
 //! most 7/8 of a segment more otherwise. The same ssthresh on fast retransmit, ECN and RTO
 //! (Linux and ns-3 call ssthresh() on RTO too). Slow start is RFC 5681's, as in newreno.rs.
 
-use super::{CcState, CongestionControl, CongestionEvent};
-use crate::time::SimTime;
+use super::control::{CcState, CongestionControl, CongestionEvent};
+use crate::core::time::SimTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -35,8 +35,8 @@
 //! sample (a retransmission acknowledged, Karn) cannot close a round. RTT samples are
 //! on_ack's (outside recovery); so baseRTT does not see samples taken during recovery.
 
-use super::{CcState, CongestionControl, CongestionEvent};
-use crate::time::SimTime;
+use super::control::{CcState, CongestionControl, CongestionEvent};
+use crate::core::time::SimTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

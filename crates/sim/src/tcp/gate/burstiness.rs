@@ -70,8 +70,8 @@
 
 use std::collections::VecDeque;
 
+use crate::core::time::SimTime;
 use crate::tcp::sched::{GateView, SendGate};
-use crate::time::SimTime;
 
 /// How B is measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

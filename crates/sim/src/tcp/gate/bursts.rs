@@ -7,8 +7,8 @@
 //! sender of Fig. 4b moved as bursts with proper gaps; section II: "choosing a proper burst
 //! size with a proper gap between bursts will effectively reduce packet loss".
 
+use crate::core::time::SimTime;
 use crate::tcp::sched::{GateView, SendGate};
-use crate::time::SimTime;
 
 pub struct Bursts {
     pub burst_pkts: u32,

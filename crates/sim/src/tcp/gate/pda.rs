@@ -44,9 +44,9 @@
 
 use std::collections::VecDeque;
 
-use crate::mbs;
+use crate::core::time::SimTime;
+use crate::net::mbs;
 use crate::tcp::sched::{GateView, SendGate};
-use crate::time::SimTime;
 
 /// PDA options (defaults: `PdaParams::default`).
 #[derive(Clone, Copy, Debug, PartialEq)]

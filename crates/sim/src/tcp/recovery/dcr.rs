@@ -32,9 +32,9 @@
 //!   every delayed recovery would end in a timeout. [X]
 
 use super::{AckInfo, AckVerdict, LossRecovery, Recovery};
+use crate::core::time::SimTime;
 use crate::tcp::timers::TimerKind;
 use crate::tcp::{Flow, TcpOut};
-use crate::time::SimTime;
 
 /// Which state the loss response after tau is based on (ALGORITHMS.md 9 (a)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

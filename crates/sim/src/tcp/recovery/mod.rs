@@ -16,7 +16,7 @@ pub mod sack;
 
 use super::sack::SackBlock;
 use super::{Flow, TcpOut};
-use crate::time::SimTime;
+use crate::core::time::SimTime;
 
 /// What an ACK tells loss recovery (snd_una has already moved to `ack`).
 #[derive(Clone, Copy, Debug)]

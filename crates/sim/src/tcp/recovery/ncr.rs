@@ -29,8 +29,8 @@
 //!   halving the rate at once); `variant = "aggressive"` is LT_F = 1/2, one per SACKed.
 
 use super::{AckInfo, AckVerdict, LossRecovery, Recovery};
+use crate::core::time::SimTime;
 use crate::tcp::{Flow, TcpOut};
-use crate::time::SimTime;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NcrVariant {

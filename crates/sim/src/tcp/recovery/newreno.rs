@@ -4,9 +4,9 @@
 //! ACK: NewReno keeps no scoreboard.
 
 use super::{next_in_order, AckInfo, AckVerdict, LossRecovery};
+use crate::core::time::SimTime;
 use crate::tcp::cc::CongestionEvent;
 use crate::tcp::{Flow, TcpOut};
-use crate::time::SimTime;
 
 #[derive(Default)]
 pub struct NewRenoRecovery {

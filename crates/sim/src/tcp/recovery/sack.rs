@@ -26,10 +26,10 @@
 use std::collections::VecDeque;
 
 use super::{next_in_order, AckInfo, AckVerdict, LossRecovery};
+use crate::core::time::SimTime;
 use crate::tcp::cc::CongestionEvent;
 use crate::tcp::sack::Scoreboard;
 use crate::tcp::{Flow, TcpOut};
-use crate::time::SimTime;
 
 #[derive(Default)]
 pub struct SackRecovery {

@@ -1,0 +1,231 @@
+//! A link: egress queue (a discipline's decision + FIFO plumbing) + serialiser (rate) +
+//! propagation delay.
+//!
+//! A FIFO served at a constant rate fixes each accepted packet's service start and
+//! arrival time the moment it is enqueued (start = max(now, busy_until)). So the link
+//! keeps one ring of every packet it holds, waiting, in service or on the wire, in
+//! FIFO order with those times, and needs ONE pending event: the arrival of the ring's
+//! head at the far end (htsim's pipe, sim/pipe.cpp, extended over the queue). Service
+//! starts are applied lazily, at their exact times, before anything reads the queue
+//! (`advance`), so disciplines see the same queue as with a departure event per packet.
+
+use crate::core::packet::{NodeId, PktId};
+use crate::core::ring::Ring;
+use crate::core::rng::Rng;
+use crate::core::time::{BitsPerSec, SimTime};
+use crate::net::queue::{Disc, DropReason, QueueDisc, QueueState};
+
+/// Per-link counters (the link table of the results). `repr(C)`, those every packet
+/// updates first: they share cache lines.
+#[derive(Clone, Debug, Default)]
+#[repr(C)]
+pub struct LinkStats {
+    pub arrivals: u64,
+    pub bytes_arrived: u64,
+    /// Reached the far end.
+    pub delivered: u64,
+    pub bytes_delivered: u64,
+    /// Serialisation time of every accepted packet (ns), for utilisation.
+    pub busy_ns: u64,
+    pub last_change: SimTime,
+    /// Integral of the waiting-packet count over time (packet x ns).
+    pub occ_integral: u128,
+    pub occ_bytes_integral: u128,
+    pub max_pkts: u32,
+    /// The largest waiting-packet count since the monitor last read it (monitor.rs).
+    pub recent_max_pkts: u32,
+    pub max_bytes: u64,
+    pub marks: u64,
+    pub drops: [u64; DropReason::COUNT],
+}
+
+/// A packet the link holds, with its fixed service start and far-end arrival times.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Slot {
+    pub start: SimTime,
+    pub arrive: SimTime,
+    pub pkt: PktId,
+    pub size: u32,
+}
+
+impl LinkStats {
+    pub fn total_drops(&self) -> u64 {
+        self.drops.iter().sum()
+    }
+}
+
+/// `repr(C)` and cache-line aligned, the fields every packet reads or writes first (the
+/// ring, the queue state, the serialiser, the discipline, then the counters), the rest
+/// after: a packet's visit touches the link's first few lines, not all of it.
+#[repr(C, align(64))]
+pub struct Link {
+    /// Every packet held, in FIFO order.
+    pub(crate) ring: Ring<Slot>,
+    /// How many slots at the front of the ring have started service.
+    pub(crate) started: usize,
+    /// Waiting packets (not yet in service), as of the last `advance`.
+    pub(crate) q: QueueState,
+    pub(crate) busy_until: SimTime,
+    pub delay: SimTime,
+    /// Serialisation times of the last two packet sizes seen (a division saved per packet:
+    /// nearly every packet is a full segment or a pure ACK).
+    tx_cache: [(u32, SimTime); 2],
+    /// Packet trace (trace/mod.rs); None = tracing off.
+    pub(crate) trace: Option<Box<crate::net::trace::LinkTrace>>,
+    /// Reordering after the wire (reorder.rs): chosen packets wait an extra delay there.
+    pub reorder: Option<Box<crate::net::reorder::ReorderStage>>,
+    /// Edge classifier at this link's entry (index into `Network::classifiers`; RIO-PS,
+    /// classifier.rs): tags each arriving packet In/Out before the queue decides.
+    pub(crate) classifier: Option<u32>,
+    pub(crate) loss: f64,
+    pub(crate) disc: Disc,
+    pub stats: LinkStats,
+    pub(crate) rng: Rng,
+    pub rate: BitsPerSec,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub name: String,
+}
+
+impl Link {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        name: String,
+        from: NodeId,
+        to: NodeId,
+        rate: BitsPerSec,
+        delay: SimTime,
+        disc: Box<dyn QueueDisc>,
+        loss: f64,
+        rng: Rng,
+    ) -> Link {
+        Link {
+            name,
+            from,
+            to,
+            rate,
+            delay,
+            ring: Ring::new(),
+            started: 0,
+            q: QueueState::default(),
+            busy_until: SimTime::ZERO,
+            tx_cache: [(0, SimTime::ZERO); 2],
+            disc: Disc::new(disc),
+            loss,
+            rng,
+            stats: LinkStats::default(),
+            trace: None,
+            classifier: None,
+            reorder: None,
+        }
+    }
+
+    pub fn queue_state(&self) -> QueueState {
+        self.q
+    }
+
+    /// The queue's hard limit and unit ("pkts" or "bytes"), if its discipline has one.
+    pub fn limit(&self) -> Option<(u64, &'static str)> {
+        self.disc.limit().map(|(n, u)| (n, if u == crate::net::queue::Unit::Packets { "pkts" } else { "bytes" }))
+    }
+
+    pub fn disc_name(&self) -> &'static str {
+        self.disc.name()
+    }
+
+    pub fn disc_counters(&self) -> Vec<(&'static str, f64)> {
+        self.disc.counters()
+    }
+
+    /// Packets on the wire (serialised, not yet arrived) at `now` (after `advance`).
+    pub fn on_wire(&self, now: SimTime) -> usize {
+        self.ring.iter().take(self.started).filter(|s| s.arrive - self.delay <= now).count()
+    }
+
+    /// Packets in service at `now` (0 or 1, after `advance`).
+    pub fn in_service(&self, now: SimTime) -> usize {
+        self.ring.iter().take(self.started).filter(|s| s.arrive - self.delay > now).count()
+    }
+
+    /// Packets held by the reordering stage (reorder.rs): off the link, not yet arrived.
+    pub fn reorder_held(&self) -> usize {
+        self.reorder.as_ref().map_or(0, |r| r.held())
+    }
+
+    /// Packets whose serialisation finished by `now`: delivered + on the wire (a packet
+    /// held back by the reordering stage is on the wire).
+    pub fn departures(&self, now: SimTime) -> u64 {
+        self.stats.delivered + self.on_wire(now) as u64 + self.reorder_held() as u64
+    }
+
+    pub fn bytes_departed(&self, now: SimTime) -> u64 {
+        self.stats.bytes_delivered
+            + self
+                .ring
+                .iter()
+                .take(self.started)
+                .filter(|s| s.arrive - self.delay <= now)
+                .map(|s| s.size as u64)
+                .sum::<u64>()
+    }
+
+    /// Serialiser busy time up to `now`.
+    pub fn busy_ns(&self, now: SimTime) -> u64 {
+        self.stats.busy_ns - self.busy_until.saturating_sub(now).ns().min(self.stats.busy_ns)
+    }
+
+    /// Serialisation time of `size` bytes on this link.
+    #[inline]
+    pub(crate) fn tx_time(&mut self, size: u32) -> SimTime {
+        if self.tx_cache[0].0 == size {
+            return self.tx_cache[0].1;
+        }
+        if self.tx_cache[1].0 == size {
+            self.tx_cache.swap(0, 1);
+            return self.tx_cache[0].1;
+        }
+        let t = self.rate.tx_time(size);
+        self.tx_cache[1] = self.tx_cache[0];
+        self.tx_cache[0] = (size, t);
+        t
+    }
+
+    /// Accounts the time-weighted occupancy up to `now` before the queue changes.
+    #[inline]
+    pub(crate) fn account(&mut self, now: SimTime) {
+        let dt = (now - self.stats.last_change).ns() as u128;
+        self.stats.occ_integral += self.q.pkts as u128 * dt;
+        self.stats.occ_bytes_integral += self.q.bytes as u128 * dt;
+        self.stats.last_change = now;
+    }
+
+    /// Applies every service start up to `now`, at its own time: the waiting count drops
+    /// and the discipline hears of the dequeue (RED's idle period, super-packet pktCnt).
+    #[inline(always)]
+    pub(crate) fn advance(&mut self, now: SimTime, pkts: &crate::core::packet::PacketSlab) {
+        // nothing waiting (the common case on a fast link): nothing can start
+        if self.q.pkts != 0 {
+            self.advance_waiting(now, pkts);
+        }
+    }
+
+    fn advance_waiting(&mut self, now: SimTime, pkts: &crate::core::packet::PacketSlab) {
+        while let Some(s) = self.ring.get(self.started) {
+            if s.start > now {
+                break;
+            }
+            let (start, size, pkt) = (s.start, s.size, s.pkt);
+            self.account(start);
+            self.q.pkts -= 1;
+            self.q.bytes -= size as u64;
+            self.started += 1;
+            self.disc.on_dequeue(pkts.get(pkt), self.q, start);
+        }
+    }
+
+    /// Ids of the packets the link holds (queued, in service, on the wire, held back by
+    /// the reordering stage).
+    pub fn held_packets(&self) -> impl Iterator<Item = PktId> + '_ {
+        self.ring.iter().map(|s| s.pkt).chain(self.reorder.iter().flat_map(|r| r.held_packets()))
+    }
+}
