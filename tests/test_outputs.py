@@ -19,7 +19,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-
 import superpacket
 from superpacket import outputs
 
@@ -51,7 +50,7 @@ def _short(path: Path) -> dict:
     out["sample_queues"] = ["all"]
     out["sample_interval"] = "10ms"
     dur = sc.get("duration", "1s")
-    if not (dur.endswith("ms") or dur.endswith("us")) and float(dur.rstrip("s")) > 1:
+    if not (dur.endswith(("ms", "us"))) and float(dur.rstrip("s")) > 1:
         sc["duration"] = "1s"
     return sc
 

@@ -60,14 +60,14 @@ DROP_REASONS: tuple[tuple[str, str], ...] = (
     ("red_early", "RED's early (probabilistic) drop"),
     ("red_forced", "RED's forced drop: the average queue above max_th (above 2 x max_th with `gentle`)"),
     ("random_loss", "the link's independent random loss (`loss`)"),
-    ("sp_threshold", "super-packet admission: a normal packet or a new super-packet while the queue "
-                     "holds t or more packets"),
-    ("sp_buffer_full", "super-packet admission: an admitted super-packet's later packet while the queue "
-                       "holds buffSize"),
+    ("sp_threshold", ("super-packet admission: a normal packet or a new super-packet while the queue "
+                     "holds t or more packets")),
+    ("sp_buffer_full", ("super-packet admission: an admitted super-packet's later packet while the queue "
+                       "holds buffSize")),
     ("sp_not_admitted", "super-packet admission: a later packet of a super-packet this router did not admit"),
     ("sp_bloom_false_positive", "super-packet admission: the Bloom filter matched but the table has no entry"),
-    ("sp_outstanding_exhausted", "super-packet admission: the (src, dst) pair's outstanding count was "
-                                 "already zero"),
+    ("sp_outstanding_exhausted", ("super-packet admission: the (src, dst) pair's outstanding count was "
+                                 "already zero")),
     ("sp_table_full", "super-packet admission: the state table was full (its memory bound)"),
     ("sp_bad_header", "super-packet admission: a malformed super-packet header"),
     ("sp_source_cap", "super-packet admission: the per-source cap on reserved packets refused it"),
@@ -339,7 +339,7 @@ def render_markdown() -> str:
     for t in TABLES:
         lines += [f"## {t.name}", "", f"Rows: {t.rows}.", ""] + _md_table(t.columns) + [""]
     lines += ["## summary", "",
-              "`Results.summary`, `summary.json`. A sweep's `load_sweep(...).summary` has one row per run "
-              "with these keys as columns.", ""] + _md_table(SUMMARY) + [""]
+              ("`Results.summary`, `summary.json`. A sweep's `load_sweep(...).summary` has one row per run "
+              "with these keys as columns."), ""] + _md_table(SUMMARY) + [""]
     lines += ["### summary: probes", "", "Each entry of `probes`:", ""] + _md_table(PROBE_KEYS) + [""]
     return "\n".join(lines)
