@@ -125,3 +125,24 @@ def test_every_built_in_experiment_has_a_page() -> None:
     assert set(EXPERIMENTS) <= pages, f"experiments without a page in docs/experiments: {sorted(set(EXPERIMENTS) - pages)}"
     index = (ROOT / "docs/experiments/index.md").read_text()
     assert all(f"({n}.md)" in index for n in EXPERIMENTS)
+
+
+def _scenario_blocks() -> list[tuple[str, str]]:
+    """Every complete scenario (a TOML block with a name and a topology) in the README and docs."""
+    out = []
+    for f in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        for i, m in enumerate(re.finditer(r"```toml\n(.*?)```", f.read_text(), re.S)):
+            if re.search(r"^name = ", m.group(1), re.M) and "[topology]" in m.group(1):
+                out.append((f"{f.relative_to(ROOT)}#{i}", m.group(1)))
+    return out
+
+
+@pytest.mark.parametrize("where,text", _scenario_blocks(), ids=[w for w, _ in _scenario_blocks()])
+def test_scenarios_in_the_docs_are_valid(where: str, text: str) -> None:
+    from superpacket import _core
+
+    _core.Simulation(text, "toml", 1)  # the schema's checks; raises ScenarioError naming the field
+
+
+def test_the_docs_hold_scenarios_to_check() -> None:
+    assert len(_scenario_blocks()) >= 3
