@@ -131,8 +131,8 @@ def _scenario_blocks() -> list[tuple[str, str]]:
     """Every complete scenario (a TOML block with a name and a topology) in the README and docs."""
     out = []
     for f in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
-        for i, m in enumerate(re.finditer(r"```toml\n(.*?)```", f.read_text(), re.S)):
-            if re.search(r"^name = ", m.group(1), re.M) and "[topology]" in m.group(1):
+        for i, m in enumerate(re.finditer(r"```toml\n(.*?)```", f.read_text(), re.DOTALL)):
+            if re.search(r"^name = ", m.group(1), re.MULTILINE) and "[topology]" in m.group(1):
                 out.append((f"{f.relative_to(ROOT)}#{i}", m.group(1)))
     return out
 
