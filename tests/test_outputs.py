@@ -148,3 +148,29 @@ def test_generated_page_is_current() -> None:
 
     page = ROOT / "docs/reference/outputs.md"
     assert page.read_text() == gen_docs.render("outputs"), "run: python scripts/gen_docs.py"
+
+
+def test_a_sweeps_files_match_the_definitions(tmp_path: Path) -> None:
+    """A sweep's run folders hold the tables defined here (with their columns) and a summary
+    whose keys are defined; load_sweep adds the parameter and seed columns in front."""
+    out = tmp_path / "sweep"
+    superpacket.sweep(EXTRA, params={"topology.bottleneck.queue.limit": [20, 50]}, seeds=[1], out=out,
+                      workers=0, progress=False)
+    defined = {t.name: [c.name for c in t.columns] for t in outputs.TABLES}
+    runs = sorted(out.glob("*/seed=1"))
+    assert len(runs) == 2
+    for run in runs:
+        tables = {p.stem for p in run.glob("*.parquet")} - {"summary"}
+        assert tables and tables <= set(defined), tables
+        for name in tables:
+            assert pl.read_parquet(run / f"{name}.parquet").columns == defined[name], name
+        keys = set(json.loads((run / "summary.json").read_text()))
+        assert keys <= {o.name for o in outputs.SUMMARY}
+        assert set(pl.read_parquet(run / "summary.parquet").columns) == keys
+    assert (out / "sweep.json").exists()
+    documented_files = {o.name for o in outputs.SWEEP_FILES}
+    assert {"sweep.json", "failures.jsonl"} <= documented_files
+    data = superpacket.load_sweep(out)
+    assert data.params == ["topology.bottleneck.queue.limit"]
+    for name in ("flows", "links", "flow_series"):
+        assert getattr(data, name).columns == [*data.params, "seed", *defined[name]], name

@@ -313,6 +313,23 @@ PROBE_KEYS: tuple[Output, ...] = (
 )
 
 
+#: What a sweep (`superpacket sweep`, `superpacket.sweep`) writes, beside the tables above.
+SWEEP_FILES: tuple[Output, ...] = (
+    _c("sweep.json", "", "object", "The sweep's definition: `scenario` (the base scenario as a table), "
+       "`params` (each parameter path and its values), `seeds`, `format`."),
+    _c("PATH=VALUE/.../seed=N/", "", "folder", "One folder per run: the parameter values, then the seed. It "
+       "holds `flows`, `links`, `queue_series`, `queue_counters` and `flow_series` as Parquet (the tables "
+       "above; the others are not written by a sweep), `summary.json`, `summary.parquet` (the summary as "
+       "one row: its keys as columns, nested values as JSON text) and the exact `scenario.toml` it ran."),
+    _c("failures.jsonl", "", "lines of objects", "One JSON object per line for each run that failed: `params`, "
+       "`seed`, `dir` (its folder), `error` (the last line of the traceback) and `traceback`. Absent when "
+       "every run succeeded."),
+    _c("load_sweep(DIR)", "", "SweepData", "`flows`, `links`, `queue_series`, `queue_counters`, "
+       "`flow_series` and `summary` of every run concatenated, each with one column per parameter (its "
+       "path as the name) and `seed` in front; `params` lists the parameter columns."),
+)
+
+
 def table(name: str) -> Table:
     """The table called `name`."""
     for t in TABLES:
@@ -342,4 +359,7 @@ def render_markdown() -> str:
               ("`Results.summary`, `summary.json`. A sweep's `load_sweep(...).summary` has one row per run "
               "with these keys as columns."), ""] + _md_table(SUMMARY) + [""]
     lines += ["### summary: probes", "", "Each entry of `probes`:", ""] + _md_table(PROBE_KEYS) + [""]
+    lines += ["## A sweep's files", "", "A sweep's output folder, and what `load_sweep` reads from it:", ""]
+    lines += ["| file | definition |", "|---|---|"]
+    lines += [f"| `{o.name}` | {o.definition} |" for o in SWEEP_FILES] + [""]
     return "\n".join(lines)
