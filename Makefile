@@ -1,4 +1,5 @@
-# superpacket: `make run` (set-up + headline demo), `make test` (set-up + every test).
+# superpacket: `make run` (set-up + headline demo), `make test` (set-up + every test),
+# `make docs` (the documentation site in site/).
 # Each target does only the set-up not already done (stamp files in .venv).
 SHELL := /bin/bash
 VENV := .venv
@@ -7,7 +8,7 @@ RUST_SRC := $(shell find crates -name '*.rs' -o -name 'Cargo.toml') Cargo.toml C
 PY_SRC := $(shell find python -name '*.py' -o -name '*.pyi') pyproject.toml
 export CARGO_TERM_COLOR := never
 
-.PHONY: install run test bench lint fuzz clean schema
+.PHONY: install run test bench lint fuzz clean schema docs
 
 install: $(VENV)/.built $(VENV)/.chromium $(VENV)/.tshark
 
@@ -38,15 +39,28 @@ $(VENV)/.built: $(VENV)/.deps $(RUST_SRC) $(PY_SRC) scripts/pgo-build.sh
 	touch $@
 
 # the headline demo: super-packets against DropTail on short flows beside long ones
-# (seeds/000 section 4.3), then the incast example's per-flow table
+# (Li, "Benefits and Practicality of Super-Packets", section 4.3), then the incast
+# example's per-flow table
 run: install
 	$(VENV)/bin/superpacket reproduce short-long --seeds 5
 	$(VENV)/bin/superpacket run examples/incast.toml
 
+# every test: Rust, Python (tests/test_docs.py and tests/test_outputs.py check the
+# generated reference pages and the documentation's references), the tutorial notebook
+# (nbmake), and the documentation site built with --strict (broken links and anchors
+# fail it) into a git-ignored folder
 test: install
 	python3 scripts/check_layers.py
 	cargo test --release --workspace --exclude superpacket-py
 	$(VENV)/bin/pytest -q tests
+	$(VENV)/bin/pytest -q -p no:cacheprovider --nbmake docs/tutorial.ipynb
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict -q -d .site-check
+
+# the documentation site (MkDocs Material, mkdocstrings) into site/: the CLI and outputs
+# reference pages regenerated first (scripts/gen_docs.py)
+docs: install
+	$(PY) scripts/gen_docs.py
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
 
 bench: install
 	$(VENV)/bin/superpacket bench
@@ -89,4 +103,4 @@ fuzz:
 	done
 
 clean:
-	rm -rf $(VENV) target fuzz/target fuzz/work
+	rm -rf $(VENV) target fuzz/target fuzz/work site .site-check

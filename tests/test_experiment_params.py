@@ -446,7 +446,7 @@ def test_mbs_texts_carry_the_fields():
     (incast_params, incast, "BUFFER_PKTS", 64, "buffer_pkts", 64),
     (threshold_params, threshold, "RULE_WEIGHT", 0.5, "rule_weight", 0.5),
     (threshold_params, threshold, "INCAST_DURATION_S", 8.0, "incast",
-     ("SCENARIOS.md incast in its datacenter regime (sender links 1 Gbps / 25 us), variant superpacket, "
+     ("the incast of our specification in its datacenter regime (sender links 1 Gbps / 25 us), variant superpacket, "
       "jitter 20 us, 8 s runs")),
     (loss_params, loss_sensitivity, "MIN_RTO", "300ms", "min_rto_s", 0.3),
     (incast_map_params, incast, "EPOCH", "40ms", "bottleneck", "R->D 100Mbps, buffer 50, EPOCH 40 ms"),

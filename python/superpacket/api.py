@@ -229,7 +229,7 @@ def _results_of(box: list[_core.Simulation], text: str, fmt: str, wall: float) -
 
     def frame(name: str) -> pl.DataFrame:
         # each buffer is dropped once its frame exists, so a big run's table is held
-        # about once while the frames are built (README: memory of an open-loop workload)
+        # about once while the frames are built (docs/benchmarks.md: memory of an open-loop workload)
         return _frame(raw.pop(name)) if name in raw else pl.DataFrame()
 
     res = Results(
@@ -238,7 +238,7 @@ def _results_of(box: list[_core.Simulation], text: str, fmt: str, wall: float) -
         queue_series=frame("queue_series"),
         queue_counters=frame("queue_counters"),
         flow_series=frame("flow_series"),
-        # tables of builds with non-TCP traffic (issue 12); empty frames otherwise
+        # tables of builds with non-TCP traffic; empty frames otherwise
         sources=frame("sources"),
         probe_trains=frame("probe_trains"),
         monitor=frame("monitor"),

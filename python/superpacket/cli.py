@@ -184,7 +184,7 @@ _BENCH_FB_CHILD = ("import sys; from superpacket import _core; "
 
 
 def bench_fast_burstiness(duration_s: float, txqueuelen: int, gate: bool) -> dict[str, Any]:
-    """The 622 Mb/s x 360 ms FAST run of seeds/003 in a fresh interpreter (peak RSS is
+    """The 622 Mb/s x 360 ms FAST run of Wei, Hegde and Low (PFLDnet 2005) in a fresh interpreter (peak RSS is
     the simulator's own): wall time, and memory and packets alive at each tenth of the run."""
     return _bench_child(_BENCH_FB_CHILD, duration_s, txqueuelen, "on" if gate else "off")
 
@@ -266,7 +266,7 @@ print(json.dumps({"sim_s": d, "wall_s": wall, "flows": res.flows.height, "comple
 def bench_riops_web(duration_s: float) -> dict[str, Any]:
     """riops-web Exp1 with RIO-PS (bench.rs `riops_web_toml`) for `duration_s` simulated
     seconds through the Python API, in a fresh interpreter: the peak RSS after the run
-    and after the results' DataFrames (memory of an open-loop workload, issue 14 section 3)."""
+    and after the results' DataFrames (memory of an open-loop workload)."""
     return _bench_child(_BENCH_WEB_CHILD, duration_s)
 
 
@@ -355,7 +355,7 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
            or (checks.out_dir(a.out) if a.out else None))
     if bad:
         return _fail(bad)
-    # the experiment's own default number of seeds (10, SCENARIOS.md, unless it says otherwise)
+    # the experiment's own default number of seeds (10, our specification, unless it says otherwise)
     kw: dict[str, Any] = {} if seeds is None else {"seeds": seeds}
     # an option the experiment does not use is refused, not silently ignored (its OPTIONS)
     options = getattr(mod, "OPTIONS", ())
@@ -475,7 +475,7 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--warmup", type=float, default=0.02, help="--scenario datacenter: warm-up seconds (0.02)")
     b.add_argument("--json", action="store_true")
     b.add_argument("--fast-burstiness", action="store_true",
-                   help="the 622 Mb/s x 360 ms FAST TCP run of seeds/003 instead of P1 (--duration 300 for the issue's run)")
+                   help="the 622 Mb/s x 360 ms FAST TCP run of Wei, Hegde and Low (PFLDnet 2005) instead of P1 (--duration 300 for the full run)")
     b.add_argument("--txqueuelen", type=int, default=10_000, help="--fast-burstiness: the host's NIC queue (10000)")
     b.add_argument("--gate", choices=("on", "off"), default="off",
                    help="--fast-burstiness: burstiness control on or off (off)")
@@ -484,15 +484,15 @@ def main(argv: list[str] | None = None) -> int:
 
     cli_sweep.add_bench_args(b)
     cli_sweep.add_parsers(sub)
-    rp = sub.add_parser("reproduce", help="run a built-in experiment of SCENARIOS.md")
+    rp = sub.add_parser("reproduce", help="run a built-in experiment: a paper's experiment, judged against its claims (`superpacket list` names them)")
     rp.add_argument("name")
     rp.add_argument("--seeds", default=None, metavar="N|A..B|LIST",
                     help="N (seeds 1..N), A..B (inclusive) or a list such as 1,3,5 or 3..5,9, as `sweep "
                          "--seeds`; "
-                         f"at most {checks.MAX_EXPERIMENT_SEEDS} (default 10 seeds, SCENARIOS.md; dcr 2 and "
+                         f"at most {checks.MAX_EXPERIMENT_SEEDS} (default 10 seeds; dcr 2 and "
                          "dcr-multihop 3, see their params)")
     rp.add_argument("--jitter-us", type=float, default=None,
-                    help="uniform start offsets per flow (incast, incast-map; default 100, SCENARIOS.md)")
+                    help="uniform start offsets per flow (incast, incast-map; default 100)")
     rp.add_argument("--regime", default=None, metavar="NAME",
                     help="incast: the regime reported under `variants` (paper, the default, or datacenter; "
                          "both are run)")

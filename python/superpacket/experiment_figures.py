@@ -561,7 +561,7 @@ def dcr(s: dict[str, Any]) -> list[ExpFigure]:
         fig.suptitle(f"Loss recovery at one point ({nr[0]['point']}): SACK (RFC 6675) vs NewReno (RFC 6582)")
         fig.tight_layout(rect=(0, 0.08, 1, 1))
         _legend_below(fig, axes)
-        out.append(ExpFigure("dcr_newreno_recovery", "SCENARIOS.md's NewReno-recovery figure: utilisation and drop "
+        out.append(ExpFigure("dcr_newreno_recovery", "our specification's NewReno-recovery figure: utilisation and drop "
                              f"rate at {nr[0]['point']} (four flows) with SACK and with NewReno loss recovery, per "
                              "protocol without and with DCR (means over seeds)", fig, ndata))
     return out

@@ -1,6 +1,6 @@
 """Report figure of `attacks`: the victims' mean FCT relative to the same seed without
 the attack, against the attack rate, one line per attack, defences off (dashed) and on
-(solid), with the 2x line SCENARIOS.md's must-hold draws. Registered in
+(solid), with the 2x line our specification's must-hold draws. Registered in
 experiment_figures' registry; drawn from a reproduce folder's summary.json only.
 """
 

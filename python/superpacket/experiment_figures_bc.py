@@ -1,4 +1,4 @@
-"""Report figures of the burstiness-control experiments (seeds/003): `fast-burstiness` and
+"""Report figures of the burstiness-control experiments (Wei, Hegde and Low (PFLDnet 2005)): `fast-burstiness` and
 `datatag`. The slides' plots redrawn from a reproduce folder's summary.json: the queue
 length over time (slides 3, 6-7, 28: the router queue and the sender's NIC queue),
 packets lost at the router against those lost at the sender over time (slide 4), where

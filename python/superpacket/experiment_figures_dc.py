@@ -1,4 +1,4 @@
-"""Report figures of `datacenter` (issue 16 sections 4-5), drawn from a reproduce folder's
+"""Report figures of `datacenter` (our datacenter specification), drawn from a reproduce folder's
 summary.json only: (1) the overview, a grid of workloads (rows) by metric (columns: small-
 flow p99 and mean slowdown, large-flow mean slowdown), load on x, one line per scheme, log
 y; (2) the slowdown against flow size at the figure load, p50 (solid) and p99 (dashed)

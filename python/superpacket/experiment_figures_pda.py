@@ -1,4 +1,4 @@
-"""Report figures of the packet-drop-avoidance experiments (seeds/002): `mbs` (drops
+"""Report figures of the packet-drop-avoidance experiments (Jin (LBNL 2004)): `mbs` (drops
 against the burst size beside the measured MBS and the fluid model, the probe against the
 model, the probe's trains as the paper's Fig. 1 curve) and `lion` (the paper's Fig. 5:
 bytes received against time for both flows of each contest). Registered in

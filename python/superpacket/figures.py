@@ -25,7 +25,7 @@ SEED = "#555555"
 
 
 def unit_label(metric: str) -> str:
-    """The unit a metric name carries (DESIGN.md: `mean_fct_s`, `goodput_bps`, `special_kBps`)."""
+    """The unit a metric name carries (`mean_fct_s`, `goodput_bps`, `special_kBps`)."""
     for suffix, unit in (("_kBps", "kB/s"), ("_bps", "bit/s"), ("_s", "s"), ("_pct", "%"), ("_pkts", "packets"),
                          ("_bytes", "B")):
         if metric.endswith(suffix):

@@ -3,7 +3,7 @@
 - a run folder (`superpacket run FILE --out DIR`: flows/links/queue_series .parquet,
   summary.json, scenario.toml),
 - a sweep folder (`superpacket sweep ... --out DIR`: sweep.json and hive-partitioned runs),
-- a reproduce folder (`superpacket reproduce NAME --out DIR`: summary.json in DESIGN.md's
+- a reproduce folder (`superpacket reproduce NAME --out DIR`: summary.json in the experiments'
   layout).
 
 Every number and figure is computed from the folder's data (never a literal); means over
@@ -281,7 +281,7 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
         for f in extra:
             doc.figure(f.fig, f.name, f.caption)
     if s.get("claims"):
-        doc.h("Claims (SCENARIOS.md \"Must hold\")")
+        doc.h("Claims (our specification \"Must hold\")")
         crow = []
         for c in s["claims"]:
             nums = ", ".join(f"{k} = {num(v)}" for k, v in c.items()

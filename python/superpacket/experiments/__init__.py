@@ -1,4 +1,4 @@
-"""Built-in experiments of SCENARIOS.md, one module each (`superpacket reproduce NAME`)."""
+"""Built-in experiments (the papers' experiments), one module each (`superpacket reproduce NAME`)."""
 
 from superpacket.experiments import (
     attacks,

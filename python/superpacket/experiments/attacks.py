@@ -1,5 +1,5 @@
-"""`superpacket reproduce attacks`: seeds/000 section 3.1 (security of the admission
-algorithm); parameters from SCENARIOS.md "attacks (section 3.1)".
+"""`superpacket reproduce attacks`: Li (UCB/EECS-2013-83) section 3.1 (security of the admission
+algorithm); parameters from our specification "attacks (section 3.1)".
 
 The short-long network of section 4.3 (short_long.py) with its super-packet router R
 (buffer 20, t = 10, EPOCH 80 ms, Bloom filter 2^16 bits x 4 hashes, hash table for 4096
@@ -93,22 +93,22 @@ def param_table(names: list[str]) -> dict[str, tuple[Any, str]]:
     return {
         "topology": (Sc(f"{on}:{m}.a", f"{on}:{m}.b", f"{on}:{m}.rate", f"{on}:{m}.delay",
                         fmt=lambda a, b, r, d: f"short-long (section 4.3) + attacker {a} -> {b} {spaced(r)}, "
-                                               f"{spaced(d)}"), "SCENARIOS.md"),
+                                               f"{spaced(d)}"), "our specification"),
         "router": (Sc(*(f"{on}:{q}.{k}" for k in ("limit", "threshold", "epoch", "bloom_bits", "bloom_hashes",
                                                    "max_pairs")),
                       fmt=lambda b, t, e, bits, h, p: (f"buffer {b}, t = {t}, EPOCH {spaced(e)}, Bloom "
                                                        f"{_pow2(bits)} bits x {h}, {p} pairs")),
-                   "SCENARIOS.md"),
+                   "our specification"),
         "duration_s": (Sc(*(f"{n}:duration" for n in names), fmt=lambda *d: seconds(same(*d))),
-                       "SCENARIOS.md (quick: 4 s)"),
+                       "our specification (quick: 4 s)"),
         "attack_start_s": (Sc(*(f"{n}:traffic[3].start" for n in attacked), fmt=lambda *t: seconds(same(*t))),
-                           "SCENARIOS.md"),
+                           "our specification"),
         "rates_pps": (Sc(*(f"{n}:traffic[3].rate_pps" for n in attacked), fmt=lambda *r: sorted({int(x) for x in r})),
-                      "SCENARIOS.md (quick: 10^4, 10^5)"),
-        "attack_packet_bytes": (Sc(*(f"{n}:traffic[3].packet_bytes" for n in attacked)), "SCENARIOS.md"),
-        "attack_len": (Sc(*(f"{n}:traffic[3].len" for n in attacked)), "SCENARIOS.md"),
+                      "our specification (quick: 10^4, 10^5)"),
+        "attack_packet_bytes": (Sc(*(f"{n}:traffic[3].packet_bytes" for n in attacked)), "our specification"),
+        "attack_len": (Sc(*(f"{n}:traffic[3].len" for n in attacked)), "our specification"),
         "defences": ("keyed hashing, bounded table, per-source cap, random EPOCH phase; all on or all off",
-                     "SCENARIOS.md"),
+                     "our specification"),
         "source_cap_pkts": (Sc(f"{on}:{q}.max_reserved_per_pair"), (
             "ours: 10 super-packets of 10 per (src, dst) and epoch; a victim host opens 1.6 per epoch on average")),
         "victims": ("short flows of B and C starting at or after the attack start", "ours"),
@@ -258,7 +258,7 @@ def run(seeds: Any = None, quick: bool = False, client: Any = None, **_: Any) ->
         {"claim": "every run conserves packets", "must_hold": True, "holds": cons},
     ]
     params = params_from(param_table(names), scs)
-    params["duration_s"]["source"] = "SCENARIOS.md" if not quick else "--quick"
+    params["duration_s"]["source"] = "our specification" if not quick else "--quick"
     return {
         "experiment": "attacks",
         "seeds": len(seed_ids),
@@ -273,7 +273,7 @@ def run(seeds: Any = None, quick: bool = False, client: Any = None, **_: Any) ->
 
 
 def table_rows(names: list[str], variants: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """SCENARIOS.md's report, one row per attack x rate x defences."""
+    """our specification's report, one row per attack x rate x defences."""
     rows = []
     for v in names:
         attack, rate, d = v.split("/")

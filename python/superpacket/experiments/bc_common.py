@@ -1,7 +1,7 @@
 """Pieces shared by the burstiness-control experiments `fast-burstiness` and `datatag`
-(seeds/003: D. X. Wei, S. Hegde, S. H. Low, "Burstiness Control for High Speed Long
-Distance TCP", PFLDnet 2005, slides; SCENARIOS.md "Burstiness control and FAST TCP";
-FAST: ALGORITHMS.md section 7; the burstiness measure B and its gate: section 12).
+(D. X. Wei, S. Hegde, S. H. Low, "Burstiness Control for High Speed Long
+Distance TCP", PFLDnet 2005, slides; our specification "Burstiness control and FAST TCP";
+FAST: Jin, Wei and Low (INFOCOM 2004); the burstiness measure B and its gate: our reconstruction of the slides' rule).
 
 The network (graph topology, node names ours):
 
@@ -16,7 +16,7 @@ tcp_enter_cwr, once per window); the dropped segment itself is then recovered as
 loss (Linux instead keeps it unsent: a difference, see the README). R1 -> R2 is the bottleneck with the router buffer
 (the same buffer on R2 -> R1, the reverse path of the same router). ACK compression:
 a host X behind R2 sends on-off traffic to Y behind R1 at an on-rate above the reverse
-link's rate, 20 % of that link on average (SCENARIOS.md), so the ACKs queue behind its
+link's rate, 20 % of that link on average (our specification), so the ACKs queue behind its
 bursts at R2 -> R1 and leave together once a burst has drained: one compressed batch of
 ACKs releases a burst of data at the host's line rate. The `no-reverse` variants leave
 X silent (the sanity check: with a large txqueuelen the host then drops nothing).
@@ -24,7 +24,7 @@ X silent (the sanity check: with a large txqueuelen the host then drops nothing)
 Variant names: `<scheme>[-bc]/txq<N>[/no-reverse][/newreno-recovery]`, e.g.
 `fast/txq100`, `fast-bc/txq100`, `reno/txq10000`: scheme `fast` (FAST TCP) or `reno`
 (NewReno congestion control), `-bc` with the burstiness-control gate (`[tcp] gate =
-{ kind = "burstiness" }`), N the senders' txqueuelen; SACK loss recovery (SCENARIOS.md's
+{ kind = "burstiness" }`), N the senders' txqueuelen; SACK loss recovery (our specification's
 high-speed experiments) except the `/newreno-recovery` point.
 
 Metrics per run (and so per variant, means over seeds):
@@ -65,8 +65,8 @@ BcInputError = PdaInputError  # one line naming the field
 BIG_QUEUE_PKTS = 100_000  # ours: queues that never drop (receiver side, reverse hosts, ACKs to the sender)
 HOST_DELAY_MS = 1.0  # ours: each host's link
 START_JITTER_S = 0.01  # ours: flows start at uniform [0, 10 ms), so seeds differ
-REVERSE_LOAD = 0.2  # SCENARIOS.md: 20 % reverse-path traffic (mean load of the reverse bottleneck)
-# Burstiness control (ALGORITHMS.md section 12 defaults: B_th = 10 packets without an MBS
+REVERSE_LOAD = 0.2  # our specification: 20 % reverse-path traffic (mean load of the reverse bottleneck)
+# Burstiness control (our reconstruction of the slides' rule defaults: B_th = 10 packets without an MBS
 # estimate; the delivery-rate estimate of the available bandwidth)
 BC_THRESHOLD_PKTS = 10
 BC_ESTIMATOR = "delivery"
@@ -88,7 +88,7 @@ METRICS = ("router_drops", "sender_drops", "ack_drops", "throughput_bps", "max_q
 
 @dataclass(frozen=True)
 class Setup:
-    """One experiment's network and runs (values: SCENARIOS.md unless `sources` says ours)."""
+    """One experiment's network and runs (values: our specification unless `sources` says ours)."""
 
     experiment: str
     flows: int
@@ -391,7 +391,7 @@ def run(setup: Setup, seeds: Any, quick: bool = False, duration_s: float | None 
 
 
 def claims(setup: Setup, variants: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """SCENARIOS.md: "burstiness control cuts router loss at the same or higher
+    """our specification: "burstiness control cuts router loss at the same or higher
     throughput", per scheme and txqueuelen with the reverse traffic (means over seeds:
     fewer router drops, and throughput at least the gate-less flow's); and the sanity
     check against theory: with the largest txqueuelen and no reverse traffic the hosts
@@ -511,7 +511,7 @@ def params(setup: Setup, scs: dict[str, dict[str, Any]], seeds: int, quick: bool
         return (f"[tcp] gate = {{ kind = \"{x['kind']}\", threshold = {x['threshold']}, estimator = "
                 f"\"{x['estimator']}\" }}: packet n leaves only while B <= {x['threshold']}, B = (n - m) - c (t - s_m) "
                 "largest over the packets m sent (the gate's default measure \"queue\": the flow's own queue at a "
-                "bottleneck of rate c; ALGORITHMS.md's form counts from u, the first unacknowledged)")
+                "bottleneck of rate c; the slides' form counts from u, the first unacknowledged)")
 
     def monitor(*out: dict[str, Any]) -> str:
         m = [o.get("monitor") for o in out]
@@ -524,30 +524,30 @@ def params(setup: Setup, scs: dict[str, dict[str, Any]], seeds: int, quick: bool
     dur = seconds(same(*(scs[v]["duration"] for v in names)))
     p: dict[str, tuple[Any, str]] = {
         "topology": (Sc(f"{first}:topology.nodes", f"{rev}:topology.nodes", fmt=topology),
-                     "SCENARIOS.md (a bottleneck, the senders' NIC queues, reverse-path traffic); node names ours"),
+                     "our specification (a bottleneck, the senders' NIC queues, reverse-path traffic); node names ours"),
         "flows": (Sc(*(f"{v}:traffic" for v in names),
-                     fmt=lambda *t: same(*(sum(1 for x in ts if x["kind"] == "bulk") for ts in t))), "SCENARIOS.md"),
+                     fmt=lambda *t: same(*(sum(1 for x in ts if x["kind"] == "bulk") for ts in t))), "our specification"),
         "bottleneck": (Sc(f"{bn}.rate", f"{bn}.delay", f"{bn}.queue.limit", *host_d, *bn_d, fmt=bottleneck),
-                       src.get("bottleneck", "SCENARIOS.md")),
-        "rtt_ms": (Sc(*host_d, *bn_d, fmt=rtt), (f"SCENARIOS.md; = 2 x ({HOST_DELAY_MS:g} + {setup.bottleneck_delay_ms:g} + "
+                       src.get("bottleneck", "our specification")),
+        "rtt_ms": (Sc(*host_d, *bn_d, fmt=rtt), (f"our specification; = 2 x ({HOST_DELAY_MS:g} + {setup.bottleneck_delay_ms:g} + "
                                                   f"{HOST_DELAY_MS:g}) ms, the host delays ours")),
         "host_links": (Sc(f"{link(first, 'S0', 'R1')}.rate", f"{link(first, 'S0', 'R1')}.delay",
                           fmt=lambda r, d: f"{mbps(_bps(r))}, {ms(d):g} ms"), src.get("host_links", "ours")),
         "txqueuelen": (Sc(*(f"{link(v, 'S0', 'R1')}.queue.limit" for v in _txq_names(scs)),
                           fmt=lambda *q: list(dict.fromkeys(q))),
-                       "SCENARIOS.md (the senders' NIC queue, DropTail in packets)"),
-        "schemes": (list(setup.schemes), src.get("schemes", "SCENARIOS.md")),
+                       "our specification (the senders' NIC queue, DropTail in packets)"),
+        "schemes": (list(setup.schemes), src.get("schemes", "our specification")),
         "fast_alpha_pkts": (Sc(*(f"{v}:tcp.cc.alpha" for v in fast)) if fast else setup.fast_alpha,
-                            src.get("fast_alpha_pkts", "SCENARIOS.md")),
+                            src.get("fast_alpha_pkts", "our specification")),
         "fast": ("gamma 0.5, update every other RTT, 2w cap, MI phase below 0.75 ms of queueing (defaults)",
-                 "ALGORITHMS.md section 7 (crates/sim/src/tcp/cc/fast.rs)"),
+                 "Jin, Wei and Low (INFOCOM 2004) (crates/sim/src/tcp/cc/fast.rs)"),
         "max_cwnd_pkts": (Sc(*(f"{v}:tcp" for v in names), fmt=lambda *t: same(*(x.get("max_cwnd") for x in t))),
-                          "SCENARIOS.md" if setup.max_cwnd is not None else "none"),
+                          "our specification" if setup.max_cwnd is not None else "none"),
         "burstiness_control": (Sc(*(f"{v}:tcp.gate" for v in bc), fmt=gate),
-                               ("ALGORITHMS.md section 12 (a reconstruction of the slides' rule; B_th and the "
+                               ("our reconstruction of the slides' rule (B_th and the "
                                 "estimator its defaults)")),
         "reverse_traffic": (Sc(onoff(rev), f"{bn}.rate", fmt=reverse),
-                            "SCENARIOS.md (20 % reverse-path traffic); rate and periods ours "
+                            "our specification (20 % reverse-path traffic); rate and periods ours "
                             + src.get("reverse_traffic", "")),
         "local_drop": (Sc(*(f"{v}:tcp.local_drop" for v in names), fmt=lambda *d: (
             f"[tcp] local_drop = \"{same(*d)}\": a sender drop enters CWR as Linux 2.6's tcp_transmit_skb -> "
@@ -555,8 +555,8 @@ def params(setup: Setup, scs: dict[str, dict[str, Any]], seeds: int, quick: bool
             "the dropped segment is left to loss recovery (SACK or the RTO), where Linux keeps it unsent and sends "
             "it again at the next ACK")), "ours (Linux 2.6's reaction)"),
         "recovery": (f"SACK (RFC 2018 + RFC 6675); the {NR_SUFFIX} point NewReno (RFC 6582)",
-                     "SCENARIOS.md common defaults (high-speed experiments: SACK, one NewReno point)"),
-        "duration_s": (dur, src.get("duration_s", "SCENARIOS.md") if dur == setup.duration_s else "ours (a shorter run)"),
+                     "our common defaults (high-speed experiments: SACK, one NewReno point)"),
+        "duration_s": (dur, src.get("duration_s", "our specification") if dur == setup.duration_s else "ours (a shorter run)"),
         "start": (Sc(*(f"{v}:traffic[0].start_jitter" for v in names),
                      fmt=lambda *j: f"each flow at uniform [0, {ms(same(*j)):g} ms)"), "ours (seeds differ)"),
         "other_queues": (Sc(*(f"{link(v, 'R2', 'D0')}.queue" for v in names),
@@ -564,16 +564,16 @@ def params(setup: Setup, scs: dict[str, dict[str, Any]], seeds: int, quick: bool
                             fmt=lambda *q: f"DropTail {same(*(x['limit'] for x in q if x['kind'] == 'droptail'))} "
                                            "packets (never full)"), "ours"),
         "tcp": ("MSS 1460 B, initial cwnd 10, min RTO 200 ms, delayed ACK off, no rwnd limit",
-                "SCENARIOS.md common defaults"),
+                "our common defaults"),
         "monitor": (Sc(*(f"{v}:output" for v in names), fmt=monitor),
-                    "seeds/003 slides 8, 15, 22 (the high-frequency monitor)"),
+                    "Wei, Hegde and Low (PFLDnet 2005) slides 8, 15, 22 (the high-frequency monitor)"),
         "series_bin_s": (Sc(*(f"{v}:output.sample_interval" for v in names), fmt=lambda *i: seconds(same(*i))),
                          f"ours (the run in {SERIES_BINS} bins)"),
         "throughput": ("the flows' bytes received x 8 / (end of run - each flow's start), summed", "ours"),
-        "packet_bytes": (PKT_BYTES, "SCENARIOS.md common defaults"),
+        "packet_bytes": (PKT_BYTES, "our common defaults"),
     }
     out = params_from(p, scs)
-    out["seeds"] = {"value": seeds, "source": "SCENARIOS.md (10)" if seeds == 10 and not quick else "ours"}
+    out["seeds"] = {"value": seeds, "source": "our specification (10)" if seeds == 10 and not quick else "ours"}
     return out
 
 

@@ -1,5 +1,5 @@
 """Shared pieces of the built-in experiments: seeds, means with 95 % confidence
-intervals (Student t), the summary JSON layout of DESIGN.md."""
+intervals (Student t), the summary JSON layout."""
 
 from __future__ import annotations
 
@@ -115,7 +115,7 @@ def run_seeds(
 
 
 def summarize(per_seed: dict[str, dict[str, list[float]]]) -> dict[str, dict[str, Any]]:
-    """variant -> metric -> per-seed values  =>  DESIGN.md's `variants` object."""
+    """variant -> metric -> per-seed values  =>  the summary's `variants` object."""
     out: dict[str, dict[str, Any]] = {}
     for variant, metrics in per_seed.items():
         v: dict[str, Any] = {}

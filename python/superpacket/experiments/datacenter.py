@@ -1,12 +1,12 @@
-"""`superpacket reproduce datacenter`: issue 16 sections 4 and 5, the datacenter-transport
+"""`superpacket reproduce datacenter`: our datacenter specification, the datacenter-transport
 comparison the DCTCP paper (M. Alizadeh et al., "Data Center TCP (DCTCP)", SIGCOMM 2010)
 and its successors (pFabric, HPCC) draw: FCT slowdown by flow size on a leaf-spine fabric
 under empirical workloads, for DropTail, DCTCP, RED/ECN, RIO-PS and super-packets.
 
-The fabric (issue 16 section 5): 9 leaves x 16 hosts = 144 hosts, 4 spines, host links
+The fabric (our datacenter specification): 9 leaves x 16 hosts = 144 hosts, 4 spines, host links
 10 Gbps and fabric links 40 Gbps (no oversubscription: 16 x 10 = 4 x 40), 1 us per link,
 per-flow ECMP, 500-packet port buffers at every switch port (no shared buffer). Workloads
-(WORKLOADS.md): `web_search` (DCTCP paper; the HPCC table, mean 1,711,250 B) and
+(the workload tables' sources): `web_search` (DCTCP paper; the HPCC table, mean 1,711,250 B) and
 `data_mining` (VL2; opera-sim's table, mean 5,036,535 B), all-to-all, Poisson arrivals per
 host at 30, 50 and 70 % of the host link rate; `incast`: web search at that load plus a
 query every 2 ms from one client (h0_0) to the 16 hosts of rack 1, each answering 20 KB.
@@ -21,17 +21,17 @@ Schemes (the variant's last part; NewReno loss recovery throughout):
   as one super-packet, the rest as normal NewReno flows.
 
 Decisions (source in brackets; `params` in the summary says the same):
-- Small flows: size < 100 KB; large: > 10 MB (issue 16 section 4's buckets 0-100 KB,
+- Small flows: size < 100 KB; large: > 10 MB (our datacenter specification's buckets 0-100 KB,
   100 KB-1 MB, 1-10 MB, > 10 MB; the DCTCP paper's "query"/"short message" and
-  "background" split is of the same order) [issue 16].
+  "background" split is of the same order) [ours].
 - DCTCP K = 65 packets at the 10 Gbps ports (host-facing) [DCTCP paper section 3.4 /
   4.1: K = 65 at 10 Gbps]; K scales with C x RTT, so 4 x 65 = 260 at the 40 Gbps fabric
   ports (leaf uplinks, spine downlinks) [ours, from the paper's K > C x RTT / 7 rule].
 - RED/ECN (and RIO-PS's two classes): the RIO-PS slides' sets relative to the buffer
   B = 500: RED (0.15 B, 0.5 B, p_max 1/10), RIO-PS short (0.15 B, 0.35 B, 1/20) and long
-  (0.15 B, 0.5 B, 1/10), w_q 1/512, gentle [seeds/001 via riops_common.py]; the same at
+  (0.15 B, 0.5 B, 1/10), w_q 1/512, gentle [Guo and Matta (ICNP 2001) via riops_common.py]; the same at
   10 and 40 Gbps ports [ours].
-- Host NICs: the same 500-packet buffer as every port [issue 16: "500-packet port
+- Host NICs: the same 500-packet buffer as every port [ours: "500-packet port
   buffers"], marking at K = 65 under DCTCP (a Linux DCTCP host's qdisc marks so too:
   fq_codel's ce_threshold), DropTail otherwise; a drop at the sender's own NIC makes it
   enter CWR (`[tcp] local_drop = "cwr"`, Linux's tcp_enter_cwr) [ours]. A 10,000-packet
@@ -40,22 +40,22 @@ Decisions (source in brackets; `params` in the summary says the same):
   scheme's difference; the NIC drops that remain are reported apart (tier `host_nic`).
 - RIO-PS classifier: L_t fixed at 69 packets (the first 69 x 1460 B ~ 100 KB of a flow
   are "short": the small-flow bound), no SLR adaptation (T_c 10 s is longer than the run),
-  T_u 1 s, 4096 flows [seeds/001's classifier, L_t ours].
+  T_u 1 s, 4096 flows [Guo and Matta (ICNP 2001)'s classifier, L_t ours].
 - Super-packets: flows of at most 64 packets (93,440 B, the router's largest super-packet
   `max_len` = 64) are sent as one super-packet (`[tcp] superpacket = "flow"`, the paper's
   fallback to NewReno on a denial), larger flows as normal packets; the incast responses
   (20 KB) too. Router: buffSize 500, t = 250 (B / 2, as riops-web's super-packet router),
   EPOCH 80 ms, Bloom filter 2^16 x 4, SYNs admitted (a SYN is a normal packet and would be
-  refused once the queue holds t, leaving even long flows to wait an initial RTO) [seeds/000,
-  SCENARIOS.md; t and admit_syn ours].
-- TCP: MSS 1460, initial cwnd 10, delayed ACK off, NewReno recovery [SCENARIOS.md common
+  refused once the queue holds t, leaving even long flows to wait an initial RTO) [Li (UCB/EECS-2013-83),
+  our specification; t and admit_syn ours].
+- TCP: MSS 1460, initial cwnd 10, delayed ACK off, NewReno recovery [our common
   defaults]; min RTO 10 ms [DCTCP paper section 4: RTO_min 10 ms for TCP and DCTCP];
   initial RTO 10 ms [ours: a 1 s SYN timeout would outlast the run].
 - Arrivals over [0, T); flows are measured if they start in [W, T) (W: warm-up, the fabric
   filling from empty) and the run goes on to T + drain so they finish; those that do not
   are counted (`unfinished_flows`) and left out of the slowdowns. Full scale: T = 100 ms,
   W = 20 ms, drain 60 ms (a run of one variant: 12-30 s of wall time at 50-70 % web
-  search; measured, README) [ours].
+  search; measured: docs/experiments/datacenter.md) [ours].
 - Incast: 16 servers (rack 1) answer client h0_0 with 20 KB each every 2 ms, start jitter
   20 us [ours; the DCTCP paper's query traffic is of this form (section 4.3: partition/
   aggregate answers of a few KB from every worker); sizes and period ours].
@@ -70,7 +70,7 @@ Beside them: per-bucket statistics (count, mean, median, p99 of the slowdown) po
 seeds, the slowdown-against-size curve (p50 and p99 in log-spaced size bins), and per-tier
 link utilisation and drops by cause.
 
-Queue series at two chosen ports (issue 16 section 4): every run samples the queues of
+Queue series at two chosen ports (our datacenter specification): every run samples the queues of
 `queue_ports()` every QUEUE_INTERVAL = 100 us (`[output] sample_queues` and
 `sample_interval`): the host-facing port leaf0->h0_0 (the incast client's port, so the
 busiest leaf's; under all-to-all traffic every host-facing port is alike, and this one is
@@ -82,7 +82,7 @@ and `queue_mean_pkts` at the host-facing port and `uplink_queue_p99_pkts`, over 
 samples in the measured window [W, T). The first seed's series of the figure-load
 variants go to the summary (`queue_series`) for the report's queue figure.
 Under data mining a fixed port can sit idle (seed 1 at full scale: leaf0->h0_0 at 2.3 %
-utilisation, the load on the few hosts receiving the largest flows; README).
+utilisation, the load on the few hosts receiving the largest flows; docs/experiments/datacenter.md).
 
 Slowdown is the simulator's: FCT over the FCT of the same flow alone on the empty fabric
 with an unlimited window (handshake, the first packet stored and forwarded, the rest at
@@ -461,7 +461,7 @@ def run_point(variant: str, seed: int, scale: Scale = FULL, scs: dict[str, dict[
 
 def claims(variants: dict[str, dict[str, Any]], loads: tuple[float, ...] = LOADS,
            explain: dict[str, str] | None = None) -> list[dict[str, Any]]:
-    """Issue 16's must-hold (DCTCP's small-flow p99 slowdown below DropTail's, NewReno
+    """Our datacenter specification's must-hold (DCTCP's small-flow p99 slowdown below DropTail's, NewReno
     hosts, at 50 % and 70 % web-search load; judged at whichever of them were run) and
     the super-packet finding against DropTail per workload and load (not a must-hold; the
     explanation from the counters where super-packets lose)."""
@@ -653,7 +653,7 @@ def queue_series_summary(sc: Scale, scs: dict[str, dict[str, Any]], series: dict
 
 
 REPORT_TABLES = {
-    "bucket_table": (("Slowdown by flow-size bucket at the figure load (issue 16 section 4), flows of every seed "
+    "bucket_table": (("Slowdown by flow-size bucket at the figure load (our datacenter specification), flows of every seed "
                      "pooled: count, mean, median, p99."), ["variant", "bucket", "count", "mean", "median", "p99"]),
     "tier_table": (("Per-tier link utilisation and drops by cause at the figure load (means over seeds; tiers: host "
                    "NICs, leaf -> host, leaf -> spine, spine -> leaf)."),
@@ -697,26 +697,26 @@ def params(sc: Scale, seeds: int, quick: bool,
                         fmt=lambda k, leaves, hpl, spines, r: (
                             f"{k.replace('_', '-')}, {leaves} leaves x {hpl} hosts = {leaves * hpl} hosts, {spines} "
                             f"spines, per-flow {r.upper()}")),
-                     "issue 16 section 5" if not quick else "ours (--quick)"),
+                     "our datacenter specification" if not quick else "ours (--quick)"),
         "links": (Sc(f"{topo}.host_link.rate", f"{topo}.fabric_link.rate", f"{topo}.host_link.delay",
                      f"{topo}.fabric_link.delay",
                      fmt=lambda h, f, dh, df: f"hosts {gbps(h)}, fabric {gbps(f)}, {spaced(same(dh, df))} each"),
-                  "issue 16 section 5"),
+                  "our datacenter specification"),
         "switch_buffers_pkts": (Sc(*(f"{v}:topology.{k}.queue.limit" for v in scs
                                      for k in ("host_link", "fabric_link"))),
-                                "issue 16 section 5 (every switch port; no shared buffer)"),
-        "workloads": (list(sc.workloads), "issue 16 section 5; WORKLOADS.md (HPCC web search, opera-sim data mining)"),
+                                "our datacenter specification (every switch port; no shared buffer)"),
+        "workloads": (list(sc.workloads), "our datacenter specification; the workload tables (DCTCP's web search as HPCC publishes it, VL2's data mining as opera-sim publishes it)"),
         "loads": (Sc(*(f"{v}:traffic[0].load" for v in ran),
-                     fmt=lambda *x: list(dict.fromkeys(x))), "issue 16 section 5" if not quick else "ours (--quick)"),
-        "schemes": (list(sc.schemes), "issue 16 section 5; names ours"),
-        "small_flow": (f"size < {SMALL_MAX_BYTES:,} B", "issue 16 section 4 buckets"),
-        "large_flow": (f"size > {LARGE_MIN_BYTES:,} B", "issue 16 section 4 buckets"),
+                     fmt=lambda *x: list(dict.fromkeys(x))), "our datacenter specification" if not quick else "ours (--quick)"),
+        "schemes": (list(sc.schemes), "our datacenter specification; names ours"),
+        "small_flow": (f"size < {SMALL_MAX_BYTES:,} B", "our datacenter specification buckets"),
+        "large_flow": (f"size > {LARGE_MIN_BYTES:,} B", "our datacenter specification buckets"),
         "tcp": (Sc(f"{dt}:tcp.mss", f"{dt}:tcp.init_cwnd", f"{dt}:tcp.delayed_ack", f"{dt}:tcp.recovery",
                    f"{dt}:tcp.min_rto", f"{dt}:tcp.init_rto",
                    fmt=lambda m, c, d, r, lo, i: (f"MSS {m}, initial cwnd {c}, delayed ACK {'on' if d else 'off'}, "
                                                   f"{'NewReno' if r == 'newreno' else r} recovery, min RTO {lo}, "
                                                   f"initial RTO {i}")),
-                "SCENARIOS.md common defaults; min RTO 10 ms: DCTCP paper; initial RTO ours"),
+                "our common defaults; min RTO 10 ms: DCTCP paper; initial RTO ours"),
         "arrivals_s": (Sc(*(f"{v}:traffic[0].stop" for v in scs), fmt=lambda *s: seconds(same(*s))),
                        "ours (flows arrive over [0, T))"),
         "warmup_s": (sc.warmup_s, "ours (measured flows start in [W, T))"),
@@ -729,12 +729,12 @@ def params(sc: Scale, seeds: int, quick: bool,
                                           "search at the load")),
                    "ours (the DCTCP paper's partition/aggregate query traffic in form)"),
         "drop_rate": ("packets dropped at any queue / packets the hosts sent (data, SYNs, ACKs)", "ours"),
-        "slowdown": ("FCT / ideal FCT (alone on the empty fabric, unlimited window)", "issue 16; WORKLOADS.md"),
+        "slowdown": ("FCT / ideal FCT (alone on the empty fabric, unlimited window)", "ours; the workload tables of the DCTCP paper and VL2"),
         "size_bins": (f"{SIZE_BINS_PER_DECADE} log-spaced bins per decade of size", "ours"),
         "queue_ports": (Sc(*(f"{v}:output.sample_queues" for v in scs),
                            fmt=lambda *p: (f"{same(*p)[0]} (host-facing, the incast client's port), {same(*p)[1]} "
                                            "(leaf uplink)")),
-                        "issue 16 section 4 (queue series at chosen ports); the ports ours"),
+                        "our datacenter specification (queue series at chosen ports); the ports ours"),
         "queue_interval": (Sc(*(f"{v}:output.sample_interval" for v in scs),
                               fmt=lambda *i: (f"{spaced(same(*i))}; queue_p99_pkts, queue_mean_pkts (host-facing) and "
                                               "uplink_queue_p99_pkts over the samples in [W, T); series of the first "
@@ -758,7 +758,7 @@ def params(sc: Scale, seeds: int, quick: bool,
                        fmt=lambda q: (f"min_th {q['min_th']:g}, max_th {q['max_th']:g}, p_max {q['p_max']:g}, "
                                       f"w_q {_inv(q['w_q'])}{', gentle' if q['gentle'] else ''}"
                                       f"{', ECN marking' if q['ecn'] else ''}")),
-                    "seeds/001 slides' RED set (0.15 B, 0.5 B)")
+                    "Guo and Matta (ICNP 2001) slides' RED set (0.15 B, 0.5 B)")
     v = per_scheme["riops-newreno"]
     t["riops"] = (Sc(f"{v}:topology.queues[{entry(v, 'host_facing')}].queue",
                      f"{v}:topology.queues[{entry(v, 'leaf_uplinks')}].queue", f"{v}:topology.fabric_link.queue",
@@ -769,7 +769,7 @@ def params(sc: Scale, seeds: int, quick: bool,
                          f"{_inv(q['long']['p_max'])}){', ECN' if same(q, q2)['ecn'] else ''}; spines "
                          f"{'DropTail' if spine['kind'] == 'droptail' else spine['kind']} {spine['limit']}; "
                          f"classifier on every host NIC, L_t {c['lt']} packets fixed, T_u {spaced(c['tu'])}")),
-                  "seeds/001 (sets, classifier); L_t = 100 KB and leaves-only placement ours")
+                  "Guo and Matta (ICNP 2001) (sets, classifier); L_t = 100 KB and leaves-only placement ours")
     v = per_scheme["sp-newreno"]
     t["superpacket"] = (Sc(f"{v}:traffic[0].short_tcp", f"{v}:tcp.mss", f"{v}:topology.host_link.queue",
                            f"{v}:topology.fabric_link.queue",
@@ -778,7 +778,7 @@ def params(sc: Scale, seeds: int, quick: bool,
                                f"super-packet, fallback to NewReno on a denial; router buffSize {same(q, q2)['limit']}, "
                                f"t = {q['threshold']}, EPOCH {spaced(q['epoch'])}, Bloom 2^16 x 4"
                                f"{', SYNs admitted' if q['admit_syn'] else ''}, at every switch port")),
-                        ("seeds/000, SCENARIOS.md (EPOCH, Bloom, fallback); max_len 64 the router's; t = B/2 and "
+                        ("Li (UCB/EECS-2013-83), our specification (EPOCH, Bloom, fallback); max_len 64 the router's; t = B/2 and "
                          "admit_syn ours"))
     out = params_from(t, scs)
     out["seeds"] = {"value": seeds, "source": "ours (3 by default: thousands of small flows per run)"}

@@ -1,8 +1,8 @@
-"""`superpacket reproduce datatag`: seeds/003 (D. X. Wei, S. Hegde, S. H. Low,
+"""`superpacket reproduce datatag`: (D. X. Wei, S. Hegde, S. H. Low,
 "Burstiness Control for High Speed Long Distance TCP", PFLDnet 2005, slides 5-7 and 24:
 DataTAG, May 2003: RTT 120 ms, bottleneck 1 Gbps "split from 2.5 Gbps by Alcatel 1670",
 "max queueing delay 2 ms (170 pkt)", "max cwnd 4000 pkt (383 Mbps per flow)", 2 flows,
-txqueuelen 10,000 and 100, "not only in slow start!"); parameters from SCENARIOS.md
+txqueuelen 10,000 and 100, "not only in slow start!"); parameters from our specification
 "Burstiness control and FAST TCP", `datatag`; the network, variants and metrics:
 bc_common.py.
 
@@ -10,9 +10,9 @@ Two flows S0 -> D0, S1 -> D1 from two GigE hosts (ours: each host's line rate eq
 bottleneck's, so only bursts of both hosts together can overflow the router) over a
 1 Gbps bottleneck, RTT 120 ms, router buffer 170 packets (2 ms), max cwnd 4000 packets
 (together 800 Mbps: below the bottleneck, so every router loss comes from bursts), 60 s
-(ours: SCENARIOS.md gives no length); txqueuelen 100 and 10,000; with and without
+(ours: our specification gives no length); txqueuelen 100 and 10,000; with and without
 burstiness control. The slides' DataTAG runs were FAST and Linux TCP of 2003: the
-schemes are `fast` (alpha 200, the Linux prototype's value: ALGORITHMS.md section 7) and
+schemes are `fast` (alpha 200, the Linux prototype's value: Jin, Wei and Low (INFOCOM 2004)) and
 `reno` (NewReno congestion control). ACK compression: 20 % reverse traffic, on-off at
 2 Gbps (ours: twice the link, so its bursts queue) over the 1 Gbps reverse link.
 
@@ -28,7 +28,7 @@ from typing import Any
 from superpacket.experiments import bc_common
 from superpacket.experiments.bc_common import Setup
 
-DEFAULT_SEEDS = 10  # SCENARIOS.md
+DEFAULT_SEEDS = 10  # our specification
 PARALLEL_BY_DEFAULT = True  # 14 runs of 60 s per seed: a local Dask cluster unless --workers 0
 GENERIC_BARS = False  # the report draws its own figures (experiment_figures_bc.py)
 OPTIONS = ("duration_s", "quick")  # the command line's --duration and --quick
@@ -47,12 +47,12 @@ SETUP = Setup(
     quick_duration_s=10.0,
     reverse_on_bps=2e9,
     reverse_on_ms=1.0,
-    sources={"bottleneck": "SCENARIOS.md (slide 5: 1 Gbps, 170 packets = 2 ms); the delay from the RTT",
+    sources={"bottleneck": "our specification (slide 5: 1 Gbps, 170 packets = 2 ms); the delay from the RTT",
              "host_links": "ours (GigE hosts, one per flow)",
              "schemes": "ours (the slides' 2003 DataTAG runs: FAST and Linux TCP; reno = NewReno congestion control)",
-             "fast_alpha_pkts": "ours (ALGORITHMS.md section 7: the Linux prototype's 200)",
+             "fast_alpha_pkts": "ours (Jin, Wei and Low (INFOCOM 2004): the Linux prototype's 200)",
              "reverse_traffic": "(twice the reverse link's rate, so that its bursts queue)",
-             "duration_s": "ours (SCENARIOS.md gives none)"},
+             "duration_s": "ours (our specification gives none)"},
 )
 VARIANTS = SETUP.variants()
 METRICS = bc_common.METRICS

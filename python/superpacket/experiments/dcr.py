@@ -1,7 +1,7 @@
-"""`superpacket reproduce dcr`: seeds/004 (Bhandarkar and Reddy, PFLDnet 2007, slides
+"""`superpacket reproduce dcr`: (Bhandarkar and Reddy, PFLDnet 2007, slides
 "Packet Reordering in Highspeed Networks", "Impact of Packet Reordering When DCR is
 Used", "With Congestion Only", "With Congestion & Reordering"); parameters from
-SCENARIOS.md "TCP-DCR and high-speed TCP under reordering", `dcr`.
+our specification "TCP-DCR and high-speed TCP under reordering", `dcr`.
 
 Dumbbell s{i} -> R1 -> R2 -> d{i}: access links 10 Gbps / 5 ms, bottleneck R1 -> R2
 1 Gbps / 15 ms (RTT 50 ms, the slides'), bottleneck buffer = BDP (4167 packets of
@@ -12,7 +12,7 @@ N(25 ms, 8 ms), q in {0, 0.001, 0.01, 0.05, 0.1}), `congestion` (4 flows, q = 0)
 `both` (4 flows, q as above; its q = 0 point is the `congestion` run itself, the same
 scenario and seeds, so it is run once and listed under both names). Variants
 `<protocol>[-dcr|-ncr]/<part>/q<rate>`, e.g. `bic-dcr/both/q0.01`; the NewReno-recovery
-point of SCENARIOS.md's common defaults is `<first protocol>[-dcr]/both/q0.01/newreno`.
+point of our specification's common defaults is `<first protocol>[-dcr]/both/q0.01/newreno`.
 
 Metrics per run: `utilisation` (busy fraction of R1 -> R2 over the whole run),
 `drop_rate` (R1 -> R2 drops / arrivals), `jain` (Jain's index of the flows' goodput; 1
@@ -49,14 +49,14 @@ from superpacket.experiments.dcr_common import (
     tcp_table,
 )
 
-# Seeds: SCENARIOS.md asks for 10; the default is reduced so that `superpacket reproduce
-# dcr` (122 runs per seed, on a local cluster of one worker per core) fits the issue's
+# Seeds: 10 is our usual count; the default is reduced so that `superpacket reproduce
+# dcr` (122 runs per seed, on a local cluster of one worker per core) fits in
 # 10 minutes on a 2-core machine; `--seeds N` for more.
 DEFAULT_SEEDS = 2
 PARALLEL_BY_DEFAULT = True  # the CLI runs it on a local Dask cluster unless told otherwise
 GENERIC_BARS = False  # 100+ variants: the report draws the per-protocol figures instead
 OPTIONS = ("protocols", "qs", "quick")  # the command line's --protocols, --q and --quick
-REPORT_TABLES = {"newreno_recovery": (("SCENARIOS.md's NewReno-recovery figure for one point: SACK (RFC 6675) "
+REPORT_TABLES = {"newreno_recovery": (("our specification's NewReno-recovery figure for one point: SACK (RFC 6675) "
                                       "beside NewReno (RFC 6582) loss recovery, means over seeds."),
                                       ["protocol", "point", "utilisation_sack", "utilisation_newreno", "drop_rate_sack",
                                        "drop_rate_newreno", "jain_sack", "jain_newreno", "timeouts_sack",
@@ -76,26 +76,26 @@ BOTTLENECK_DELAY_MS = 15.0
 RTT_S = 2 * (2 * ACCESS_DELAY_MS + BOTTLENECK_DELAY_MS) / 1e3
 HOST_QUEUE_PKTS = 100_000
 START_JITTER_S = 0.1
-UTIL_FLOOR = 0.9  # SCENARIOS.md: with DCR utilisation stays above 90 %
+UTIL_FLOOR = 0.9  # our specification: with DCR utilisation stays above 90 %
 COLLAPSE_RATIO = 0.5  # ours: "collapses" = below half of the q = 0 utilisation
 MONOTONE_SLACK = 0.02  # ours: a rise of more than 2 points between q steps is no collapse "as q grows"
-NO_REORDER_CHANGE = 0.05  # SCENARIOS.md: DCR changes utilisation and fairness by under 5 %
+NO_REORDER_CHANGE = 0.05  # our specification: DCR changes utilisation and fairness by under 5 %
 
 KEYS = ("utilisation", "drop_rate", "jain", "goodput_bps", "retransmits", "timeouts", "utilisation_2nd_half",
         "drop_rate_2nd_half", "jain_2nd_half")
 
-# The slides' dumbbell results are plots without numbers. The DCR draft (ALGORITHMS.md
-# section 9, draft-bhandarkar-tcp-dcr-00 section 5.1) gives a table for one TCP-SACK flow
+# The slides' dumbbell results are plots without numbers. The DCR draft
+# (draft-bhandarkar-tcp-dcr-00 section 5.1) gives a table for one TCP-SACK flow
 # at 8 Mb/s, RTT 104 ms, the same N(25 ms, 8 ms) model: throughput in Mb/s.
 PAPER_DRAFT_8MBPS = {
-    "source": "draft-bhandarkar-tcp-dcr-00 section 5.1 (ALGORITHMS.md section 9): one flow, 8 Mb/s, RTT 104 ms, "
+    "source": "draft-bhandarkar-tcp-dcr-00 section 5.1: one flow, 8 Mb/s, RTT 104 ms, "
               "TCP-SACK (NewReno congestion control) vs TCP-DCR; not our setup (1 Gbps, 50 ms, high-speed TCPs)",
     "rate_mbps": 8.0,
     "q": [0.0, 0.01, 0.05, 0.1, 0.3],
     "sack_mbps": [7.325, 1.043, 0.571, 0.476, 0.404],
     "dcr_mbps": [7.352, 7.339, 7.185, 7.061, 7.006],
 }
-PAPER_NOTE = ("The slides (seeds/004) show the dumbbell results (utilisation against reordering rate, with "
+PAPER_NOTE = ("The slides (Bhandarkar and Reddy (PFLDnet 2007)) show the dumbbell results (utilisation against reordering rate, with "
               "congestion only, with congestion and reordering: utilisation, drop rate, Jain index) as plots "
               "without numbers, so no variant has a paper value; `paper_draft_8mbps` is the DCR draft's table "
               "(a different setup), drawn dashed as utilisation of 8 Mb/s in the report for the shape only.")
@@ -128,7 +128,7 @@ def plan(protocols: tuple[str, ...], qs: tuple[float, ...]) -> tuple[dict[str, t
                 else:
                     runs[variant_name(p, "both", q)] = (cc, suffix, FLOWS["both"], q, "sack")
     part, q = NEWRENO_POINT
-    cc = protocols[0]  # one point, as SCENARIOS.md asks
+    cc = protocols[0]  # one point, as our specification asks
     for suffix in ("", "-dcr"):  # NCR needs SACK (RFC 4653)
         runs[variant_name(f"{cc}{suffix}", part, q, newreno=True)] = (cc, suffix, FLOWS[part], q, "newreno")
     return runs, aliases
@@ -240,7 +240,7 @@ def run(seeds: Any = DEFAULT_SEEDS, protocols: Any = None, qs: Any = None, rate_
         duration_s: float = DURATION_S, quick: bool = False, client: Any = None, progress: bool | None = None,
         **_: Any) -> dict[str, Any]:
     """`protocols`: names or a comma list (default the slides' four); `qs`: reordering
-    rates added to the q = 0 baseline (default SCENARIOS.md's); `rate_bps`, `duration_s`:
+    rates added to the q = 0 baseline (default: ours); `rate_bps`, `duration_s`:
     the scale (tests); `quick`: 20 s runs. `client`: a `distributed.Client` (same
     results). `jitter_us`/`admit_syn` of the command line do not apply."""
     protos = check_protocols(protocols)
@@ -382,7 +382,7 @@ def _claims(variants: dict[str, dict[str, Any]], protos: tuple[str, ...], qs: tu
 
 
 def _newreno_table(variants: dict[str, dict[str, Any]], protos: tuple[str, ...]) -> list[dict[str, Any]]:
-    """SCENARIOS.md common defaults: the NewReno-recovery figure for one point beside SACK's."""
+    """our common defaults: the NewReno-recovery figure for one point beside SACK's."""
     part, q = NEWRENO_POINT
     rows = []
     for cc in protos[:1]:
@@ -432,24 +432,24 @@ def _params(protos: tuple[str, ...], scs: dict[str, dict[str, Any]], seeds: int,
     delays = [f"{v}:{acc}.delay" for v in names] + [f"{v}:{bn}.delay" for v in names]
     p: dict[str, tuple[Any, str]] = {
         "topology": (Sc(f"{first}:topology.kind", f"{first}:traffic[0].from", f"{first}:traffic[0].to",
-                        fmt=lambda k, a, b: f"{k} {a} -> R1 -> R2 -> {b}"), "SCENARIOS.md"),
+                        fmt=lambda k, a, b: f"{k} {a} -> R1 -> R2 -> {b}"), "our specification"),
         "rtt_ms": (Sc(*delays, fmt=rtt_ms), "paper (slides: RTT of the flow 50 ms)"),
         "bottleneck": (Sc(*(f"{v}:{bn}.delay" for v in names),
                           fmt=lambda *d: f"R1->R2 {rate / 1e6:g} Mbps, {ms(same(*d)):g} ms"),
-                       "SCENARIOS.md (1 Gbps); delay ours (RTT 50 ms = 2 x (5 + 15 + 5) ms)" if full_rate
+                       "our specification (1 Gbps); delay ours (RTT 50 ms = 2 x (5 + 15 + 5) ms)" if full_rate
                        else "ours (small scale); delay ours"),
         "access_links": (Sc(*(f"{v}:{acc}" for v in names),
                             fmt=lambda *a: same(*(f"{x['rate']}, {ms(x['delay']):g} ms, "
                                                   f"{'DropTail' if x['queue']['kind'] == 'droptail' else x['queue']['kind']} "
                                                   f"{x['queue']['limit']} packets" for x in a))),
                          "ours (fast, never the bottleneck; no loss before R1)"),
-        "buffer_pkts": (Sc(*(f"{v}:{bn}.queue.limit" for v in names)), "SCENARIOS.md (buffer = BDP, 1500 B packets)"),
-        "duration_s": (dur, "SCENARIOS.md" if full_dur else "ours (--quick or small scale)"),
+        "buffer_pkts": (Sc(*(f"{v}:{bn}.queue.limit" for v in names)), "our specification (buffer = BDP, 1500 B packets)"),
+        "duration_s": (dur, "our specification" if full_dur else "ours (--quick or small scale)"),
         "protocols": (Sc(*(f"{v}:tcp.cc" for v in names), fmt=lambda *c: list(dict.fromkeys(c))),
                       "paper (LTCP, HighSpeed, BIC, H-TCP)"),
-        "responses": ("plain, -dcr (TCP-DCR), -ncr (TCP-NCR, RFC 4653)", "SCENARIOS.md"),
-        "q": (sorted({q_of(v) for v in names if v.split("/")[1] == "reorder"}), "SCENARIOS.md (the slides' plot)"),
-        "flows": (flows(), "SCENARIOS.md"),
+        "responses": ("plain, -dcr (TCP-DCR), -ncr (TCP-NCR, RFC 4653)", "our specification"),
+        "q": (sorted({q_of(v) for v in names if v.split("/")[1] == "reorder"}), "our specification (the slides' plot)"),
+        "flows": (flows(), "our specification"),
         "start_jitter_s": (Sc(*(f"{v}:traffic[0].start_jitter" for v in names), fmt=lambda *j: seconds(same(*j))),
                            "ours (flows start uniform in [0, 0.1) s so seeds differ without reordering)"),
         "reorder_model": (Sc(*(f"{v}:reorder[0]" for v in reorder), fmt=lambda *r: same(*(
@@ -458,28 +458,28 @@ def _params(protos: tuple[str, ...], scs: dict[str, dict[str, Any]], seeds: int,
             f"(later packets overtake it); ACKs not reordered" for x in r))) if reorder else (
             f"each data packet on R1->R2 with probability q gets an extra delay from N({REORDER_MEAN_MS:g} ms, "
             f"{REORDER_SD_MS:g} ms), redrawn when negative, after the wire (later packets overtake it); ACKs not "
-            "reordered"), "paper (slides: uniform choice, N(25 ms, 8 ms)); placement ALGORITHMS.md section 11"),
-        "recovery": ("SACK (RFC 2018 + RFC 6675)", "SCENARIOS.md common defaults (high-speed experiments)"),
+            "reordered"), "paper (slides: uniform choice, N(25 ms, 8 ms)); placement our reordering model"),
+        "recovery": ("SACK (RFC 2018 + RFC 6675)", "our common defaults (high-speed experiments)"),
         "newreno_point": ((f"{protos[0]} and {protos[0]}-dcr at {NEWRENO_POINT[0]}/{qname(NEWRENO_POINT[1])} with "
                            f"NewReno recovery (RFC 6582), variants .../newreno"),
-                          "SCENARIOS.md (one point); the point ours"),
+                          "our specification (one point); the point ours"),
         "dcr": (("tau = 1 SRTT from the first dupack; response from the flight size at the first dupack; one new "
-                "segment per dupack during tau"), "paper (slides: tau one RTT); ALGORITHMS.md section 9 defaults"),
-        "ncr": ("Careful Limited Transmit (LT_F 2/3), DupThresh rounded up", "RFC 4653; ALGORITHMS.md section 10"),
-        "congestion_controls": ("simulator defaults (tcp/cc/)", "ALGORITHMS.md sections 1-8, 15"),
+                "segment per dupack during tau"), "paper (slides: tau one RTT); draft-bhandarkar-tcp-dcr-00 defaults"),
+        "ncr": ("Careful Limited Transmit (LT_F 2/3), DupThresh rounded up", "RFC 4653"),
+        "congestion_controls": ("simulator defaults (tcp/cc/)", "each algorithm's published source"),
         "tcp": ("MSS 1460 B, initial cwnd 10, min RTO 200 ms, delayed ACK off, no rwnd limit",
-                "SCENARIOS.md common defaults"),
+                "our common defaults"),
         "utilisation": ("busy fraction of R1->R2 over the whole run (start-up included)", "ours"),
         "second_half_metrics": (("utilisation, drop rate and Jain index from the middle of the run to its end "
                                 "(start-up excluded); the claims use the whole-run metrics"), "ours"),
         "drop_rate": ("R1->R2 drops / R1->R2 arrivals", "ours (the slides' 'Bottleneck Link Buffer Drop Rate')"),
         "jain": ("Jain's index of the flows' goodput over the run", "paper (the slides' Jain Fairness Index)"),
         "both_q0": ("both/q0 is the congestion/q0 run (4 flows, q = 0: the same scenario)", "ours"),
-        "packet_bytes": (PKT_BYTES, "SCENARIOS.md common defaults"),
+        "packet_bytes": (PKT_BYTES, "our common defaults"),
     }
     out = params_from(p, scs)
     out["seeds"] = {"value": seeds, "source": (
-        f"ours: SCENARIOS.md asks for 10; default {DEFAULT_SEEDS} so that the default run (122 runs of 100 s per "
-        f"seed on a local cluster of one worker per core) fits the issue's 10 minutes on 2 cores; "
+        f"ours: 10 is our usual count; default {DEFAULT_SEEDS} so that the default run (122 runs of 100 s per "
+        f"seed on a local cluster of one worker per core) fits in 10 minutes on 2 cores; "
         f"`--seeds N` for more" if not quick else "ours (--quick)")}
     return out

@@ -1,11 +1,11 @@
-"""Pieces shared by the TCP-DCR experiments (seeds/004, SCENARIOS.md "TCP-DCR and
+"""Pieces shared by the TCP-DCR experiments (Bhandarkar and Reddy (PFLDnet 2007), our specification "TCP-DCR and
 high-speed TCP under reordering"): the protocol and response names, the TCP table of a
 variant, input checks, Jain's index and the claim helpers.
 
 A variant's protocol is `<cc>[-dcr|-ncr]`: the congestion control by its simulator name
 (tcp/cc/) and the response to reordering (`[tcp] reordering`: none, TCP-DCR of the
-draft-bhandarkar-tcp-dcr-00 slides, TCP-NCR of RFC 4653; ALGORITHMS.md sections 9, 10).
-Loss recovery is SACK (RFC 6675), as SCENARIOS.md fixes for the high-speed experiments;
+draft-bhandarkar-tcp-dcr-00 slides, TCP-NCR of RFC 4653; draft-bhandarkar-tcp-dcr-00, RFC 4653).
+Loss recovery is SACK (RFC 6675), as our specification fixes for the high-speed experiments;
 one point per experiment is also run with NewReno recovery (RFC 6582).
 """
 
@@ -24,7 +24,7 @@ RESPONSES = {"": "none", "-dcr": "dcr", "-ncr": "ncr"}
 RESPONSE_LABEL = {"": "no DCR", "-dcr": "TCP-DCR", "-ncr": "TCP-NCR (RFC 4653)"}
 
 MSS = 1460
-PKT_BYTES = 1500  # SCENARIOS.md common defaults: MSS 1460 + 40 B headers
+PKT_BYTES = 1500  # our common defaults: MSS 1460 + 40 B headers
 REORDER_MEAN_MS = 25.0  # the slides' model: N(25 ms, 8 ms), redrawn when negative
 REORDER_SD_MS = 8.0
 NEWRENO_SUFFIX = "/newreno"  # a variant run with NewReno loss recovery instead of SACK

@@ -1,6 +1,6 @@
-"""`superpacket reproduce dcr-multihop`: seeds/004 (Bhandarkar and Reddy, PFLDnet 2007,
+"""`superpacket reproduce dcr-multihop`: (Bhandarkar and Reddy, PFLDnet 2007,
 slides "More Complex Scenarios": multiple bottlenecks, traffic both ways, router R3
-"misconfigured" reordering 1 % of the packets through it); parameters from SCENARIOS.md
+"misconfigured" reordering 1 % of the packets through it); parameters from our specification
 "TCP-DCR and high-speed TCP under reordering", `dcr-multihop`.
 
 Chain R1-R2-R3-R4-R5 of 1 Gbps, 10 ms links; a host H{i} on each router R{i} (10 Gbps,
@@ -182,7 +182,7 @@ def run(seeds: Any = DEFAULT_SEEDS, protocols: Any = None, qs: Any = None, rate_
         duration_s: float = DURATION_S, host_delay_ms: float = HOST_DELAY_MS, quick: bool = False,
         client: Any = None, progress: bool | None = None, **_: Any) -> dict[str, Any]:
     """`protocols`: names or a comma list (default the slides' four); `qs`: one reordering
-    probability at R3 (default SCENARIOS.md's 0.01); `rate_bps`, `duration_s`: the scale
+    probability at R3 (default 0.01); `rate_bps`, `duration_s`: the scale
     (tests); `host_delay_ms`: the host links' delay; `quick`: 20 s runs."""
     protos, q = check_options(protocols, qs)
     rate_bps = check_positive(rate_bps, "rate_bps")
@@ -329,44 +329,44 @@ def _params(protos: tuple[str, ...], scs: dict[str, dict[str, Any]], seeds: int,
                 f"{ms(r['delay_sd']):g} ms) redrawn when negative, after the wire")
 
     p: dict[str, tuple[Any, str]] = {
-        "topology": (Sc(*(f"{v}:traffic" for v in names), fmt=topology), "SCENARIOS.md (paper's slides)"),
-        "chain_links": (f"{rate / 1e6:g} Mbps, {ms(link['delay']):g} ms", "SCENARIOS.md" if rate == RATE_BPS
+        "topology": (Sc(*(f"{v}:traffic" for v in names), fmt=topology), "our specification (paper's slides)"),
+        "chain_links": (f"{rate / 1e6:g} Mbps, {ms(link['delay']):g} ms", "our specification" if rate == RATE_BPS
                         else "ours (small scale)"),
         "host_links": ((f"{host['rate']}, {host_delay_ms:g} ms, "
                         f"{'DropTail' if host['queue']['kind'] == 'droptail' else host['queue']['kind']} "
                         f"{host['queue']['limit']} packets"), (
-            f"ours: SCENARIOS.md gives the chain only. Hosts are as far from their router as the chain's hops "
+            f"ours: our specification gives the chain only. Hosts are as far from their router as the chain's hops "
             f"(10 ms), so a one-hop path has RTT {rtt_short:g} ms; with hosts at 0 ms it would be 20 ms, below the "
             f"25 ms mean extra delay, and DCR's one-RTT wait could not cover the reordering (the slides: "
             f"'reordering of more than 1 RTT can still cause performance degradation'); `host_delay_ms` changes it")),
         # R1 -> R5: the chain's links and two host links, each way
         "rtt_longest_ms": (float(2 * ((routers - 1) * ms(link["delay"]) + 2 * host_delay_ms)), "follows (R1->R5)"),
         "buffer_pkts": (link["queue"]["limit"], "ours: BDP of the longest path (R1->R5) on every chain link, 1500 B packets"),
-        "q_R3": (same(*(r["q"] for r in reorder)) if reorder else 0.0, "SCENARIOS.md (paper: 1 %)"),
+        "q_R3": (same(*(r["q"] for r in reorder)) if reorder else 0.0, "our specification (paper: 1 %)"),
         "reorder_model": (same(*(model(r) for r in reorder)) if reorder else model(
             {"router": "R3", "delay_mean": f"{REORDER_MEAN_MS:g}ms", "delay_sd": f"{REORDER_SD_MS:g}ms"}),
-                          "paper (slides), ALGORITHMS.md section 11"),
-        "duration_s": (dur, "ours (SCENARIOS.md gives 100 s for dcr, none here; the same)" if full
+                          "paper (slides), our reordering model"),
+        "duration_s": (dur, "ours (our specification gives 100 s for dcr, none here; the same)" if full
                        else "ours (--quick or small scale)"),
         "start_jitter_s": (Sc(*(f"{v}:traffic[{i}].start_jitter" for v in names for i in range(len(scs[first]["traffic"]))),
                               fmt=lambda *j: seconds(same(*j))), "ours"),
         "protocols": (Sc(*(f"{v}:tcp.cc" for v in names), fmt=lambda *c: list(dict.fromkeys(c))),
                       "paper (LTCP, HighSpeed, BIC, H-TCP)"),
-        "recovery": ("SACK (RFC 2018 + RFC 6675)", "SCENARIOS.md common defaults (high-speed experiments)"),
+        "recovery": ("SACK (RFC 2018 + RFC 6675)", "our common defaults (high-speed experiments)"),
         "newreno_point": ((f"{protos[0]} and {protos[0]}-dcr with NewReno recovery (RFC 6582), variants "
-                          f"...{NEWRENO_SUFFIX}"), "SCENARIOS.md (one point); the point ours"),
+                          f"...{NEWRENO_SUFFIX}"), "our specification (one point); the point ours"),
         "dcr": ("tau = 1 SRTT from the first dupack; response from the flight size at the first dupack",
-                "paper (slides), ALGORITHMS.md section 9 defaults"),
-        "ncr": ("Careful Limited Transmit (LT_F 2/3)", "RFC 4653; ALGORITHMS.md section 10"),
+                "paper (slides), draft-bhandarkar-tcp-dcr-00 defaults"),
+        "ncr": ("Careful Limited Transmit (LT_F 2/3)", "RFC 4653"),
         "tcp": ("MSS 1460 B, initial cwnd 10, min RTO 200 ms, delayed ACK off, no rwnd limit",
-                "SCENARIOS.md common defaults"),
+                "our common defaults"),
         "utilisation": ("busy fraction of the directed link over the whole run", "ours"),
         "drop_rate": ("drops / arrivals of the directed link", "ours (the slides' 'Bottleneck Link Buffer Drop Rate')"),
         "jain": ("Jain's index of the goodput of the path's two flows", "paper (the slides' per-path table)"),
-        "packet_bytes": (PKT_BYTES, "SCENARIOS.md common defaults"),
+        "packet_bytes": (PKT_BYTES, "our common defaults"),
     }
     out = params_from(p, scs)
     out["seeds"] = {"value": seeds, "source": (
-        f"ours: SCENARIOS.md asks for 10; default {DEFAULT_SEEDS} (14 runs of 100 s per seed, 10-35 s each on "
+        f"ours: 10 is our usual count; default {DEFAULT_SEEDS} (14 runs of 100 s per seed, 10-35 s each on "
         f"this machine); `--seeds N` for more" if not quick else "ours (--quick)")}
     return out

@@ -1,10 +1,10 @@
-"""`superpacket reproduce fast-burstiness`: seeds/003 (D. X. Wei, S. Hegde, S. H. Low,
+"""`superpacket reproduce fast-burstiness`: (D. X. Wei, S. Hegde, S. H. Low,
 "Burstiness Control for High Speed Long Distance TCP", PFLDnet 2005, slides 3-4 and 25:
 "FAST over Pacific (Caltech-KAIST): 622 Mbps, RTT 360 ms, reproduced in Dummynet,
 alpha 500, bottleneck buffer 2000"; "About 70,000 packets are lost, but Dummynet router
-dropped 30,000 packets only!" over 1000 s); parameters from SCENARIOS.md "Burstiness
-control and FAST TCP", `fast-burstiness`; FAST: ALGORITHMS.md section 7; the burstiness
-gate: section 12; the network, variants and metrics: bc_common.py.
+dropped 30,000 packets only!" over 1000 s); parameters from our specification "Burstiness
+control and FAST TCP", `fast-burstiness`; FAST: Jin, Wei and Low (INFOCOM 2004); the burstiness
+gate: our reconstruction of the slides' rule; the network, variants and metrics: bc_common.py.
 
 One FAST TCP flow (alpha = 500 packets) S0 -> D0 over a 622 Mbps bottleneck, RTT 360 ms,
 router buffer 2000 packets, 300 s; the sender's NIC queue (txqueuelen) 100 and 10,000;
@@ -16,7 +16,7 @@ testbed), so a burst at line rate grows the router queue at 378 Mbps.
 Variants: `fast/txq100`, `fast-bc/txq100`, `fast/txq10000`, `fast-bc/txq10000` (with
 reverse traffic), `fast/txq10000/no-reverse` and `fast-bc/txq10000/no-reverse` (the
 sanity check: a large NIC queue and no ACK compression drop nothing at the host), and
-SCENARIOS.md's NewReno-recovery point `fast/txq100/newreno-recovery`,
+our specification's NewReno-recovery point `fast/txq100/newreno-recovery`,
 `fast-bc/txq100/newreno-recovery`.
 """
 
@@ -27,7 +27,7 @@ from typing import Any
 from superpacket.experiments import bc_common
 from superpacket.experiments.bc_common import Setup
 
-DEFAULT_SEEDS = 10  # SCENARIOS.md
+DEFAULT_SEEDS = 10  # our specification
 PARALLEL_BY_DEFAULT = True  # 8 runs of 300 s per seed: a local Dask cluster unless --workers 0
 GENERIC_BARS = False  # the report draws its own figures (experiment_figures_bc.py)
 OPTIONS = ("duration_s", "quick")  # the command line's --duration and --quick
@@ -46,12 +46,12 @@ SETUP = Setup(
     quick_duration_s=20.0,
     reverse_on_bps=1e9,
     reverse_on_ms=10.0,
-    sources={"bottleneck": "SCENARIOS.md (slides 3: 622 Mbps, buffer 2000); the delay from the RTT",
+    sources={"bottleneck": "our specification (slides 3: 622 Mbps, buffer 2000); the delay from the RTT",
              "host_links": "ours (GigE hosts, as the testbed's: above the bottleneck rate)",
-             "schemes": "SCENARIOS.md (one FAST TCP flow)",
-             "fast_alpha_pkts": "SCENARIOS.md (slide 3: alpha 500)",
+             "schemes": "our specification (one FAST TCP flow)",
+             "fast_alpha_pkts": "our specification (slide 3: alpha 500)",
              "reverse_traffic": "(the reverse host's GigE line rate)",
-             "duration_s": "SCENARIOS.md (300 s; the slides' trace is 1000 s)"},
+             "duration_s": "our specification (300 s; the slides' trace is 1000 s)"},
 )
 VARIANTS = SETUP.variants()
 METRICS = bc_common.METRICS
@@ -67,14 +67,14 @@ PAPER_NOTE = ("Slides 3-4: FAST over the Caltech-KAIST path (622 Mbps, RTT 360 m
               "router dropped only about 30,000 (43 %); the rest were lost at the sending host. The slides give "
               "no txqueuelen for that run (Linux's default then: 100) and no throughput; slides 24-25 show burstiness "
               "control removing the loss, with slow convergence ('bandwidth under-estimation by cwnd/RTT'). Our "
-              "runs are 300 s (SCENARIOS.md), so compare the router's share of the loss, not the counts.")
+              "runs are 300 s (our specification), so compare the router's share of the loss, not the counts.")
 PAPER_ROUTER_SHARE = 30_000 / 70_000
 
 
 def run(seeds: Any = DEFAULT_SEEDS, quick: bool = False, duration_s: float | None = None, client: Any = None,
         progress: bool | None = None, **_: Any) -> dict[str, Any]:
     """`quick`: 20 s runs (the MI phase and the first losses); `duration_s` overrides the
-    run length (default 300 s, SCENARIOS.md). `client`: a `distributed.Client`."""
+    run length (default 300 s, our specification). `client`: a `distributed.Client`."""
     s = bc_common.run(SETUP, seeds, quick=quick, duration_s=duration_s, client=client, progress=progress)
     s["paper"] = PAPER
     s["paper_note"] = PAPER_NOTE

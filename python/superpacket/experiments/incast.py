@@ -1,8 +1,8 @@
-"""`superpacket reproduce incast`: seeds/000 section 4.2, Fig. 4a-c; parameters from
-SCENARIOS.md "Super-packets / incast".
+"""`superpacket reproduce incast`: Li (UCB/EECS-2013-83) section 4.2, Fig. 4a-c; parameters from
+our specification "Super-packets / incast".
 
 10 senders -> R -> D, R->D 100 Mbps with a buffer of 50; each sender opens one
-connection at a uniform random offset in [0, `jitter_us`) (SCENARIOS.md: 100 us) and
+connection at a uniform random offset in [0, `jitter_us`) (our specification: 100 us) and
 sends one 10-packet flow (14,600 B), initial cwnd 10. Variants: `droptail`;
 `superpacket` (one super-packet of len 10, t = 5, EPOCH 80 ms; a denied super-packet
 times out and the flow falls back to NewReno); `ideal` (after the timeout the flow is
@@ -48,7 +48,7 @@ FLOWS = 10
 FLOW_PKTS = 10
 BUFFER_PKTS = 50
 BOTTLENECK_RATE = "100Mbps"
-JITTER_US = 100.0  # SCENARIOS.md: offsets uniform in [0, 100 us)
+JITTER_US = 100.0  # our specification: offsets uniform in [0, 100 us)
 # Long enough for every flow to finish (a run ends when its events do): the regime map's
 # worst cells need up to 7 backed-off timeouts (0.2 x (2^7 - 1) = 25.4 s).
 DURATION_S = 300.0
@@ -62,15 +62,15 @@ REGIMES: dict[str, dict[str, str]] = {
     "datacenter": {"access_rate": "1Gbps", "delay": "25us"},
 }
 REGIME_SOURCES = {
-    "paper": "SCENARIOS.md (the paper gives no rates; access links at the bottleneck rate, 1 ms one-way)",
-    "datacenter": "SCENARIOS.md second regime, --regime datacenter (ours: a 10:1 fan-in)",
+    "paper": "our specification (the paper gives no rates; access links at the bottleneck rate, 1 ms one-way)",
+    "datacenter": "our specification second regime, --regime datacenter (ours: a 10:1 fan-in)",
 }
 
-# SCENARIOS.md "Must hold", judged in the paper regime
+# our specification "Must hold", judged in the paper regime
 SP_CUT_PCT = 25.0
 IDEAL_CUT_PCT = 40.0
 ROUND1_RANGE = (5.0, 7.0)
-DATACENTER_ROUND1_RANGE = (2.0, 5.0)  # SCENARIOS.md's finding for the second regime
+DATACENTER_ROUND1_RANGE = (2.0, 5.0)  # our specification's finding for the second regime
 
 PAPER = {
     "droptail": {"mean_fct_s": 0.197, "flows_with_timeout": 9},
@@ -81,7 +81,7 @@ PAPER = {
 INIT_CWND = 10
 EPOCH = "80ms"
 IDEAL_ATTEMPTS = 3  # sends of the ideal scheme's super-packet before it falls back
-MIN_RTO = "200ms"  # SCENARIOS.md common defaults (the simulator's defaults too, written out so
+MIN_RTO = "200ms"  # our common defaults (the simulator's defaults too, written out so
 INIT_RTO = "1s"  # that the report reads them from the scenario that ran)
 
 # The reported parameters: an `Sc` is read from the scenarios that ran (`<regime>/<variant>:`
@@ -97,10 +97,10 @@ PARAMS: dict[str, tuple[Any, str]] = {
     "buffer_pkts": (Sc(*(f"{n}:{_Q}.limit" for n in _ALL)), "paper"),
     "threshold_t": (Sc(*(f"{n}:{_Q}.threshold" for n in _SP)), "paper"),
     "epoch_ms": (Sc(*(f"{n}:{_Q}.epoch" for n in _SP), fmt=lambda *e: ms(same(*e))), "paper"),
-    "ideal_attempts": (Sc(*(f"{r}/ideal:tcp.sp_attempts" for r in REGIMES)), "SCENARIOS.md"),
-    "min_rto_ms": (Sc(*(f"{n}:tcp.min_rto" for n in _ALL), fmt=lambda *t: ms(same(*t))), "SCENARIOS.md"),
+    "ideal_attempts": (Sc(*(f"{r}/ideal:tcp.sp_attempts" for r in REGIMES)), "our specification"),
+    "min_rto_ms": (Sc(*(f"{n}:tcp.min_rto" for n in _ALL), fmt=lambda *t: ms(same(*t))), "our specification"),
     "init_rto_s": (Sc(*(f"{n}:tcp.init_rto" for n in _ALL), fmt=lambda *t: whole(seconds(same(*t)))),
-                   "SCENARIOS.md"),
+                   "our specification"),
     "duration_s": (Sc(*(f"{n}:duration" for n in _ALL), fmt=lambda *d: seconds(same(*d))),
                    "ours (every flow finishes; the run ends when its events do)"),
 }
@@ -226,7 +226,7 @@ def _explanation(regime: str, b: dict[str, Any]) -> str:
                 f"the ideal retry (their retried batch fits under t + 1), against {dt_rto:.2f} per DropTail flow.")
     return (f"Sender links ten times the bottleneck rate: an admitted super-packet's later packets reach R ten per "
             f"packet time R drains and fill the queue to t = {THRESHOLD_T} before the later first packets "
-            f"arrive, so only {r1:.1f} of {FLOWS} are admitted at once (SCENARIOS.md: 2 to 5). The refused flows "
+            f"arrive, so only {r1:.1f} of {FLOWS} are admitted at once (our specification: 2 to 5). The refused flows "
             f"fall back to NewReno against an effective buffer of t = {THRESHOLD_T} for normal packets (A1 refuses "
             f"normal packets once the queue holds t), retry in step after the same timeout and time out again: "
             f"{rto:.2f} timeouts per refused flow, against {dt_rto:.2f} per DropTail flow. Super-packets lose "
@@ -267,7 +267,7 @@ def regime_block(regime: str, per_seed: dict[str, dict[str, list[float]]],
 
 
 def claims(paper: dict[str, Any], datacenter: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """SCENARIOS.md's must-holds, judged on the paper regime's block; the datacenter
+    """our specification's must-holds, judged on the paper regime's block; the datacenter
     regime's finding beside them (not a must-hold)."""
     v = paper["variants"]
     dt = v["droptail"]["mean_fct_s"]
@@ -312,7 +312,7 @@ def claims(paper: dict[str, Any], datacenter: dict[str, Any] | None = None) -> l
         r1d = dv["superpacket"]["sp_round1_admitted"]
         cut = datacenter["improvement_pct"]["superpacket"]
         out.append({
-            "claim": f"datacenter regime (SCENARIOS.md's finding, not a must-hold): {lo:g} to {hi:g} super-packets "
+            "claim": f"datacenter regime (our specification's finding, not a must-hold): {lo:g} to {hi:g} super-packets "
                      f"admitted in round 1 and superpacket mean FCT above droptail",
             "must_hold": False,
             "superpacket_round1_admitted": r1d,
@@ -344,9 +344,9 @@ def _params(scs: dict[str, dict[str, Any]], regime: str) -> dict[str, dict[str, 
                                                       f"{same(*f[6:9])}, {same(*f[9:])}")), REGIME_SOURCES[name])
     table["regime"] = (regime, "--regime (the one under `variants`; default: paper)")
     table["jitter_us"] = (Sc(*(f"{x}:traffic[0].start_jitter" for x in _ALL), fmt=lambda *j: _us(same(*j))),
-                          "SCENARIOS.md (uniform offsets in [0, 100 us); --jitter-us)")
+                          "our specification (uniform offsets in [0, 100 us); --jitter-us)")
     table["admit_syn"] = (Sc(*(f"{x}:{_Q}.admit_syn" for x in _SP)),
-                          "SCENARIOS.md (SYNs admitted only where a scenario says so)")
+                          "our specification (SYNs admitted only where a scenario says so)")
     return params_from(table, scs)
 
 

@@ -1,5 +1,5 @@
 """`superpacket reproduce incast-map`: where super-packets help incast and where they hurt
-(SCENARIOS.md "Super-packets / incast", regime map; no paper shows it).
+(our specification "Super-packets / incast", regime map; no paper shows it).
 
 The incast of `superpacket reproduce incast` (10 senders, one 10-packet flow each, R->D
 100 Mbps with a buffer of 50, start offsets in [0, 100 us)) over the sender links' rate
@@ -29,7 +29,7 @@ from superpacket.experiments.common import (
     summarize,
 )
 
-DEFAULT_SEEDS = 10  # SCENARIOS.md
+DEFAULT_SEEDS = 10  # our specification
 QUICK_SEEDS = 3
 OPTIONS = ("jitter_us", "admit_syn", "quick")  # the command line's --jitter-us, --admit-syn, --quick
 PARALLEL_BY_DEFAULT = False  # 810 runs of a few ms each: a local cluster costs more than it saves
@@ -96,24 +96,24 @@ def param_table(names: list[str]) -> dict[str, tuple[Any, str]]:
         return list(dict.fromkeys(v))  # each once, in the points' order
 
     return {
-        "access_rates": (Sc(*(f"{n}:topology.sender_link.rate" for n in names), fmt=listed), "SCENARIOS.md"),
+        "access_rates": (Sc(*(f"{n}:topology.sender_link.rate" for n in names), fmt=listed), "our specification"),
         "delays": (Sc(*(f"{n}:topology.sender_link.delay" for n in names), fmt=listed),
-                   "SCENARIOS.md (every link's one-way delay)"),
-        "thresholds": (Sc(*(f"{n}:{q}.threshold" for n in sp), fmt=lambda *t: sorted(set(t))), "SCENARIOS.md"),
+                   "our specification (every link's one-way delay)"),
+        "thresholds": (Sc(*(f"{n}:{q}.threshold" for n in sp), fmt=lambda *t: sorted(set(t))), "our specification"),
         "bottleneck": (Sc(*(f"{n}:topology.receiver_link.rate" for n in names), *(f"{n}:{q}.limit" for n in names),
                           *(f"{n}:{q}.epoch" for n in sp),
                           fmt=lambda *f: (f"R->D {same(*f[:len(names)])}, buffer {same(*f[len(names):2 * len(names)])}, "
                                           f"EPOCH {spaced(same(*f[2 * len(names):]))}")),
-                       "paper (buffer, EPOCH); SCENARIOS.md (rate)"),
+                       "paper (buffer, EPOCH); our specification (rate)"),
         "incast": (Sc(*(f"{n}:topology.senders" for n in names), *(f"{n}:traffic[0].size_pkts" for n in names),
                       *(f"{n}:tcp.init_cwnd" for n in names),
                       fmt=lambda *f: (f"{same(*f[:len(names)])} senders x one {same(*f[len(names):2 * len(names)])}"
                                       f"-packet flow, initial cwnd {same(*f[2 * len(names):])}")), "paper"),
         "jitter_us": (Sc(*(f"{n}:traffic[0].start_jitter" for n in names),
                          fmt=lambda *j: float(same(*j).removesuffix("us"))),
-                      "SCENARIOS.md (uniform offsets in [0, 100 us); --jitter-us)"),
+                      "our specification (uniform offsets in [0, 100 us); --jitter-us)"),
         "admit_syn": (Sc(*(f"{n}:{q}.admit_syn" for n in sp)),
-                      "SCENARIOS.md (SYNs admitted only where a scenario says so)"),
+                      "our specification (SYNs admitted only where a scenario says so)"),
         "duration_s": (Sc(*(f"{n}:duration" for n in names), fmt=lambda *d: seconds(same(*d))),
                        "ours (every flow finishes)"),
     }
@@ -196,9 +196,9 @@ def run(seeds: Any = None, jitter_us: float | None = None, admit_syn: bool = Fal
     not_completed = sum(d["flows_not_completed"] for ds in detail.values() for d in ds)
     params = params_from({
         **param_table(names),
-        "variants": (list(SP_VARIANTS), "SCENARIOS.md (each beside droptail)"),
+        "variants": (list(SP_VARIANTS), "our specification (each beside droptail)"),
         "same_band": (SAME_BAND, "ours (|rel_fct - 1| within it: effect 'same')"),
-        "seeds": (len(seeds), "SCENARIOS.md (10)" if len(seeds) == 10 else "ours"),
+        "seeds": (len(seeds), "our specification (10)" if len(seeds) == 10 else "ours"),
     }, scs)
     return {
         "experiment": "incast-map",

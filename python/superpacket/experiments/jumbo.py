@@ -1,5 +1,5 @@
-"""`superpacket reproduce jumbo`: seeds/000 section 4.4, Fig. 6a-b; parameters from
-SCENARIOS.md "jumbo (section 4.4)".
+"""`superpacket reproduce jumbo`: Li (UCB/EECS-2013-83) section 4.4, Fig. 6a-b; parameters from
+our specification "jumbo (section 4.4)".
 
 50 senders s0..s49 -> R -> d (access links 100 Mbps / 20 ms, R->d 100 Mbps / 20 ms);
 the queue at R->d is the super-packet router (t = 10, EPOCH 80 ms) with a buffer of
@@ -57,13 +57,13 @@ PARAMS: dict[str, tuple[Any, str]] = {
     "regular_senders": (Sc("traffic[0].count"), "paper"),
     "links": (Sc("topology.sender_link.rate", "topology.receiver_link.rate", "topology.sender_link.delay",
                  "topology.receiver_link.delay", fmt=lambda r1, r2, d1, d2: f"{same(r1, r2)}, {same(d1, d2)} "
-                 "(access and R->d)"), "SCENARIOS.md"),
+                 "(access and R->d)"), "our specification"),
     "buffer_pkts": (Sc(*(f"{v}:{_Q}.limit" for v in _PKT)), "paper (packet-counted, ns-2)"),
-    "buffer_bytes": (Sc(*(f"{v}:{_Q}.limit" for v in _BYTE)), "SCENARIOS.md (byte-counted variants, 20 x 1500 B)"),
+    "buffer_bytes": (Sc(*(f"{v}:{_Q}.limit" for v in _BYTE)), "our specification (byte-counted variants, 20 x 1500 B)"),
     "threshold_t": (Sc(*(f"{v}:{_Q}.threshold" for v in _PKT)), "paper"),
     "epoch_ms": (Sc(*(f"{v}:{_Q}.epoch" for v in VARIANTS), fmt=lambda *e: ms(same(*e))), "paper"),
     "regular_cwnd": (Sc("traffic[0].tcp.init_cwnd", "traffic[0].tcp.max_cwnd"), "paper (initial and max)"),
-    "regular_start_jitter_s": (Sc("traffic[0].start_jitter", fmt=seconds), "SCENARIOS.md"),
+    "regular_start_jitter_s": (Sc("traffic[0].start_jitter", fmt=seconds), "our specification"),
     "special_start_s": (Sc(*(f"{v}:traffic[1].start" for v in VARIANTS), fmt=lambda *t: seconds(same(*t))),
                         "paper"),
     "jumbo_mss": (Sc("jumbo:traffic[1].tcp.mss"), "paper"),

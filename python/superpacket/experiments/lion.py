@@ -1,8 +1,8 @@
-"""`superpacket reproduce lion`: seeds/002 (G. Jin, "Packet Drop Avoidance for High-speed
+"""`superpacket reproduce lion`: (G. Jin, "Packet Drop Avoidance for High-speed
 network transmission protocol", LBNL-53920, 2004), section IV and Fig. 5: the
 packet-drop-avoidance sender "Lion" against a window-based TCP on the same path, a
-5-second contest; parameters from SCENARIOS.md "Packet drop avoidance, MBS pacing",
-`lion`; the PDA sender: ALGORITHMS.md section 13.
+5-second contest; parameters from our specification "Packet drop avoidance, MBS pacing",
+`lion`; the PDA sender: our reading of Jin (LBNL 2004).
 
 Dumbbell s0, s1 -> R1 -> R2 -> d0, d1: bottleneck R1 -> R2 1 Gbps, RTT 80 ms, hosts on
 1 Gbps links (the paper's GigE WAN path LBNL -> PSC); the bottleneck queue 1 MB (ours:
@@ -12,7 +12,7 @@ d0 a window-based TCP (`newreno`, or `cubic` in the second contest), s1 -> d1 th
 sender (`[tcp] gate = { kind = "pda" }` with its defaults: bursts of at most the MBS at
 line rate, gaps from the available-bandwidth estimate, no multiplicative decrease on
 loss, the yield rule; a fixed window of 2 x BDP bounds its outstanding data). SACK loss
-recovery for all (SCENARIOS.md, high-speed experiments); the NewReno-recovery point of
+recovery for all (our specification, high-speed experiments); the NewReno-recovery point of
 the common defaults is the NewReno contest with NewReno recovery (`.../newreno-recovery`).
 
 Variants: `paced` and `newreno` (the two flows of the first contest, the paper's Lion
@@ -40,14 +40,14 @@ from superpacket.experiments.pda_common import (
     mbps,
 )
 
-DEFAULT_SEEDS = 10  # SCENARIOS.md
+DEFAULT_SEEDS = 10  # our specification
 OPTIONS = ("quick",)  # the command line's --quick
 PARALLEL_BY_DEFAULT = False  # 3 runs per seed of about 0.2 s each
 REPORT_TABLES = {"contest_table": (("The two contests flow by flow: ours (mean over seeds) beside the paper's "
                                     "Fig. 5 throughput (Lion vs Linux 2.4.19 TCP; no loss counts in the paper)."),
                                    ["contest", "flow", "throughput_mbps", "paper_mbps", "losses", "retransmits",
                                     "timeouts", "loss_rate"]),
-                 "newreno_recovery": (("SCENARIOS.md's NewReno-recovery figure for one point: the NewReno contest "
+                 "newreno_recovery": (("our specification's NewReno-recovery figure for one point: the NewReno contest "
                                        "with SACK (RFC 6675) beside NewReno (RFC 6582) loss recovery, means over "
                                        "seeds."), ["flow", "point", "throughput_bps_sack", "throughput_bps_newreno",
                                                    "losses_sack", "losses_newreno", "timeouts_sack",
@@ -212,7 +212,7 @@ def run(seeds: Any = DEFAULT_SEEDS, duration_s: float = DURATION_S, quick: bool 
 
 
 def claims(variants: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """SCENARIOS.md: the paced sender finishes with fewer losses and at least the
+    """our specification: the paced sender finishes with fewer losses and at least the
     throughput of the window-based sender (judged on means over seeds), per contest."""
     out = []
     for paced, window in (("paced", "newreno"), ("paced-vs-cubic", "cubic")):
@@ -298,7 +298,7 @@ def _params(scs: dict[str, dict[str, Any]], seeds: int, quick: bool) -> dict[str
 
     dur = seconds(same(*(scs[n]["duration"] for n in names)))
     p: dict[str, tuple[Any, str]] = {
-        "topology": (Sc(f"{first}:topology.kind", f"{first}:topology.pairs", fmt=hosts), "SCENARIOS.md"),
+        "topology": (Sc(f"{first}:topology.kind", f"{first}:topology.pairs", fmt=hosts), "our specification"),
         "bottleneck": (Sc(*(f"{n}:{bn}.rate" for n in names), *(f"{n}:{bn}.delay" for n in names),
                           fmt=lambda *f: (f"R1->R2 {mbps(_rate_bps(same(*f[:len(names)])))}, "
                                           f"{ms(same(*f[len(names):])):g} ms")),
@@ -317,22 +317,22 @@ def _params(scs: dict[str, dict[str, Any]], seeds: int, quick: bool) -> dict[str
                      fmt=lambda *j: f"both flows at uniform [0, {ms(same(*j)):g} ms)"),
                   "paper (started together); the jitter ours (seeds differ)"),
         "window_flow": ("bulk TCP s0 -> d0: NewReno (RFC 5681 + 6582 congestion control), or CUBIC (RFC 9438)",
-                        "SCENARIOS.md (a NewReno and a CUBIC flow; paper: Linux 2.4.19 TCP)"),
+                        "our specification (a NewReno and a CUBIC flow; paper: Linux 2.4.19 TCP)"),
         "paced_flow": (Sc(*(f"{n}:traffic[1].tcp" for n in names), fmt=paced),
-                       "ALGORITHMS.md section 13 (PDA sender); the window bound ours"),
-        "recovery": ("SACK (RFC 2018 + RFC 6675) for both flows", ("SCENARIOS.md common defaults (high-speed "
+                       "our reading of Jin (LBNL 2004) (PDA sender); the window bound ours"),
+        "recovery": ("SACK (RFC 2018 + RFC 6675) for both flows", ("our common defaults (high-speed "
                                                                   "experiments)")),
         "newreno_point": ((f"{NR_CONTEST} with NewReno recovery (RFC 6582) for both flows, variants "
-                          f"paced{NR_SUFFIX}, newreno{NR_SUFFIX}"), "SCENARIOS.md (one point); the point ours"),
+                          f"paced{NR_SUFFIX}, newreno{NR_SUFFIX}"), "our specification (one point); the point ours"),
         "tcp": ("MSS 1460 B, initial cwnd 10 (the window flow), min RTO 200 ms, delayed ACK off, no rwnd limit",
-                "SCENARIOS.md common defaults"),
+                "our common defaults"),
         "throughput": ("bytes received x 8 / (end of run - the flow's start)", ("ours (the paper's per-contest "
                                                                                "throughput)")),
         "losses": ("the flow's packets dropped, at R1->R2 or its own NIC queue (per_run: nic_drops)", "ours"),
         "series_interval_s": (Sc(*(f"{n}:output.sample_flows" for n in names), fmt=lambda *i: seconds(same(*i))),
                               "ours (Fig. 5: sequence against time)"),
-        "packet_bytes": (PKT_BYTES, "SCENARIOS.md common defaults"),
+        "packet_bytes": (PKT_BYTES, "our common defaults"),
     }
     out = params_from(p, scs)
-    out["seeds"] = {"value": seeds, "source": "SCENARIOS.md (10)" if seeds == 10 and not quick else "ours"}
+    out["seeds"] = {"value": seeds, "source": "our specification (10)" if seeds == 10 and not quick else "ours"}
     return out

@@ -1,6 +1,6 @@
-"""`superpacket reproduce loss-sensitivity`: seeds/001, slides "Sensitivity of TCP flows
+"""`superpacket reproduce loss-sensitivity`: Guo and Matta (ICNP 2001), slides "Sensitivity of TCP flows
 to loss rate" (average transmission time and coefficient of variation); parameters from
-SCENARIOS.md "loss-sensitivity".
+our specification "loss-sensitivity".
 
 One TCP flow of N in {4, 16, 64, 256, 1024, 4096} packets over a path with RTT 100 ms
 whose packets are dropped independently with probability p in {0.001, ..., 0.1}, both
@@ -43,7 +43,7 @@ LINK_RATE = "1Gbps"
 LINK_DELAY = "50ms"  # each way: RTT 100 ms (the paper)
 LINK_QUEUE_PKTS = 100000  # no queueing loss
 MIN_RTO = "400ms"  # the paper: RTO = 4 x RTT
-MAX_RTO = "60s"  # SCENARIOS.md common defaults (the simulator's default, written out)
+MAX_RTO = "60s"  # our common defaults (the simulator's default, written out)
 START_JITTER = "1s"  # flows start uniformly in [0, 1) s
 
 
@@ -56,17 +56,17 @@ def param_table(names: list[str]) -> dict[str, tuple[Any, str]]:
         **tcp_params(names),
         "sizes_pkts": (Sc(*(f"{n}:traffic[0].size_pkts" for n in names), fmt=lambda *x: sorted(set(x))), "paper"),
         "loss_probs": (Sc(*(f"{x}.loss" for x in link), fmt=lambda *p: sorted({q for q in p if q > 0})),
-                       "SCENARIOS.md (paper: 0.001 .. 0.1)"),
+                       "our specification (paper: 0.001 .. 0.1)"),
         "rtt_s": (Sc(*(f"{x}.delay" for x in link), fmt=lambda *d: 2 * seconds(same(*d))), "paper"),
-        "loss_direction": ("both directions, independent per packet", "SCENARIOS.md"),
+        "loss_direction": ("both directions, independent per packet", "our specification"),
         "link": (Sc(*(f"{x}.rate" for x in link), *(f"{x}.delay" for x in link), *(f"{x}.queue.kind" for x in link),
                     *(f"{x}.queue.limit" for x in link), fmt=lambda *f: _link_text(len(link), f)),
                  "ours (no bottleneck)"),
         "min_rto_s": (Sc(*(f"{n}:tcp.min_rto" for n in names), fmt=lambda *t: seconds(same(*t))),
                       "paper (RTO = 4 x RTT)"),
         "max_rto_s": (Sc(*(f"{n}:tcp.max_rto" for n in names), fmt=lambda *t: seconds(same(*t))),
-                      "SCENARIOS.md common defaults"),
-        "runs_per_cell": (Sc(*(f"{n}:traffic[0].count" for n in names)), "SCENARIOS.md (per seed here)"),
+                      "our common defaults"),
+        "runs_per_cell": (Sc(*(f"{n}:traffic[0].count" for n in names)), "our specification (per seed here)"),
         "baseline": ("p = 0 cells (no loss)", "paper (the slides' 'No Loss' curve)"),
         "start_jitter_s": (Sc(*(f"{n}:traffic[0].start_jitter" for n in names), fmt=lambda *j: seconds(same(*j))),
                            "ours (flows start uniformly in [0, 1) s; FCTs count from each start)"),
@@ -175,7 +175,7 @@ def run(seeds: Any = 10, runs: int = 200, quick: bool = False, client: Any = Non
         "holds": rel["n4"] > rel["n4096"],
     }]
     params = params_from(param_table(names), scs)
-    params["runs_per_cell"]["source"] = "SCENARIOS.md" if runs == 200 else "ours (--quick)"
+    params["runs_per_cell"]["source"] = "our specification" if runs == 200 else "ours (--quick)"
     return {
         "experiment": "loss-sensitivity",
         "seeds": len(seeds),

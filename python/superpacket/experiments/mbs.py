@@ -1,7 +1,7 @@
-"""`superpacket reproduce mbs`: seeds/002 (G. Jin, "Packet Drop Avoidance for High-speed
+"""`superpacket reproduce mbs`: (G. Jin, "Packet Drop Avoidance for High-speed
 network transmission protocol", LBNL-53920, 2004), Fig. 1-4: the maximum burst size
-(MBS) and burst pacing; parameters from SCENARIOS.md "Packet drop avoidance, MBS pacing",
-`mbs`; the MBS fluid model, the probe and the FAC estimator: ALGORITHMS.md section 13.
+(MBS) and burst pacing; parameters from our specification "Packet drop avoidance, MBS pacing",
+`mbs`; the MBS fluid model, the probe and the FAC estimator: our reading of Jin (LBNL 2004).
 
 Graph S, X1, X2 -> R -> D: a 1 Gbps router R whose queue to D holds 1 MB (DropTail in
 bytes), shared by the sender S (1 Gbps line rate) and two on-off cross-traffic sources,
@@ -55,7 +55,7 @@ from superpacket.experiments.pda_common import (
     rel_err,
 )
 
-DEFAULT_SEEDS = 10  # SCENARIOS.md
+DEFAULT_SEEDS = 10  # our specification
 # 25 runs per seed of 0.02-0.1 s each: one after another (--workers N for a local cluster)
 OPTIONS = ("quick",)  # the command line's --quick
 PARALLEL_BY_DEFAULT = False
@@ -63,10 +63,10 @@ GENERIC_BARS = False  # 20+ variants: the report draws drops against the burst s
 
 # ---- the network (paper where marked, else ours) ----------------------------------------
 BOTTLENECK_BPS = 1e9  # paper: "a 1Gb/s router"
-QUEUE_BYTES = 1_000_000  # SCENARIOS.md: the router queue of 1 MB
+QUEUE_BYTES = 1_000_000  # our specification: the router queue of 1 MB
 LINE_BPS = 1e9  # ours: the sender's line rate (GigE, as the hosts of the paper's Fig. 5)
 X1_BPS = 1e9  # paper: a 1 Gb/s cross-traffic stream
-X2_BPS = 622e6  # paper: OC-12 (SCENARIOS.md: 622 Mbps)
+X2_BPS = 622e6  # paper: OC-12 (our specification: 622 Mbps)
 LINK_DELAY_MS = 1.0  # ours
 ON_MS, OFF_MS = 2.0, 8.0  # ours: exponential on and off periods of the cross traffic
 DISTRIBUTION = "exponential"
@@ -77,17 +77,17 @@ START_S = 0.1  # the sender starts after the cross traffic has run 100 ms
 BURSTS = (16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
 SMALL_BURST, LARGE_BURST = 32, 2048
 SCHEMES = ("window", "paced")
-NR_SUFFIX = "/newreno-recovery"  # SCENARIOS.md common defaults: one point with NewReno recovery
+NR_SUFFIX = "/newreno-recovery"  # our common defaults: one point with NewReno recovery
 NR_POINTS = ("window", "paced-large")
 HEADLINE = {"window": ("window", LARGE_BURST), "paced-large": ("paced", LARGE_BURST),
             "paced-small": ("paced", SMALL_BURST)}
-# ---- the probe (ALGORITHMS.md section 13 defaults) --------------------------------------
+# ---- the probe (our reading of Jin (LBNL 2004) defaults) --------------------------------------
 PROBE_TRIALS = 3
 PROBE_MAX_TRAIN = 4096
 FAC_TRAIN = 100
 PROBE_DURATION_S = 3.0  # ours: the search and the FAC rounds end within 1.5 s here
 CBR_RATES = (200e6, 400e6, 600e6)  # ours: three constant cross-traffic rates
-WITHIN = 0.10  # the issue: measured MBS and abw within 10 % of the model
+WITHIN = 0.10  # ours: measured MBS and abw within 10 % of the model
 
 TRANSFER_KEYS = ("drops", "drops_cross", "drops_bottleneck", "throughput_bps", "transfer_s", "retransmits",
                  "timeouts", "mbs_measured_pkts", "mbs_model_pkts")
@@ -96,7 +96,7 @@ PROBE_KEYS = ("mbs_measured_pkts", "mbs_model_pkts", "mbs_error", "abw_bps", "ab
 KEYS = tuple(dict.fromkeys(TRANSFER_KEYS + PROBE_KEYS))
 
 REPORT_TABLES = {
-    "newreno_recovery": (("SCENARIOS.md's NewReno-recovery figure for one point: the window and paced-large "
+    "newreno_recovery": (("our specification's NewReno-recovery figure for one point: the window and paced-large "
                           "transfers with SACK (RFC 6675) beside NewReno (RFC 6582) loss recovery, means over seeds."),
                          ["variant"] + [f"{m}_{r}" for m in ("drops", "retransmits", "timeouts", "transfer_s",
                                                              "throughput_bps") for r in ("sack", "newreno")]),
@@ -407,7 +407,7 @@ def run(seeds: Any = DEFAULT_SEEDS, bursts: Any = None, cbr_rates: Any = None, t
 
 
 def claims(variants: dict[str, dict[str, Any]], rates: tuple[float, ...]) -> list[dict[str, Any]]:
-    """The issue's and SCENARIOS.md's claims, judged on means over seeds."""
+    """The claims we judge, on means over seeds."""
     out: list[dict[str, Any]] = []
     small, large, window = variants["paced-small"], variants["paced-large"], variants["window"]
     for other, name in ((large, "paced-large"), (window, "window")):
@@ -450,7 +450,7 @@ def claims(variants: dict[str, dict[str, Any]], rates: tuple[float, ...]) -> lis
 
 
 def _newreno_table(variants: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """SCENARIOS.md common defaults: the NewReno-recovery figure for one point beside SACK's."""
+    """our common defaults: the NewReno-recovery figure for one point beside SACK's."""
     rows = []
     for h in NR_POINTS:
         sack, nr = variants[h], variants[f"{h}{NR_SUFFIX}"]
@@ -536,10 +536,10 @@ def _params(scs: dict[str, dict[str, Any]], small: int, large: int, seeds: int,
         "topology": (f"{scs[t0]['topology']['kind']}: {', '.join(n for n in nodes if n not in ('R', 'D'))} -> R -> D",
                      ("paper (Fig. 3: a sender and two cross-traffic streams into one router); node names ours")),
         "bottleneck": ((f"R->D {mbps(_rate(rd['rate']))}, DropTail {q['limit']:,} bytes "
-                        f"({q['limit'] / PKT_BYTES:.1f} full packets)"), "paper (1 Gb/s router); SCENARIOS.md (1 MB)"),
+                        f"({q['limit'] / PKT_BYTES:.1f} full packets)"), "paper (1 Gb/s router); our specification (1 MB)"),
         "sender_line_rate": (mbps(_rate(sr["rate"])), "ours (GigE, as the paper's hosts in Fig. 5)"),
         "cross_traffic": (", ".join(f"{x['from']} on-off {mbps(_rate(x['rate']))}" for x in cross) + ", to D",
-                          "paper (Fig. 3: 1 Gb/s and OC-12); SCENARIOS.md (622 Mbps)"),
+                          "paper (Fig. 3: 1 Gb/s and OC-12); our specification (622 Mbps)"),
         "cross_on_off": ((f"on {ms(on_off[0]):g} ms / off {ms(on_off[1]):g} ms mean, {on_off[2]}; mean load "
                           f"{mbps(mean_load(cross))}"), "ours"),
         "link_delay_ms": (float(ms(same(*(x["delay"] for v in names for x in scs[v]["topology"]["links"])))),
@@ -550,28 +550,28 @@ def _params(scs: dict[str, dict[str, Any]], small: int, large: int, seeds: int,
         "transfer_pkts": (flow["size_pkts"], "ours (the same bytes for every scheme; full 1500 B packets)"),
         "sender_start_s": (seconds(flow["start"]), "ours (after the cross traffic has run)"),
         "schemes": (("window/b<N>: fixed window N, ACK-clocked; paced/b<N>: bursts of N at line rate, average "
-                     f"{mbps(_rate(paced))}"), "SCENARIOS.md (window bursts, large and small paced bursts); rates ours"),
+                     f"{mbps(_rate(paced))}"), "our specification (window bursts, large and small paced bursts); rates ours"),
         "burst_sizes": (sorted({burst(v) for v in transfers if not v.endswith(NR_SUFFIX)}),
                         "ours" if not quick else "ours (--quick)"),
         "headline": (f"window = window/b{large}, paced-large = paced/b{large}, paced-small = paced/b{small}", "ours"),
         "transfer_tcp": (("SACK recovery (RFC 6675), fixed window (no reduction on loss), MSS 1460 B, "
-                          "delayed ACK off"), ("SCENARIOS.md common defaults (high-speed experiments); fixed window "
+                          "delayed ACK off"), ("our common defaults (high-speed experiments); fixed window "
                                                "ours (the schemes differ only in when they send)")),
         "newreno_point": ((f"{', '.join(NR_POINTS)} with NewReno recovery (RFC 6582), variants "
-                           f"<name>{NR_SUFFIX}"), "SCENARIOS.md (one point); the point ours"),
+                           f"<name>{NR_SUFFIX}"), "our specification (one point); the point ours"),
         "run_length": ("start + 2 x the transfer at its nominal rate + 1 s; cross traffic until the end",
                        "ours"),
         "probe": ((f"mbs_probe from S: trains at line rate from 2 packets doubling to the first loss, then binary "
                    f"search, {probe['trials']} trials per size, max train {probe['max_train']}; FAC trains of "
-                   f"{probe['fac_train']} (capped at the MBS)"), "ALGORITHMS.md section 13"),
+                   f"{probe['fac_train']} (capped at the MBS)"), "our reading of Jin (LBNL 2004)"),
         "probe_run_s": (seconds(same(*(scs[v]["duration"] for v in probes))), "ours"),
         "mbs_model": ("floor(Q / (1 - A/R)), Q = free buffer (packets), A = capacity - mean cross load, R = line rate",
-                      "ALGORITHMS.md section 13 (fluid model)"),
+                      "our reading of Jin (LBNL 2004) (fluid model)"),
         "cbr_rates": ([mbps(_rate(same(*(t["rate"] for t in scs[v]["traffic"] if t["kind"] == "cbr")))) for v in cbrs],
-                      "ours (three constant cross-traffic rates, the issue)"),
-        "within": (WITHIN, "the issue (10 %)"),
-        "packet_bytes": (PKT_BYTES, "SCENARIOS.md common defaults"),
+                      "ours (three constant cross-traffic rates)"),
+        "within": (WITHIN, "ours (10 %)"),
+        "packet_bytes": (PKT_BYTES, "our common defaults"),
     }
     out = {k: {"value": v, "source": s} for k, (v, s) in p.items()}
-    out["seeds"] = {"value": seeds, "source": "SCENARIOS.md (10)" if seeds == 10 and not quick else "ours"}
+    out["seeds"] = {"value": seeds, "source": "our specification (10)" if seeds == 10 and not quick else "ours"}
     return out

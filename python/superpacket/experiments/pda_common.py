@@ -1,7 +1,7 @@
-"""Pieces shared by the packet-drop-avoidance experiments `mbs` and `lion` (seeds/002:
+"""Pieces shared by the packet-drop-avoidance experiments `mbs` and `lion` (Jin (LBNL 2004):
 G. Jin, "Packet Drop Avoidance for High-speed network transmission protocol", LBNL-53920,
-2004; SCENARIOS.md "Packet drop avoidance, MBS pacing"): the maximum-burst-size fluid
-model of ALGORITHMS.md section 13 (computed here from the experiment's own parameters,
+2004; our specification "Packet drop avoidance, MBS pacing"): the maximum-burst-size fluid
+model of our reading of Jin (LBNL 2004) (computed here from the experiment's own parameters,
 independently of the simulator's `mbs_model_pkts`), rate strings, input checks.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from superpacket.experiments.common import seed_list
 
-PKT_BYTES = 1500  # SCENARIOS.md common defaults: a full packet is 1500 B on the wire
+PKT_BYTES = 1500  # our common defaults: a full packet is 1500 B on the wire
 HOST_QUEUE_PKTS = 100_000  # ours: host (NIC) queues that never drop; loss happens at the router
 
 
@@ -33,7 +33,7 @@ def mbps(rate_bps: float) -> str:
 
 def mbs_fluid_pkts(queue_bytes: float, capacity_bps: float, cross_bps: float, line_bps: float,
                    pkt_bytes: int = PKT_BYTES) -> float:
-    """ALGORITHMS.md section 13, single bottleneck: free buffer Q (packets), capacity C,
+    """our reading of Jin (LBNL 2004), single bottleneck: free buffer Q (packets), capacity C,
     cross traffic X, available bandwidth A = C - X, a burst arriving at rate R (the
     sender's line rate). MBS = floor(Q / (1 - A/R)) packets; unbounded (inf) if R <= A.
     Q = 100, C = 1 Gb/s, R = 10 Gb/s: X = 0 gives 111, X = 500 Mb/s gives 105. Q is the

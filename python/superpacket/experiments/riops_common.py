@@ -1,4 +1,4 @@
-"""Pieces shared by the RIO-PS experiments (seeds/001, SCENARIOS.md "RIO-PS, mice and
+"""Pieces shared by the RIO-PS experiments (Guo and Matta (ICNP 2001), our specification "RIO-PS, mice and
 elephants"): the TCP settings, the dumbbell, the three queues sized from the BDP, the
 edge classifier, and the statistics the slides use (Jain's index, CoV)."""
 
@@ -13,8 +13,8 @@ MSS = 460
 HEADER = 40
 PKT = MSS + HEADER  # 500 B on the wire
 
-# SCENARIOS.md "RIO-PS": 500 B packets, max window 128, timer granularity 100 ms, ITO 3 s;
-# min RTO and initial cwnd are SCENARIOS.md's common defaults (the simulator's defaults,
+# our specification "RIO-PS": 500 B packets, max window 128, timer granularity 100 ms, ITO 3 s;
+# min RTO and initial cwnd are our specification's common defaults (the simulator's defaults,
 # written out so that the report reads them from the scenario that ran)
 TCP: dict[str, Any] = {"mss": MSS, "header_bytes": HEADER, "max_cwnd": 128, "granularity": "100ms",
                        "init_rto": "3s", "min_rto": "200ms", "init_cwnd": 10}
@@ -30,13 +30,13 @@ def tcp_params(names: list[str]) -> dict[str, tuple[Any, str]]:
     return {
         "packet_bytes": (Sc(*(f"{n}:tcp.mss" for n in names), *(f"{n}:tcp.header_bytes" for n in names),
                             fmt=lambda *v: same(*v[:len(names)]) + same(*v[len(names):])),
-                         "paper (500 B), SCENARIOS.md: mss 460 + 40 B headers"),
+                         "paper (500 B), our specification: mss 460 + 40 B headers"),
         "max_cwnd_pkts": (sc("max_cwnd"), "paper"),
         "tcp_granularity_s": (sc("granularity", seconds), "paper"),
         "init_rto_s": (sc("init_rto", seconds), "paper (ITO)"),
-        "min_rto_s": (sc("min_rto", seconds), "SCENARIOS.md common defaults"),
-        "init_cwnd_pkts": (sc("init_cwnd"), "SCENARIOS.md common defaults (simulator default)"),
-        "tcp": ("NewReno, SACK off, delayed ACK off", "paper (NewReno), SCENARIOS.md"),
+        "min_rto_s": (sc("min_rto", seconds), "our common defaults"),
+        "init_cwnd_pkts": (sc("init_cwnd"), "our common defaults (simulator default)"),
+        "tcp": ("NewReno, SACK off, delayed ACK off", "paper (NewReno), our specification"),
     }
 
 W_Q = 1.0 / 512.0

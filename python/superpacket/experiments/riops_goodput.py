@@ -1,6 +1,6 @@
-"""`superpacket reproduce riops-goodput`: seeds/001, slides "Preferential treatment to
+"""`superpacket reproduce riops-goodput`: Guo and Matta (ICNP 2001), slides "Preferential treatment to
 short flows", "Link Utilization" and the table "Network Goodput"; parameters from
-SCENARIOS.md "riops-goodput".
+our specification "riops-goodput".
 
 Dumbbell s{i} -> R1 -> R2 -> d{i}, 20 pairs, access links 100 Mbps / 1 ms, R1 -> R2
 1.25 Mbps (second run 1.5 Mbps) / 20 ms (RTT 44 ms). s0..s9 are short sources (flows of
@@ -72,21 +72,21 @@ def param_table(names: list[str]) -> dict[str, tuple[Any, str]]:
         "pairs": (Sc(*(f"{n}:topology.pairs" for n in names)), "paper (10 long + 10 short TCP NewReno)"),
         "access_links": (Sc(*(f"{n}:topology.access.rate" for n in names),
                             *(f"{n}:topology.access.delay" for n in names),
-                            fmt=lambda *f: f"{same(*f[:len(names)])}, {same(*f[len(names):])}"), "SCENARIOS.md"),
+                            fmt=lambda *f: f"{same(*f[:len(names)])}, {same(*f[len(names):])}"), "our specification"),
         "bottleneck": (Sc(*(f"{n}:{bn}.rate" for n in names), *(f"{n}:{bn}.delay" for n in names),
                           fmt=lambda *f: f"{rates(*f[:len(names)])}, {same(*f[len(names):])}"),
-                       "paper (rates), SCENARIOS.md (delay)"),
+                       "paper (rates), our specification (delay)"),
         "long_flow_pkts": (Sc(*(f"{n}:traffic[1].size_pkts" for n in names)), "paper"),
         "short_flow_pkts": (Sc(*(f"{n}:traffic[0].size_pkts" for n in names)), "paper"),
-        "back_to_back": ("the next flow opens when the previous completes", "SCENARIOS.md"),
+        "back_to_back": ("the next flow opens when the previous completes", "our specification"),
         "start_jitter_s": (Sc(*(f"{n}:traffic[{i}].start_jitter" for n in names for i in (0, 1)),
-                              fmt=lambda *j: seconds(same(*j))), "SCENARIOS.md"),
-        "duration_s": (Sc(*(f"{n}:duration" for n in names), fmt=lambda *d: seconds(same(*d))), "SCENARIOS.md"),
-        "ecn": (Sc(*(f"{n}:{bn}.queue.ecn" for n in aqm)), "SCENARIOS.md (not stated for this experiment)"),
+                              fmt=lambda *j: seconds(same(*j))), "our specification"),
+        "duration_s": (Sc(*(f"{n}:duration" for n in names), fmt=lambda *d: seconds(same(*d))), "our specification"),
+        "ecn": (Sc(*(f"{n}:{bn}.queue.ecn" for n in aqm)), "our specification (not stated for this experiment)"),
         "util_bin_s": (UTIL_BIN_S, "ours"),
         **tcp_params(names),
         **queue_params([n for n in names if n.startswith("red-")], [n for n in names if n.startswith("riops-")]),
-        **{f"queue_{n}": (Sc(f"{n}:{bn}.queue"), "paper (fractions of B), SCENARIOS.md (link)") for n in names},
+        **{f"queue_{n}": (Sc(f"{n}:{bn}.queue"), "paper (fractions of B), our specification (link)") for n in names},
     }
 
 
@@ -181,7 +181,7 @@ KEYS = ("goodput_all_pkts", "goodput_short_pkts", "goodput_long_pkts", "short_sh
 def run(seeds: Any = 10, duration_s: float = 500.0, short_max_flows: int | None = None, quick: bool = False,
         client: Any = None, **_: Any) -> dict[str, Any]:
     """`short_max_flows`: cap the flows per short source (the paper's short totals, 49,990 ~
-    10 sources x 50 flows x 100 packets, suggest a cap of 50; SCENARIOS.md has none).
+    10 sources x 50 flows x 100 packets, suggest a cap of 50; our specification has none).
     `quick`: 100 s runs. `jitter_us`/`admit_syn` of the command line do not apply."""
     seeds = seed_list(seeds)  # N: 1..N, or the list given
     if quick:
@@ -212,9 +212,9 @@ def run(seeds: Any = 10, duration_s: float = 500.0, short_max_flows: int | None 
         "holds": share["droptail-1.5"] < share["red-1.5"] <= share["riops-1.5"],
     }]
     params = params_from(param_table(list(VARIANTS)), scs)
-    params["duration_s"]["source"] = "SCENARIOS.md" if not quick else "ours (--quick)"
+    params["duration_s"]["source"] = "our specification" if not quick else "ours (--quick)"
     params["short_max_flows"] = {"value": short_max_flows,
-                                 "source": "SCENARIOS.md (none)" if short_max_flows is None else "ours (option)"}
+                                 "source": "our specification (none)" if short_max_flows is None else "ours (option)"}
     return {
         "experiment": "riops-goodput",
         "seeds": len(seeds),

@@ -1,6 +1,6 @@
-"""`superpacket reproduce riops-web`: seeds/001, slides "Simulations setup" to "Goodput"
+"""`superpacket reproduce riops-web`: Guo and Matta (ICNP 2001), slides "Simulations setup" to "Goodput"
 (web traffic: response time relative to RED, fairness of foreground flows, queue size,
-drop/mark rate, goodput); parameters from SCENARIOS.md "riops-web".
+drop/mark rate, goodput); parameters from our specification "riops-web".
 
 Dumbbell s{i} -> R1 -> R2 -> d{i}: access links 100 Mbps / 1 ms, bottleneck R1 -> R2
 8 Mbps (Exp1) or 4.8 Mbps (Exp2) / 48 ms, so RTT 100 ms and BDP 200 or 120 packets.
@@ -11,11 +11,11 @@ number of sessions puts the offered load at 90 % of the bottleneck (printed). Fo
 s0..s9 to d0..d9. Queues at R1 -> R2: `droptail` (1.5 BDP), `red` and `riops` (2.5 BDP,
 the slides' parameters, ECN on; RIO-PS packets tagged by one edge classifier on the
 servers' links, SLR 3, T_c 10 s, T_u 1 s), `superpacket` (the super-packet router of
-seeds/000 with the RED buffer, t = B / 2, EPOCH 80 ms, SYNs admitted; every flow sends
+Li (UCB/EECS-2013-83) with the RED buffer, t = B / 2, EPOCH 80 ms, SYNs admitted; every flow sends
 runs of 10 packets as super-packets). Runs: 4000 s with 2000 s warm-up (`--quick`: 600 s,
 200 s). Experiments: `exp1-ito3`, `exp1-ito1` (initial RTO 1 s), `exp2-ito3`.
 
-Object size: SCENARIOS.md gives bounded Pareto (min 4 B, max 200 KB, shape 1.2). Its mean
+Object size: our specification gives bounded Pareto (min 4 B, max 200 KB, shape 1.2). Its mean
 is 21 B, so 90 % of 8 Mbps would need ~90,000 sessions and ~43,000 connections per
 second, each a 44 B packet plus a SYN (more wire bytes than the link carries): not a
 simulation that can run here. The paper's ns-2 TCP sends whole 500 B packets, so an
@@ -151,16 +151,16 @@ def param_table(names: list[str]) -> dict[str, tuple[Any, str]]:
     out: dict[str, tuple[Any, str]] = {
         "topology": (Sc(*(f"{n}:topology.kind" for n in names), *(f"{n}:topology.access.rate" for n in names),
                         *(f"{n}:topology.access.delay" for n in names), *(f"{n}:{bn}.delay" for n in names),
-                        fmt=topology), "SCENARIOS.md"),
+                        fmt=topology), "our specification"),
         "bottleneck_rate": (Sc(*(f"{ns[0]}:{bn}.rate" for ns in by_exp.values()), fmt=rates),
-                            "paper (BDP), SCENARIOS.md"),
+                            "paper (BDP), our specification"),
         "web_model": (Sc(*web, fmt=web_model), "paper"),
         "object_size": (Sc(*(f"{w}.size_max_bytes" for w in web), *(f"{w}.shape" for w in web),
                            fmt=lambda *f: (f"bounded Pareto, max {same(*f[:len(web)]) / 1000:g} KB, shape "
                                            f"{same(*f[len(web):]):g}")), "paper"),
         "object_size_min_bytes": (Sc(*(f"{w}.size_min_bytes" for w in web)),
-                                  "ours: one segment; SCENARIOS.md's 4 B is infeasible (module doc)"),
-        "offered_load": (LOAD, "SCENARIOS.md (90 % of the bottleneck, wire bytes incl. headers and SYN)"),
+                                  "ours: one segment; our specification's 4 B is infeasible (module doc)"),
+        "offered_load": (LOAD, "our specification (90 % of the bottleneck, wire bytes incl. headers and SYN)"),
         "pools": (Sc(*web, fmt=lambda *w: same(*(
             f"{x['server_count']} servers s{x['server_first']}..s{x['server_first'] + x['server_count'] - 1}, "
             f"{x['client_count']} clients d{x['client_first']}..d{x['client_first'] + x['client_count'] - 1}; "
@@ -437,8 +437,8 @@ def run(seeds: Any = 10, quick: bool = False, duration_s: float | None = None, w
                     "holds": cut["medium"] >= lo,
                 })
     params = params_from(param_table(names), scs)
-    params["duration_s"]["source"] = "paper" if not quick else "SCENARIOS.md (--quick)"
-    params["warmup_s"] = {"value": warm, "source": "paper" if not quick else "SCENARIOS.md (--quick)"}
+    params["duration_s"]["source"] = "paper" if not quick else "our specification (--quick)"
+    params["warmup_s"] = {"value": warm, "source": "paper" if not quick else "our specification (--quick)"}
     params["sessions"] = {"value": chosen, "source": "ours (calibrated to the offered load)"}
     return {
         "experiment": "riops-web",

@@ -1,4 +1,4 @@
-"""`superpacket reproduce short-long`: seeds/000 section 4.3; parameters from SCENARIOS.md
+"""`superpacket reproduce short-long`: Li (UCB/EECS-2013-83) section 4.3; parameters from our specification
 "short-long (section 4.3)".
 
 Hosts A, B, C -> R (100 Mbps, 1 ms each) -> D (110 Mbps, 1 ms); A's NIC queue 1000 packets,
@@ -51,17 +51,17 @@ _ACCESS = [f"topology.links[{i}]" for i in range(3)]
 _BN = "topology.links[3]"
 PARAMS: dict[str, tuple[Any, str]] = {
     "access_links": (Sc(*(f"{a}.rate" for a in _ACCESS), *(f"{a}.delay" for a in _ACCESS),
-                        fmt=lambda *x: f"A/B/C -> R {same(*x[:3])}, {same(*x[3:])}"), "SCENARIOS.md"),
-    "bottleneck": (Sc(f"{_BN}.rate", f"{_BN}.delay", fmt=lambda r, d: f"R -> D {r}, {d}"), "SCENARIOS.md"),
-    "nic_queue_a_pkts": (Sc("topology.links[0].queue.limit"), "SCENARIOS.md"),
-    "buffer_pkts": (Sc(*(f"{v}:{_BN}.queue.limit" for v in ("droptail", "superpacket"))), "SCENARIOS.md"),
-    "threshold_t": (Sc(f"superpacket:{_BN}.queue.threshold"), "SCENARIOS.md"),
-    "epoch_ms": (Sc(f"superpacket:{_BN}.queue.epoch", fmt=ms), "SCENARIOS.md"),
-    "admit_syn": (Sc(f"superpacket:{_BN}.queue.admit_syn"), "SCENARIOS.md (SYNs always admitted)"),
+                        fmt=lambda *x: f"A/B/C -> R {same(*x[:3])}, {same(*x[3:])}"), "our specification"),
+    "bottleneck": (Sc(f"{_BN}.rate", f"{_BN}.delay", fmt=lambda r, d: f"R -> D {r}, {d}"), "our specification"),
+    "nic_queue_a_pkts": (Sc("topology.links[0].queue.limit"), "our specification"),
+    "buffer_pkts": (Sc(*(f"{v}:{_BN}.queue.limit" for v in ("droptail", "superpacket"))), "our specification"),
+    "threshold_t": (Sc(f"superpacket:{_BN}.queue.threshold"), "our specification"),
+    "epoch_ms": (Sc(f"superpacket:{_BN}.queue.epoch", fmt=ms), "our specification"),
+    "admit_syn": (Sc(f"superpacket:{_BN}.queue.admit_syn"), "our specification (SYNs always admitted)"),
     "long_flows": (Sc("traffic[0].count"), "paper"),
     "long_cwnd": (Sc("traffic[0].tcp.init_cwnd", "traffic[0].tcp.max_cwnd"), "paper (initial and max cwnd)"),
     "long_start_jitter_s": (Sc("traffic[0].start_jitter", fmt=seconds),
-                            "SCENARIOS.md"),
+                            "our specification"),
     "short_flow_pkts": (Sc("traffic[1].size_pkts", "traffic[2].size_pkts"), "paper"),
     "short_init_cwnd": (Sc(*(f"{v}:traffic[{i}].tcp.init_cwnd" for v in VARIANTS for i in (1, 2))), "paper"),
     "short_rate_per_host_per_s": (Sc("traffic[1].rate_per_s", "traffic[2].rate_per_s", fmt=lambda *r: int(same(*r))),
@@ -70,7 +70,7 @@ PARAMS: dict[str, tuple[Any, str]] = {
     "drain_s": (Sc("duration", "traffic[1].stop", "traffic[2].stop", fmt=lambda d, *s: seconds(d) - seconds(same(*s))),
                 "ours: the run lasts this long past the last short-flow arrival"),
     "duration_s": (Sc(*(f"{v}:duration" for v in VARIANTS), fmt=lambda *d: seconds(same(*d))),
-                   "SCENARIOS.md (short flows to 31 s) + drain_s"),
+                   "our specification (short flows to 31 s) + drain_s"),
 }
 
 

@@ -1,5 +1,5 @@
-"""`superpacket reproduce threshold`: seeds/000 sections 2.4 and 6.1; parameters from
-SCENARIOS.md "threshold and the dynamic t".
+"""`superpacket reproduce threshold`: Li (UCB/EECS-2013-83) sections 2.4 and 6.1; parameters from
+our specification "threshold and the dynamic t".
 
 The incast and short-long scenarios with the super-packet router, swept over the static
 threshold t in {1, 2, 5, 10, 20, 30, 40} and over the two dynamic rules of section 6.1
@@ -35,7 +35,7 @@ T_VALUES = (1, 2, 5, 10, 20, 30, 40)
 RULES = ("ewma", "outstanding")
 RULE_WEIGHT = 0.25  # EWMA weight of both rules
 T_MIN = 1  # the lowest t a rule may set
-# the incast base: the regime and run length these figures were measured in (README)
+# the incast base: the regime and run length these figures were measured in (docs/experiments/threshold.md)
 INCAST_REGIME = "datacenter"  # 1 Gbps senders
 INCAST_JITTER_US = 20.0
 INCAST_DURATION_S = 5.0
@@ -58,18 +58,18 @@ def param_table(names: list[str]) -> dict[str, tuple[Any, str]]:
 
     return {
         # the static points that ran in either base (t above a base's buffer is skipped there)
-        "t_values": (Sc(*(f"{q(n)}.threshold" for n in static), fmt=t_values), "SCENARIOS.md"),
+        "t_values": (Sc(*(f"{q(n)}.threshold" for n in static), fmt=t_values), "our specification"),
         "rules": (Sc(*(f"{q(n)}.rule" for n in rules),
                      fmt=lambda *r: [x for x in RULES if x in r]), "paper section 6.1 (our reading, queue/superpacket.rs)"),
         "rule_weight": (Sc(*(f"{q(n)}.rule_weight" for n in rules)), "ours (EWMA weight of both rules)"),
         "t_min": (Sc(*(f"{q(n)}.t_min" for n in rules)), "ours (lowest t a rule may set)"),
         "incast": (Sc(f"{inc}:topology.sender_link.rate", f"{inc}:topology.sender_link.delay",
                       f"{inc}:traffic[0].start_jitter", f"{inc}:duration",
-                      fmt=lambda r, d, j, t: ("SCENARIOS.md incast in its datacenter regime (sender links "
+                      fmt=lambda r, d, j, t: ("the incast of our specification in its datacenter regime (sender links "
                                               f"{spaced(r)} / {spaced(d)}), variant superpacket, jitter "
                                               f"{whole(float(j.removesuffix('us')))} us, {whole(seconds(t))} s runs")),
-                   "SCENARIOS.md"),
-        "short_long": ("SCENARIOS.md short-long, variant superpacket", "SCENARIOS.md"),
+                   "our specification"),
+        "short_long": ("our specification short-long, variant superpacket", "our specification"),
     }
 
 
@@ -93,7 +93,7 @@ def _queue_path(base: str) -> str:
 
 def base_scenario(base: str, duration_s: float = 32.0) -> dict[str, Any]:
     """The base scenario, variant superpacket: incast in the regime and run length these
-    figures were measured in (README), short-long as `reproduce short-long` runs it."""
+    figures were measured in (docs/experiments/threshold.md), short-long as `reproduce short-long` runs it."""
     if base == "incast":
         return copy.deepcopy(incast.scenario("superpacket", INCAST_JITTER_US, False, INCAST_REGIME,
                                              duration_s=INCAST_DURATION_S))
@@ -168,7 +168,7 @@ def run(seeds: Any = 10, duration_s: float = 32.0, client: Any = None, **_: Any)
         best[base] = min(static, key=lambda v: static[v])
     params = params_from(param_table(names), scs)
     params["duration_s"] = {"value": seconds(same(*(scs[n]["duration"] for n in names if n.startswith("short-long/")))),
-                            "source": "short-long run length (SCENARIOS.md + drain)"}
+                            "source": "short-long run length (our specification + drain)"}
     return {
         "experiment": "threshold",
         "seeds": len(seeds),
@@ -177,7 +177,7 @@ def run(seeds: Any = 10, duration_s: float = 32.0, client: Any = None, **_: Any)
         "variants": variants,
         "paper": {},
         "claims": [{
-            "claim": "every run conserves packets (SCENARIOS.md gives no must-hold for the sweep; the paper "
+            "claim": "every run conserves packets (our specification gives no must-hold for the sweep; the paper "
                      "only says the best t depends on the workload)",
             "best_static_t": best,
             "holds": all(c == "ok" for cs in cons.values() for c in cs),

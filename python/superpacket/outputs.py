@@ -1,0 +1,365 @@
+"""What every output of a run means: each column of each table and each summary key,
+with its unit and definition.
+
+This module is the one place these definitions live. docs/reference/outputs.md is
+generated from it (`python scripts/gen_docs.py`), and tests/test_outputs.py runs
+scenarios and checks that every column and key a run writes is defined here and that
+every one defined here is written.
+
+A run (`superpacket.run`, `superpacket run --out DIR`, every run of a sweep) gives these
+tables, as `Results` attributes and as `DIR/<table>.parquet`:
+
+- `flows`: one row per TCP flow;
+- `links`: one row per link direction;
+- `queue_series`: the sampled queue length of the links in `[output] sample_queues`;
+- `queue_counters`: the counters of each queue discipline and edge classifier;
+- `flow_series`: the sampled state of every TCP flow (`[output] sample_flows`);
+- `sources`: one row per non-TCP source (cbr, onoff, mbs_probe, sp_attack);
+- `probe_trains`: one row per train an `mbs_probe` sent;
+- `monitor`: the high-frequency monitor of one link (`[output] monitor`);
+
+and a summary (`Results.summary`, `DIR/summary.json`).
+
+Times are simulated time in seconds from the start of the run; counts are packets unless
+the name says bytes; rates are bits per second. "Null" is a missing value (`None`, a
+Parquet null).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Output:
+    """One column of a table or one key of the summary."""
+
+    name: str
+    #: "s", "bytes", "packets", "bit/s", "" (no unit) ...
+    unit: str
+    #: "int", "float", "float or null", "string", "bool", "object", ...
+    type: str
+    definition: str
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    #: When the run writes rows (the table is always written, with its columns).
+    rows: str
+    columns: tuple[Output, ...]
+
+
+def _c(name: str, unit: str, type_: str, definition: str) -> Output:
+    return Output(name, unit, type_, " ".join(definition.split()))
+
+
+#: `links.drops_<reason>`: the reasons a queue drops a packet (crates/sim/src/queue).
+DROP_REASONS: tuple[tuple[str, str], ...] = (
+    ("overflow", "the buffer was full (DropTail, or RED's hard limit)"),
+    ("red_early", "RED's early (probabilistic) drop"),
+    ("red_forced", "RED's forced drop: the average queue above max_th (above 2 x max_th with `gentle`)"),
+    ("random_loss", "the link's independent random loss (`loss`)"),
+    ("sp_threshold", ("super-packet admission: a normal packet or a new super-packet while the queue "
+                     "holds t or more packets")),
+    ("sp_buffer_full", ("super-packet admission: an admitted super-packet's later packet while the queue "
+                       "holds buffSize")),
+    ("sp_not_admitted", "super-packet admission: a later packet of a super-packet this router did not admit"),
+    ("sp_bloom_false_positive", "super-packet admission: the Bloom filter matched but the table has no entry"),
+    ("sp_outstanding_exhausted", ("super-packet admission: the (src, dst) pair's outstanding count was "
+                                 "already zero")),
+    ("sp_table_full", "super-packet admission: the state table was full (its memory bound)"),
+    ("sp_bad_header", "super-packet admission: a malformed super-packet header"),
+    ("sp_source_cap", "super-packet admission: the per-source cap on reserved packets refused it"),
+)
+
+FLOWS = Table("flows", "one row per TCP flow, in `flow_id` order, finished or not", (
+    _c("flow_id", "", "int", "The flow's number, from 0, in the order the run creates flows. "
+       "`flow_series.flow_id` refers to it."),
+    _c("src", "", "string", "The sending node's name."),
+    _c("dst", "", "string", "The receiving node's name."),
+    _c("cc", "", "string", "The flow's congestion control (`newreno`, `cubic`, `dctcp`, ...); its "
+       "parameters are under the summary's `tcp_configs`."),
+    _c("bulk", "", "bool", "True for a long-lived flow that never runs out of data (traffic kind `bulk`): "
+       "it has no size and never completes."),
+    _c("size_bytes", "bytes", "float or null", "Payload bytes the flow transfers (headers not counted). "
+       "Null for a bulk flow."),
+    _c("start_s", "s", "float", "When the sender sends its SYN."),
+    _c("end_s", "s", "float or null", "When the receiver held every byte of the flow. Null if it did not "
+       "within the run (and always for a bulk flow)."),
+    _c("fct_s", "s", "float or null", "Flow completion time: `end_s - start_s`, from the SYN until the "
+       "receiver holds every byte (the handshake included). Null when `end_s` is."),
+    _c("ideal_fct_s", "s", "float or null", "The completion time of the same flow alone on the empty "
+       "network with a window that never limits it: the handshake, then the data as a train of full "
+       "packets sent back to back, stored and forwarded at every hop. Null for a bulk flow."),
+    _c("slowdown", "", "float or null", "`fct_s / ideal_fct_s` (at least 1). Null when either is null."),
+    _c("completed", "", "bool", "True when the receiver held every byte within the run (`end_s` not null)."),
+    _c("bytes_received", "bytes", "int", "In-order payload bytes the receiver holds at the end of the run "
+       "(the flow's size once it completed)."),
+    _c("goodput_bps", "bit/s", "float", "`bytes_received x 8` divided by the time from `start_s` to "
+       "`end_s` (to the end of the run for a flow that did not complete). The denominator includes the "
+       "handshake and any time before the first data packet. 0 when that time is 0."),
+    _c("pkts_sent", "packets", "int", "Every packet of this flow put into the network, in both directions: "
+       "SYN and SYN-ACK, data segments (retransmissions included) and the receiver's ACKs."),
+    _c("pkts_delivered", "packets", "int", "Of `pkts_sent`, the packets that reached their endpoint "
+       "(either direction)."),
+    _c("pkts_dropped", "packets", "int", "Of `pkts_sent`, the packets dropped anywhere, in either "
+       "direction and for any reason (ACKs included). A packet is counted once, where it was dropped."),
+    _c("sender_drops", "packets", "int", "Of `pkts_dropped`, the packets of the sending direction (data, "
+       "SYN) dropped by the sending host's own NIC queue (the first link of the flow's route), not by a "
+       "router."),
+    _c("local_cwr", "", "int", "Window reductions in response to drops at the sender's own NIC queue "
+       "(`[tcp] local_drop = \"cwr\"`; 0 otherwise)."),
+    _c("data_pkts_sent", "packets", "int", "Data segments the sender transmitted, new and retransmitted "
+       "(no SYN, no ACK)."),
+    _c("retransmits", "packets", "int", "Segments the sender transmitted again: data segments below the "
+       "highest sequence already sent (by fast retransmit, loss recovery or after a timeout) plus SYNs "
+       "resent after a timeout. It counts what the sender resent, not what the network lost: after a "
+       "timeout a sender resends segments that may have arrived, and under reordering it resends segments "
+       "that were only late, so it can exceed `pkts_dropped`; and `pkts_dropped` counts lost ACKs, which "
+       "are never retransmitted."),
+    _c("timeouts", "", "int", "Expiries of the retransmission timer while data (or the SYN) was "
+       "outstanding."),
+    _c("fast_retransmits", "", "int", "Entries into loss recovery on duplicate ACKs or SACK information "
+       "(one per loss event, not one per retransmitted segment)."),
+    _c("ecn_reductions", "", "int", "Window reductions in response to ECN-Echo (at most one per window of "
+       "data, RFC 3168)."),
+    _c("ooo_arrivals", "packets", "int", "Data segments that reached the receiver above a hole (out of "
+       "order)."),
+    _c("mean_rtt_s", "s", "float or null", "Mean of the round-trip-time samples the sender took (Karn's "
+       "rule: none from retransmitted segments; whole ticks when `rtt_tick` is set). Null without a "
+       "sample."),
+    _c("cwnd_pkts", "packets", "float", "The congestion window at the end of the run, or when the flow "
+       "finished."),
+    _c("sp_sent", "", "int", "Super-packets the flow started (first packets sent; `tcp.superpacket`)."),
+    _c("sp_denied", "", "int", "Super-packets judged refused: a timeout with nothing of them acknowledged."),
+    _c("sp_fell_back", "", "bool", "True when the flow gave up super-packets and sent normal packets "
+       "(`sp_on_denial = \"fallback\"`)."),
+))
+
+LINKS = Table("links", "one row per link direction (a `->` b), host links included", (
+    _c("link_id", "", "int", "The link's number, from 0."),
+    _c("name", "", "string", "`a->b`: the link from node a to node b."),
+    _c("from", "", "string", "The sending node."),
+    _c("to", "", "string", "The receiving node."),
+    _c("queue", "", "string", "The queue discipline at the link's entrance (`droptail`, `red`, `riops`, "
+       "`superpacket`, ...). Every link has one, host NICs included."),
+    _c("limit", "", "float or null", "The queue's capacity, in `limit_unit`. Null for a discipline without "
+       "one."),
+    _c("limit_unit", "", "string", "`pkts` or `bytes`; empty when `limit` is null."),
+    _c("rate_bps", "bit/s", "int", "The link's rate."),
+    _c("delay_s", "s", "float", "The link's one-way propagation delay."),
+    _c("arrivals", "packets", "int", "Packets offered to the link's queue, dropped ones included."),
+    _c("departures", "packets", "int", "Packets whose transmission has finished: delivered, still "
+       "propagating, or held back by the reordering stage."),
+    _c("delivered", "packets", "int", "Packets that reached the far end."),
+    _c("drops", "packets", "int", "Packets the link's queue dropped, every reason (the sum of the "
+       "`drops_*` columns)."),
+    *(_c(f"drops_{r}", "packets", "int", f"Drops for this reason: {d}.") for r, d in DROP_REASONS),
+    _c("marks", "packets", "int", "Packets the queue marked with ECN Congestion Experienced."),
+    _c("bytes_arrived", "bytes", "int", "Wire bytes (headers included) of `arrivals`."),
+    _c("bytes_departed", "bytes", "int", "Wire bytes of `departures`."),
+    _c("max_pkts", "packets", "int", "The largest number of packets waiting in the queue (the packet "
+       "being transmitted not counted)."),
+    _c("max_bytes", "bytes", "int", "The largest number of bytes waiting in the queue."),
+    _c("mean_pkts", "packets", "float", "The time average of the packets waiting, over the whole run."),
+    _c("mean_bytes", "bytes", "float", "The time average of the bytes waiting, over the whole run."),
+    _c("utilization", "", "float", "Fraction of the run the link spent transmitting (0 to 1)."),
+    _c("queued_pkts", "packets", "int", "Packets waiting at the end of the run."),
+    _c("on_wire_pkts", "packets", "int", "Packets transmitted and still propagating at the end of the run."),
+    _c("reordered", "packets", "int", "Packets the reordering stage held back (`[[reorder]]`; 0 "
+       "otherwise)."),
+))
+
+QUEUE_SERIES = Table("queue_series", "one row per sampled link per `sample_interval`, from 0 to the end "
+                     "of the run; empty without `[output] sample_queues`", (
+    _c("t_s", "s", "float", "The sample's time."),
+    _c("link", "", "string", "The link's name (`a->b`)."),
+    _c("pkts", "packets", "int", "Packets waiting in the queue at `t_s` (the one being transmitted not "
+       "counted)."),
+    _c("bytes", "bytes", "int", "Bytes waiting in the queue at `t_s`."),
+    _c("arrivals", "packets", "int", "The link's `arrivals` so far (cumulative: a rate is a difference "
+       "between samples)."),
+    _c("drops", "packets", "int", "The link's drops so far (cumulative)."),
+    _c("marks", "packets", "int", "The link's ECN marks so far (cumulative)."),
+    _c("bytes_delivered", "bytes", "int", "Wire bytes the link has delivered to its far end so far "
+       "(cumulative)."),
+))
+
+QUEUE_COUNTERS = Table("queue_counters", "one row per counter of each queue discipline that keeps "
+                       "counters (RED, RIO-PS, the super-packet router) and of each edge classifier", (
+    _c("link", "", "string", "The link whose queue the counter belongs to, or the edge classifier's name "
+       "(`classifier@LINK`, or its router)."),
+    _c("counter", "", "string", "The counter's name, e.g. `red_early_drops`, `rio_in_early_drops`, "
+       "`droptail_ecn_marks` (with `ecn_threshold`), `sp_admitted`, `sp_table_pairs`, `cls_table_full_pkts`."),
+    _c("value", "", "float", "The counter's value at the end of the run."),
+))
+
+FLOW_SERIES = Table("flow_series", "one row per TCP flow per `sample_flows` interval, from 0 to the end "
+                    "of the run; empty without `[output] sample_flows`", (
+    _c("t_s", "s", "float", "The sample's time."),
+    _c("flow_id", "", "int", "The flow (`flows.flow_id`)."),
+    _c("bytes_received", "bytes", "int", "In-order payload bytes the receiver holds at `t_s` (cumulative: "
+       "goodput over an interval is the difference x 8 / the interval)."),
+    _c("cwnd_pkts", "packets", "float", "The congestion window at `t_s`."),
+    _c("ssthresh_pkts", "packets", "float or null", "The slow-start threshold at `t_s`. Null while it is "
+       "still infinite (before the first reduction)."),
+    _c("srtt_s", "s", "float or null", "The smoothed round-trip time (RFC 6298) at `t_s`. Null before the "
+       "first sample."),
+    _c("in_recovery", "", "bool", "True while the flow is in loss recovery at `t_s`."),
+))
+
+SOURCES = Table("sources", "one row per non-TCP source (traffic kinds `cbr`, `onoff`, `mbs_probe`, "
+                "`sp_attack`); no rows without one", (
+    _c("source_id", "", "int", "The source's number, from 0."),
+    _c("traffic", "", "string", "The traffic entry it comes from (`traffic[2]`)."),
+    _c("kind", "", "string", "The traffic kind."),
+    _c("src", "", "string", "The sending node."),
+    _c("dst", "", "string", "The receiving node."),
+    _c("mean_rate_bps", "bit/s", "float", "The long-run mean rate the source is configured to send: a cbr "
+       "source's rate, an on-off source's rate while on x its mean on share, an attacker's packets per "
+       "second x packet bits; 0 for an `mbs_probe`."),
+    _c("pkts_sent", "packets", "int", "Packets the source sent."),
+    _c("pkts_delivered", "packets", "int", "Of those, packets that reached `dst`."),
+    _c("pkts_dropped", "packets", "int", "Of those, packets dropped on the way."),
+    _c("bytes_sent", "bytes", "int", "Wire bytes the source sent."),
+    _c("bytes_delivered", "bytes", "int", "Wire bytes that reached `dst`."),
+    _c("throughput_bps", "bit/s", "float", "`bytes_delivered x 8` / the length of the run."),
+    _c("replies_dropped", "packets", "int", "An `mbs_probe`'s per-packet reports from the receiver that "
+       "were dropped (0 for other kinds)."),
+))
+
+PROBE_TRAINS = Table("probe_trains", "one row per train an `mbs_probe` sent (maximum-burst-size search "
+                     "and available-bandwidth rounds); no rows without a probe", (
+    _c("probe", "", "string", "The probe's traffic entry (`traffic[0]`)."),
+    _c("t_s", "s", "float", "When the train was sent."),
+    _c("phase", "", "string", "The probe's phase: `mbs` (the burst-size search) or `fac` (the "
+       "available-bandwidth rounds)."),
+    _c("n", "packets", "int", "Packets in the train."),
+    _c("rate_in_bps", "bit/s", "float", "The rate the train was sent at."),
+    _c("received", "packets", "int", "Packets of the train the receiver reported."),
+    _c("rate_out_bps", "bit/s", "float or null", "The rate the train arrived at (its dispersion at the "
+       "receiver). Null when too few packets arrived to measure it."),
+    _c("lossless", "", "bool", "True when every packet of the train arrived."),
+))
+
+MONITOR = Table("monitor", "one row per `interval` of the high-frequency monitor; written only with "
+                "`[output] monitor`", (
+    _c("t_s", "s", "float", "The sample's time."),
+    _c("queue_pkts", "packets", "int", "Packets waiting in the monitored link's queue at `t_s`."),
+    _c("max_queue_pkts", "packets", "int", "The largest number of packets waiting since the previous "
+       "sample (no burst between samples is missed)."),
+    _c("window_pkts", "packets", "float", "The sum of the congestion windows of the TCP flows crossing the "
+       "link at `t_s`."),
+    _c("predicted_pkts", "packets", "float", "The queue the windows alone predict: q solving "
+       "sum_i w_i / (d_i + q / C) = C over those flows (w their windows, d their propagation round "
+       "trips, C the link's rate), 0 when the windows do not fill the path."),
+    _c("drops", "packets", "int", "The link's drops so far (cumulative)."),
+))
+
+TABLES: tuple[Table, ...] = (FLOWS, LINKS, QUEUE_SERIES, QUEUE_COUNTERS, FLOW_SERIES, SOURCES, PROBE_TRAINS,
+                             MONITOR)
+
+#: Tables a run always writes as `DIR/<name>.parquet` (with their columns, even without rows);
+#: `monitor.parquet` only with `[output] monitor`.
+ALWAYS_WRITTEN = ("flows", "links", "queue_series", "queue_counters", "flow_series", "sources", "probe_trains")
+
+SUMMARY: tuple[Output, ...] = (
+    _c("name", "", "string", "The scenario's `name`."),
+    _c("seed", "", "int", "The seed the run used."),
+    _c("sim_time_s", "s", "float", "The simulated time at the end of the run (the scenario's `duration`)."),
+    _c("events", "", "int", "Events the simulator processed."),
+    _c("tcp_configs", "", "object", "Per traffic entry (`traffic[0]`, ...), the TCP configuration its "
+       "flows used: the congestion control, the loss recovery and the reordering response with every "
+       "parameter, defaults included. Absent when the run has no TCP flow."),
+    _c("flows", "", "int", "TCP flows in the run (rows of `flows`)."),
+    _c("completed_flows", "", "int", "Flows whose receiver held every byte within the run."),
+    _c("mean_fct_s", "s", "float or null", "Mean `fct_s` over the completed flows. Null when none "
+       "completed."),
+    _c("flows_with_timeout", "", "int", "Flows with at least one retransmission timeout."),
+    _c("drops", "packets", "int", "Packets dropped by every link's queue, every kind of packet (the sum of "
+       "`links.drops`)."),
+    _c("sender_drops", "packets", "int", "TCP packets dropped by their sender's own NIC queue (the sum of "
+       "`flows.sender_drops`)."),
+    _c("live_packets", "packets", "int", "Packets still in the network at the end of the run."),
+    _c("peak_live_packets", "packets", "int", "The most packets in the network at once."),
+    _c("conservation", "", "string", "`ok` when every packet sent is accounted for (delivered, dropped or "
+       "still in the network); otherwise the discrepancy found."),
+    _c("probes", "", "list of objects", "One entry per `mbs_probe` source: its measurement beside the "
+       "fluid model's (keys below). Absent without a probe."),
+)
+
+#: The keys of each entry of the summary's `probes`.
+PROBE_KEYS: tuple[Output, ...] = (
+    _c("traffic", "", "string", "The probe's traffic entry."),
+    _c("src", "", "string", "The probing host."),
+    _c("dst", "", "string", "The receiving host."),
+    _c("phase", "", "string", "The phase the probe ended in (`mbs`, `fac` or `done`)."),
+    _c("mbs_pkts", "packets", "int or null", "The maximum burst size measured: the largest train that "
+       "passed without loss. Null if not found."),
+    _c("mbs_bytes", "bytes", "int or null", "`mbs_pkts` x the probe's packet size."),
+    _c("mbs_unbounded", "", "bool", "True when the largest train tried passed (the MBS is above it)."),
+    _c("mbs_model_pkts", "packets", "float or null", "The fluid model's MBS, Q / (1 - A/R) per hop from "
+       "the scenario (buffers, cross traffic, line rate). Null where the model has no answer."),
+    _c("mbs_model_unbounded", "", "bool", "True when the model's MBS is unbounded."),
+    _c("abw_bps", "bit/s", "float or null", "The available bandwidth the probe estimated (FAC)."),
+    _c("abw_model_bps", "bit/s", "float or null", "The available bandwidth from the scenario: the "
+       "smallest capacity minus cross traffic along the path."),
+    _c("capacity_bps", "bit/s", "float or null", "The bottleneck capacity the probe's fit gives."),
+    _c("cross_bps", "bit/s", "float or null", "The cross traffic the probe's fit gives."),
+    _c("line_rate_bps", "bit/s", "float", "The probing host's line rate."),
+    _c("trains", "", "int", "Trains the probe sent (rows of `probe_trains` for it)."),
+    _c("probe_bytes", "bytes", "int", "Wire bytes the probe sent."),
+)
+
+
+#: What a sweep (`superpacket sweep`, `superpacket.sweep`) writes, beside the tables above.
+SWEEP_FILES: tuple[Output, ...] = (
+    _c("sweep.json", "", "object", "The sweep's definition: `scenario` (the base scenario as a table), "
+       "`params` (each parameter path and its values), `seeds`, `format`."),
+    _c("PATH=VALUE/.../seed=N/", "", "folder", "One folder per run: the parameter values, then the seed. It "
+       "holds `flows`, `links`, `queue_series`, `queue_counters` and `flow_series` as Parquet (the tables "
+       "above; the others are not written by a sweep), `summary.json`, `summary.parquet` (the summary as "
+       "one row: its keys as columns, nested values as JSON text) and the exact `scenario.toml` it ran."),
+    _c("failures.jsonl", "", "lines of objects", "One JSON object per line for each run that failed: `params`, "
+       "`seed`, `dir` (its folder), `error` (the last line of the traceback) and `traceback`. Absent when "
+       "every run succeeded."),
+    _c("load_sweep(DIR)", "", "SweepData", "`flows`, `links`, `queue_series`, `queue_counters`, "
+       "`flow_series` and `summary` of every run concatenated, each with one column per parameter (its "
+       "path as the name) and `seed` in front; `params` lists the parameter columns."),
+)
+
+
+def table(name: str) -> Table:
+    """The table called `name`."""
+    for t in TABLES:
+        if t.name == name:
+            return t
+    raise KeyError(name)
+
+
+def _md_table(rows: tuple[Output, ...]) -> list[str]:
+    out = ["| name | unit | type | definition |", "|---|---|---|---|"]
+    for o in rows:
+        out.append(f"| `{o.name}` | {o.unit or '-'} | {o.type} | {o.definition.replace('|', '/')} |")
+    return out
+
+
+def render_markdown() -> str:
+    """docs/reference/outputs.md."""
+    intro = __doc__.split("\n\n", 2)[2]  # past the module's first two paragraphs
+    lines = ["# Outputs", "",
+             "Every column of every table a run writes and every key of its summary, with unit and",
+             "definition. Generated from `superpacket.outputs` (`python scripts/gen_docs.py`); a test",
+             "checks that each column and key a run writes is here and each one here is written.", "",
+             intro.strip(), ""]
+    for t in TABLES:
+        lines += [f"## {t.name}", "", f"Rows: {t.rows}.", ""] + _md_table(t.columns) + [""]
+    lines += ["## summary", "",
+              ("`Results.summary`, `summary.json`. A sweep's `load_sweep(...).summary` has one row per run "
+              "with these keys as columns."), ""] + _md_table(SUMMARY) + [""]
+    lines += ["### summary: probes", "", "Each entry of `probes`:", ""] + _md_table(PROBE_KEYS) + [""]
+    lines += ["## A sweep's files", "", "A sweep's output folder, and what `load_sweep` reads from it:", ""]
+    lines += ["| file | definition |", "|---|---|"]
+    lines += [f"| `{o.name}` | {o.definition} |" for o in SWEEP_FILES] + [""]
+    return "\n".join(lines)
