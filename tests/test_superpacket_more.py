@@ -131,6 +131,14 @@ def test_reproduce_cli_prints_every_metric():
     for m in ("special_kBps", "regular_mean_kBps", "ratio"):
         assert m in out
     assert out.count("claim:") == 4
+    # 1 seed of jumbo's default 10: the scale on top, every verdict labelled indicative, and why
+    lines = out.splitlines()
+    assert lines[1] == "scale: reduced scale (verdicts indicative): 1 seed(s) of the default 10; " \
+        f"duration_s 10; took {lines[1].rsplit('took ', 1)[1]}"
+    assert all("(indicative)" in ln for ln in lines if ln.startswith("claim:"))
+    assert lines[-1].startswith("verdicts are indicative: reduced scale (1 of the default 10 seeds)")
+    # one seed: its interval is the value itself, n beside it
+    assert "ours (mean [one value], n = 1)" in lines[2]
 
 
 def test_reproduce_runs_show_progress_on_a_terminal_only(capsys):

@@ -28,6 +28,7 @@ import math
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -380,6 +381,7 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
     parallel = a.scheduler or a.workers or (a.workers is None and getattr(mod, "PARALLEL_BY_DEFAULT", False))
     from superpacket._core import ScenarioError
 
+    t0 = time.monotonic()
     try:
         if parallel:
             from superpacket.cluster import dask_client
@@ -393,21 +395,30 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
             r = mod.run(**kw)
     except ScenarioError as e:  # an option the schema refuses (e.g. --duration past a monitor's reach)
         return _fail(f"reproduce {a.name}: {' '.join(str(e).split())}")
+    from superpacket import verdicts
+
+    # how far this run is from the experiment's full scale, and how long it took: in
+    # summary.json (the report's first line), not in --json (the experiment's result as the
+    # Python API returns it, the same for the same seeds)
+    sc = verdicts.scale(r, mod, quick=bool(a.quick), wall_s=round(time.monotonic() - t0, 3))
     if a.out:
         out = Path(a.out)
         try:
             out.mkdir(parents=True, exist_ok=True)
-            write_atomic(out / "summary.json", json.dumps(r, indent=2, sort_keys=True) + "\n")
+            write_atomic(out / "summary.json", json.dumps({**r, "scale": sc}, indent=2, sort_keys=True) + "\n")
         except OSError as e:
             return _fail(f"--out {a.out}: {e}")
     if a.json:
         print(json.dumps(r, indent=2, sort_keys=True))
         return 0
-    from superpacket.experiments.common import seed_text
+    from superpacket.experiments.common import interval_kind, seed_text
 
     print(f"experiment {r['experiment']}  seeds {seed_text(r.get('seed_list') or range(1, r['seeds'] + 1))}")
+    print(f"scale: {verdicts.scale_text(sc)}")
+    n = int(r["seeds"])
     w = max([14] + [len(v) + 2 for v in r["variants"]])  # dcr's names run to 30 characters
-    print(f"{'variant':<{w}}{'metric':<22}{'ours (mean [95% CI])':<34}{'paper':>10}")
+    ours = f"ours (mean [{interval_kind(n)}], n = {n})"
+    print(f"{'variant':<{w}}{'metric':<22}{ours:<34}{'paper':>10}")
     for v, ms in r["variants"].items():
         for m in [k for k in ms if f"{k}_ci95" in ms]:
             lo, hi = ms[f"{m}_ci95"]
@@ -417,32 +428,25 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
     if "regimes" in r:
         _print_regimes(r)
     for c in r["claims"]:
-        if "improvement_pct" in c:
-            how = f" ({c['improvement_pct']:.1f} %)"
-        elif "ratio_ci95" in c:  # jumbo: judged on the CI's lower bound
-            lo, hi = c["ratio_ci95"]
-            how = f" (ratio {c['ratio']:.2f}, 95 % CI [{lo:.2f}, {hi:.2f}])"
-        elif "min_utilisation" in c:  # dcr: utilisation above a floor at every point
-            at = f" at {c['at']}" if "at" in c else ""
-            how = f" (min utilisation {c['min_utilisation']:.3f}{at})"
-        elif "max_change" in c:  # dcr: DCR's change without reordering
-            how = f" (largest change {100 * c['max_change']:.1f} %)"
-        elif "ratio" in c:
-            how = f" (ratio {c['ratio']:.2f})"
-        elif any(k.endswith("_round1_admitted") for k in c):  # incast
-            how = " (" + ", ".join(f"{k.removesuffix('_round1_admitted')} {v:.1f}" for k, v in c.items()
-                                   if k.endswith("_round1_admitted")) + " admitted in round 1)"
-        else:
-            how = ""
-        print(f"claim: {c['claim']}: {'HOLDS' if c['holds'] else 'DOES NOT HOLD'}{how}")
+        how = verdicts.judged(c)
+        mark = " (indicative)" if sc["indicative"] else ""
+        print(f"claim: {c['claim']}: {'HOLDS' if c['holds'] else 'DOES NOT HOLD'}{mark}{f' ({how})' if how else ''}")
+    if sc["indicative"] and r["claims"]:
+        why = "--quick" if sc["quick"] else f"{sc['seeds']} of the default {sc['default_seeds']} seeds"
+        print(f"verdicts are indicative: reduced scale ({why}); run without --quick and with the default "
+              "seeds for the full-scale verdicts")
     return 0
 
 
 def _print_regimes(r: dict[str, Any]) -> None:
     """incast: why the main regime came out as it did, then the other regime beside it."""
+    from superpacket.experiments.common import interval_kind
+
     print(f"regime {r['regime']} (sender links {r['access_link']}; R->D {r['bottleneck_link']}): {r['explanation']}")
     for name, b in r["regimes"].items():
-        print(f"regime {name} (sender links {b['access_link']}; R->D {b['bottleneck_link']}):")
+        n = len(next(iter(b["variants"].values()))["mean_fct_s_per_seed"])
+        print(f"regime {name} (sender links {b['access_link']}; R->D {b['bottleneck_link']}; mean "
+              f"[{interval_kind(n)}] over n = {n} seeds):")
         for v, ms in b["variants"].items():
             lo, hi = ms["mean_fct_s_ci95"]
             r1 = f"  admitted in round 1 {ms['sp_round1_admitted']:.1f}" if "sp_round1_admitted" in ms else ""
