@@ -457,6 +457,9 @@ def _print_regimes(r: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="superpacket", description=__doc__.split("\n\n")[0])
+    import superpacket
+
+    p.add_argument("--version", action="version", version=f"superpacket {superpacket.__version__}")
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run a scenario file")
     r.add_argument("file")
