@@ -521,6 +521,10 @@ def main(argv: list[str] | None = None) -> int:
                          "dcr-multihop: R3's (default 0.01)")
     rp.set_defaults(fn=cmd_reproduce)
     a = p.parse_args(argv)
+    from superpacket import progress
+
+    # long commands: progress even into a log or a pipe, for this command only
+    progress.lines_when_piped(a.cmd in ("run", "sweep", "reproduce"))
     try:
         rc: int = a.fn(a)
         sys.stdout.flush()
@@ -531,6 +535,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: one line, no traceback, nothing half-written
         print(f"superpacket: {a.cmd}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    finally:
+        progress.lines_when_piped(False)
     return rc
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -121,19 +120,18 @@ def run_seeds(
 
     With a `distributed.Client`, the (variant, seed) runs are Dask tasks (`run_one` must
     then pickle: a module-level function or a functools.partial of one); the results are
-    the same and in the same order as without. A progress bar (runs done of all) goes to
-    stderr when it is a terminal (`progress` None) or when `progress` is True."""
-    from tqdm import tqdm
+    the same and in the same order as without. Progress (runs done of all) goes to stderr
+    (superpacket.progress: a bar on a terminal or when `progress` is True; plain lines off
+    a terminal under the command line; never with `progress` False)."""
+    from superpacket.progress import Progress
 
     tasks = [(v, seed) for v in variants for seed in seed_list(seeds)]
-    show = sys.stderr.isatty() if progress is None else progress
-    with tqdm(total=len(tasks), desc="runs", unit="run", file=sys.stderr, disable=not show, leave=False) as bar:
+    with Progress(len(tasks), "runs", progress=progress, leave=False) as bar:
         if client is None:
             results = []
             for v, seed in tasks:
-                bar.set_postfix_str(f"{v} seed {seed}", refresh=False)
                 results.append(run_one(v, seed))
-                bar.update(1)
+                bar.update(1, f"{v} seed {seed}")
         else:
             from distributed import as_completed
 
