@@ -93,7 +93,9 @@ class Results:
             table = getattr(self, name)
             if table.width:
                 table.write_parquet(d / f"{name}.parquet")
-        (d / "summary.json").write_text(json.dumps(self.summary, indent=2, sort_keys=True) + "\n")
+        from superpacket.tcp_config import readable_summary
+
+        (d / "summary.json").write_text(json.dumps(readable_summary(self.summary), indent=2, sort_keys=True) + "\n")
         if self.scenario_text:
             (d / "scenario.toml").write_text(self.scenario_text)
         self.write_pcaps(d)

@@ -95,12 +95,14 @@ def cmd_run(a: argparse.Namespace) -> int:
             return _fail(f"--out {a.out}: {e}")
     elif res.pcap_links:
         print("superpacket: note: [output] pcap traces are written only with --out DIR", file=sys.stderr)
+    from superpacket.tcp_config import readable_summary
+
     if a.json:
         flows = [{k: _json_value(v) for k, v in row.items()} for row in res.flows.to_dicts()]
         out: dict[str, Any] = {
             "scenario": res.summary.get("name"),
             "seed": res.summary.get("seed"),
-            "summary": res.summary,
+            "summary": readable_summary(res.summary),
             "mean_fct_s": res.summary.get("mean_fct_s"),
             "flows": flows,
             "links": res.links.to_dicts(),
@@ -120,12 +122,18 @@ def cmd_run(a: argparse.Namespace) -> int:
           " says otherwise; `limit` below)")
     import polars as pl
 
+    from superpacket.tcp_config import readable_all
+
+    for entry, cfg in readable_all(s.get("tcp_configs") or {}).items():
+        print(f"{entry}: {tcp_text(cfg)}")
     with pl.Config(tbl_rows=30, tbl_cols=12, tbl_width_chars=160):
-        print(res.flows.select("flow_id", "src", "dst", "size_bytes", "fct_s", "goodput_bps",
+        print(res.flows.select("flow_id", "src", "dst", "cc", "size_bytes", "fct_s", "goodput_bps",
                                "retransmits", "timeouts", "fast_retransmits"))
-        busy = res.links.filter(pl.col("arrivals") > 0)
-        print(busy.select("name", "queue", "limit", "limit_unit", "arrivals", "drops", "marks", "max_pkts",
-                          "mean_pkts", "utilization"))
+        shown, hidden = links_to_show(res.flows, res.links, a.all_links)
+        print(shown.select("name", "queue", "limit", "limit_unit", "arrivals", "drops", "marks", "max_pkts",
+                           "mean_pkts", "utilization"))
+    if hidden:
+        print(f"{hidden} host link(s) without drops or marks not shown (--all-links shows every link)")
     if a.timing:
         print(f"wall time {res.wall_s:.3f} s")
     if a.out:
@@ -133,6 +141,37 @@ def cmd_run(a: argparse.Namespace) -> int:
         for name, path in zip(res.pcap_links, res.pcap_files, strict=True):
             print(f"  trace of {name}: {path}")
     return 0
+
+
+def tcp_text(cfg: Any) -> str:
+    """A traffic entry's readable TCP configuration in one line: "cubic (c 0.4, beta 0.7),
+    recovery sack, reordering none, gate none"."""
+    if not isinstance(cfg, dict):
+        return str(cfg)
+
+    def one(v: Any) -> str:
+        if not isinstance(v, dict):
+            return str(v)
+        params = ", ".join(f"{k} {'-' if x is None else x}" for k, x in v.items() if k != "kind")
+        return f"{v.get('kind')}" + (f" ({params})" if params else "")
+
+    return ", ".join(f"{one(v)}" if k == "cc" else f"{k} {one(v)}" for k, v in cfg.items())
+
+
+def links_to_show(flows: Any, links: Any, all_links: bool) -> tuple[Any, int]:
+    """(the links a run's terminal summary lists, how many it leaves out): links that
+    carried packets; of those, a host link (one end a flow's source or destination) only
+    if it dropped or marked a packet, unless `all_links`. A 4-flow dumbbell lists its
+    bottleneck, not 16 access links."""
+    import polars as pl
+
+    busy = links.filter(pl.col("arrivals") > 0)
+    if all_links:
+        return busy, 0
+    hosts = set(flows["src"].to_list()) | set(flows["dst"].to_list()) if flows.height else set()
+    host_link = pl.col("from").is_in(list(hosts)) | pl.col("to").is_in(list(hosts))
+    shown = busy.filter(~host_link | (pl.col("drops") > 0) | (pl.col("marks") > 0))
+    return shown, busy.height - shown.height
 
 
 def cmd_list(a: argparse.Namespace) -> int:
@@ -467,6 +506,9 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--out", default=None, help="write Parquet tables and summary.json here")
     r.add_argument("--json", action="store_true", help="print a machine-readable summary")
     r.add_argument("--timing", action="store_true", help="include wall-clock time")
+    r.add_argument("--all-links", action="store_true",
+                   help="list every link that carried packets (default: host links only where they dropped or "
+                        "marked a packet)")
     r.add_argument("--pcap", action="append", default=None, metavar="LINK|all",
                    help="trace a link (\"R->d\" or \"R-to-d\"; repeatable or comma-separated; \"all\") "
                         "to DIR/R-to-d.pcap (needs --out)")
