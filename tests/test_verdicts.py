@@ -57,3 +57,12 @@ def test_default_seeds():
     assert verdicts.default_seeds(types.SimpleNamespace(run=lambda seeds=3: None)) == 3
     # seeds=None: the experiment picks (10 at full scale)
     assert verdicts.default_seeds(types.SimpleNamespace(run=lambda seeds=None: None)) == 10
+
+
+def test_the_papers_number_from_the_claims_text():
+    assert verdicts.paper_side({"claim": "paper regime: ideal mean FCT at least 40 % below droptail (paper: 56 %)"}) \
+        == "56 %"
+    assert verdicts.paper_side({"claim": "x stays above 80 % (means over seeds; paper with DCR: 94.4-97.2 %)"}) \
+        == "94.4-97.2 %"
+    # "(paper, not a must-hold)" names no number
+    assert verdicts.paper_side({"claim": "(paper, not a must-hold) RIO-PS total goodput >= RED's"}) == ""

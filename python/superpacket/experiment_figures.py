@@ -506,7 +506,7 @@ def dcr(s: dict[str, Any]) -> list[ExpFigure]:
                     ys.append(m)
                 cdata[f"{metric}{suffix}"] = dict(zip(cong, ys, strict=True))
             ax.set_xticks(range(len(cong)), cong)
-            ax.set_ylim(bottom=0.0)  # a t interval over few seeds may reach below 0
+            ax.set_ylim(bottom=0.0)  # utilisation, drop rates and Jain's index are >= 0
             ax.set_title(label, fontsize=10)
         fig.suptitle(f"With congestion only: four flows, q = 0 ({s.get('seeds')} seed(s), {interval_kind(s.get('seeds'))})")
         fig.tight_layout(rect=(0, 0.08, 1, 1))
@@ -616,7 +616,7 @@ def dcr_multihop(s: dict[str, Any]) -> list[ExpFigure]:
                 data[f"{metric}{suffix}"] = {"ours": dict(zip(protos, ys, strict=True)),
                                              "paper": dict(zip(protos, ps, strict=True))}
             ax.set_xticks(range(len(protos)), protos, fontsize=8)
-            ax.set_ylim(bottom=0.0)  # a t interval over few seeds may reach below 0
+            ax.set_ylim(bottom=0.0)  # utilisation, drop rates and Jain's index are >= 0
             ax.set_title(row.upper().replace("-", "->") if key != "jain" else f"path {row.upper().replace('-', '->')}",
                          fontsize=10)
         axes[0].set_ylabel(label)

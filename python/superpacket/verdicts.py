@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import re
 from typing import Any
 
 #: An experiment's default number of seeds when its `run` names none (`seeds=None`).
@@ -112,7 +113,8 @@ def judged(c: dict[str, Any]) -> str:
 
 
 def paper_side(c: dict[str, Any]) -> str:
-    """The paper's number for a claim, where the claim carries one (`paper_*` keys)."""
+    """The paper's number for a claim: its `paper_*` keys, else what its text gives as
+    "(paper: ...)"; "" if neither."""
     out = []
     for k, v in c.items():
         if not k.startswith("paper_") or v is None:
@@ -123,4 +125,6 @@ def paper_side(c: dict[str, Any]) -> str:
             out.append(f"{v[0]:g} to {v[-1]:g} % below {_reference(c)}")
         else:
             out.append(f"{k.removeprefix('paper_')} {_g(v)}")
+    if not out:  # the paper's number written into the claim's text: "(paper: 33.8 %)"
+        out = [m.strip() for m in re.findall(r"paper(?: with [^:()]*)?: ([^()]*?)\)", str(c.get("claim", "")))]
     return "; ".join(out)
