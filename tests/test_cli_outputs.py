@@ -126,3 +126,19 @@ def test_long_run_progress_lines_after_3_s(monkeypatch, capsys):
     assert [ln.split(" % done")[0].rsplit(" ", 1)[1] for ln in lines] == ["25", "41", "57", "73", "89", "100"]
     # 100 slices x 0.125 = 12.5 s, printed "12 s" (format rounds half to even)
     assert lines[-1] == "superpacket: simulating 100 % done (50 of 50 simulated s), 12 s elapsed"
+
+
+def test_reproduce_claim_numbers_agree_with_the_words():
+    # each claim judged on a cut in % (improvement_pct = (droptail - ours) / droptail x 100)
+    # prints it unsigned beside "below" (>= 0) or "above" (< 0): never "HOLDS (-796.8 %)"
+    import json
+
+    data = json.loads(sp("reproduce", "incast", "--seeds", "1", "--json").stdout)
+    out = sp("reproduce", "incast", "--seeds", "1").stdout
+    cuts = [c for c in data["claims"] if "improvement_pct" in c]
+    assert len(cuts) == 3  # superpacket and ideal in the paper regime, superpacket in the datacenter one
+    for c in cuts:
+        x = c["improvement_pct"]
+        line = next(ln for ln in out.splitlines() if ln.startswith(f"claim: {c['claim']}:"))
+        assert f"({abs(x):.1f} % {'below' if x >= 0 else 'above'} droptail's)" in line, (x, line)
+        assert "(-" not in line
