@@ -494,11 +494,22 @@ def _print_regimes(r: dict[str, Any]) -> None:
         print(f"  {b['explanation']}")
 
 
+class _Version(argparse.Action):
+    """`--version`: the package's version (superpacket.__version__), looked up only when asked."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kw: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kw)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        import superpacket
+
+        print(f"superpacket {superpacket.__version__}")
+        parser.exit()
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="superpacket", description=__doc__.split("\n\n")[0])
-    import superpacket
-
-    p.add_argument("--version", action="version", version=f"superpacket {superpacket.__version__}")
+    p.add_argument("--version", action=_Version, help="print the version and exit")
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run a scenario file")
     r.add_argument("file")
