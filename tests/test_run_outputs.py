@@ -12,7 +12,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 from superpacket import sweeps
-from superpacket.tcp_config import readable, readable_summary
+from superpacket.tcp_config import readable, readable_summary, tcp_text
 
 ROOT = Path(__file__).resolve().parent.parent
 EXE = str(Path(sys.executable).parent / "superpacket")
@@ -105,3 +105,22 @@ def test_sweep_parquet_keeps_the_simulators_values(tmp_path):
     assert all(isinstance(v, str) and v.startswith("cc: ") for v in raw.values())
     assert js["tcp_configs"] == {k: readable(v) for k, v in raw.items()}
     assert js["sim_time_s"] == round(pq["sim_time_s"][0], 9)
+
+
+def test_tcp_in_one_line():
+    # the cubic case: the kind, then its parameters; the other parts as "name value"
+    assert tcp_text(CASES[1][1]) == ("cubic (c 0.4, beta 0.7, fast_convergence True, reno_friendly True, "
+                                     "ssthresh_from flight), recovery newreno, reordering none, gate none")
+    # an unset parameter (the preset's value applies) as "-"
+    assert tcp_text(CASES[2][1]) == ("newreno, recovery sack, reordering dcr (tau_srtt 1.0, tau -, base first_dupack, "
+                                     "grow_during_tau True, rearm_rto True), gate none")
+    assert tcp_text("unreadable text") == "unreadable text"
+
+
+def test_run_report_shows_the_tcp_table(tmp_path):
+    d = tmp_path / "run"
+    run(str(ROOT / "examples" / "dumbbell.toml"), "--out", str(d))
+    r = subprocess.run([EXE, "report", str(d)], capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    md = (d / "report.md").read_text()
+    assert "## TCP" in md and "| traffic[0] | newreno, recovery newreno, reordering none, gate none |" in md

@@ -122,7 +122,7 @@ def cmd_run(a: argparse.Namespace) -> int:
           " says otherwise; `limit` below)")
     import polars as pl
 
-    from superpacket.tcp_config import readable_all
+    from superpacket.tcp_config import readable_all, tcp_text
 
     for entry, cfg in readable_all(s.get("tcp_configs") or {}).items():
         print(f"{entry}: {tcp_text(cfg)}")
@@ -141,21 +141,6 @@ def cmd_run(a: argparse.Namespace) -> int:
         for name, path in zip(res.pcap_links, res.pcap_files, strict=True):
             print(f"  trace of {name}: {path}")
     return 0
-
-
-def tcp_text(cfg: Any) -> str:
-    """A traffic entry's readable TCP configuration in one line: "cubic (c 0.4, beta 0.7),
-    recovery sack, reordering none, gate none"."""
-    if not isinstance(cfg, dict):
-        return str(cfg)
-
-    def one(v: Any) -> str:
-        if not isinstance(v, dict):
-            return str(v)
-        params = ", ".join(f"{k} {'-' if x is None else x}" for k, x in v.items() if k != "kind")
-        return f"{v.get('kind')}" + (f" ({params})" if params else "")
-
-    return ", ".join(f"{one(v)}" if k == "cc" else f"{k} {one(v)}" for k, v in cfg.items())
 
 
 def links_to_show(flows: Any, links: Any, all_links: bool) -> tuple[Any, int]:

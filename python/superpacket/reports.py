@@ -407,6 +407,13 @@ def _run_report(d: Path, s: dict[str, Any]) -> Doc:
           f"conservation: {s.get('conservation')}.")
     doc.h("Summary")
     doc.table(["field", "value"], [[k, num(v)] for k, v in sorted(s.items()) if not isinstance(v, (dict, list))])
+    tcp = s.get("tcp_configs") or {}
+    if tcp:
+        from superpacket.tcp_config import readable_all, tcp_text
+
+        doc.h("TCP")
+        doc.table(["traffic entry", "congestion control, recovery, reordering response, send gate"],
+                  [[k, tcp_text(v)] for k, v in readable_all(tcp).items()])
     if flows.height:
         fct = flows["fct_s"].cast(pl.Float64, strict=False)
         done = fct.drop_nulls().drop_nans()

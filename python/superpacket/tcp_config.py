@@ -177,3 +177,20 @@ def readable_summary(summary: dict[str, Any]) -> dict[str, Any]:
     if isinstance(out.get("sim_time_s"), float):
         out["sim_time_s"] = round(out["sim_time_s"], CLOCK_RESOLUTION_DIGITS)
     return out
+
+
+def tcp_text(cfg: Any) -> str:
+    """A traffic entry's readable TCP configuration in one line: "cubic (c 0.4, beta 0.7),
+    recovery sack, reordering none, gate none"."""
+    if not isinstance(cfg, dict):
+        return str(cfg)
+
+    def one(v: Any) -> str:
+        if not isinstance(v, dict):
+            return str(v)
+        params = ", ".join(f"{k} {'-' if x is None else x}" for k, x in v.items() if k != "kind")
+        return f"{v.get('kind')}" + (f" ({params})" if params else "")
+
+    order = [k for k in ("cc", "recovery", "reordering", "gate") if k in cfg] + \
+        [k for k in cfg if k not in ("cc", "recovery", "reordering", "gate")]  # summary.json sorts its keys
+    return ", ".join(one(cfg[k]) if k == "cc" else f"{k} {one(cfg[k])}" for k in order)
