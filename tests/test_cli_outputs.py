@@ -73,6 +73,8 @@ def test_progress_lines_by_hand(monkeypatch, capsys):
         "superpacket: runs 3/4 runs done (75 %), 1 min 30 s elapsed, about 30 s left",
         "superpacket: runs 4/4 runs done (100 %), 2 min 15 s elapsed",
     ]
+    assert [progress.clock(x) for x in (0.2, 0.99, 1.0, 59.4, 65.0, 3720.0)] == \
+        ["under 1 s", "under 1 s", "1 s", "59 s", "1 min 05 s", "1 h 02 min"]
     # the Python API off a terminal: quiet unless asked
     assert progress.choose(None) is None and progress.choose(False) is None and progress.choose(True) == "bar"
 

@@ -35,8 +35,10 @@ def choose(progress: bool | None) -> str | None:
 
 
 def clock(s: float) -> str:
-    """Seconds as a person reads them: "42 s", "3 min 05 s", "1 h 02 min"."""
+    """Seconds as a person reads them: "under 1 s", "42 s", "3 min 05 s", "1 h 02 min"."""
     s = max(0.0, s)
+    if s < 1.0:
+        return "under 1 s"
     if s < 60:
         return f"{s:.0f} s"
     if s < 3600:
