@@ -214,6 +214,9 @@ def test_layout_check_catches_a_page_too_wide(tmp_path):
     found = layout_check(tmp_path / "doc.html", tmp_path, 800)
     assert found["too-wide"] == "" and int(found["scroll-width"]) <= int(found["viewport"])
     assert "<details><summary>Table (40 rows)</summary>" in doc.html()  # over FOLD_ROWS rows: folded
+    doc = Doc("claims", tmp_path)
+    doc.table(["claim"], [["c"]] * 40, title="Claims", fold=False)  # the verdict is never folded
+    assert "<details>" not in doc.html() and "<details>" not in doc.markdown()
 
 
 def test_chromium_check_catches_a_broken_page(tmp_path):

@@ -46,10 +46,13 @@ class Doc:
     def p(self, text: str) -> None:
         self.blocks.append(("p", text))
 
-    def table(self, head: list[str], rows: list[list[Any]], title: str | None = None, id: str | None = None) -> None:
+    def table(self, head: list[str], rows: list[list[Any]], title: str | None = None, id: str | None = None,
+              fold: bool = True) -> None:
         """A table; over FOLD_ROWS rows it is folded (<details>) under `title` (or a
-        count of its rows); in HTML it scrolls inside its own box when wider than the page."""
-        self.blocks.append(("table", head, [[str(c) for c in r] for r in rows], title, id))
+        count of its rows) unless `fold` is False (the claims: the verdict stays in
+        view); in HTML it scrolls inside its own box when wider than the page."""
+        rows_ = [[str(c) for c in r] for r in rows]
+        self.blocks.append(("table", head, rows_, title, id, fold and len(rows_) > FOLD_ROWS))
 
     def pre(self, text: str) -> None:
         self.blocks.append(("pre", text))
@@ -71,7 +74,7 @@ class Doc:
                 out += ["```", b[1].rstrip("\n"), "```", ""]
             elif b[0] == "table":
                 esc = [[c.replace("|", "\\|") for c in r] for r in [b[1], *b[2]]]
-                fold = len(b[2]) > FOLD_ROWS
+                fold = b[5]
                 if fold:
                     out += [f"<details><summary>{html.escape(_fold_title(b))}</summary>", ""]
                 out += ["| " + " | ".join(esc[0]) + " |", "|" + "---|" * len(esc[0])]
@@ -98,7 +101,7 @@ class Doc:
                 ident = f' id="{e(b[4])}"' if b[4] else ""
                 t = (f'<div class="table-box"><table{ident}><thead><tr>{head}</tr></thead><tbody>{rows}</tbody>'
                      "</table></div>")
-                if len(b[2]) > FOLD_ROWS:
+                if b[5]:
                     t = f"<details><summary>{e(_fold_title(b))}</summary>{t}</details>"
                 body.append(t)
             elif b[0] == "figure":
@@ -276,7 +279,7 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
             crow.append([c["claim"], verdicts.verdict(c, sc["indicative"]), verdicts.judged(c),
                          verdicts.paper_side(c), nums])
         doc.table(["claim", "verdict", "ours", "paper", "numbers it was judged on"], crow, title="Claims",
-                  id="claims")
+                  id="claims", fold=False)
 
     # ---- figures --------------------------------------------------------------------------
     metrics = _metrics(variants)
