@@ -88,9 +88,12 @@ def test_reproduce_report_numbers_and_figures(reproduce_dir):
     assert md.index("## Claims") < md.index("![") < md.index("| variant | metric |")
     assert s["scale"]["seeds"] == 3 and s["scale"]["default_seeds"] == 10 and s["scale"]["indicative"] is True
     assert s["scale"]["wall_s"] > 0
+    page = (d / "report.html").read_text()
     for c in s["claims"]:
         row = next(ln for ln in md.splitlines() if ln.startswith(f"| {c['claim']} |"))
-        assert f"| {'holds' if c['holds'] else 'fails'} (indicative) |" in row, row
+        word = "holds" if c["holds"] else "fails"
+        assert f"| {word} (indicative) |" in row, row
+        assert f'<td class="{word}">{word} (indicative)</td>' in page
     figures_ok(d, ["metric_mean_fct_s", "metric_flows_with_timeout", "per_flow_fct", "per_flow_fct_datacenter"])
     per_flow = pl.read_parquet(d / "per_flow.parquet")
     assert per_flow.height == 3 * 3 * 10  # variants x seeds x flows

@@ -97,7 +97,8 @@ class Doc:
                 body.append(f"<pre>{e(b[1])}</pre>")
             elif b[0] == "table":
                 head = "".join(f"<th>{e(c)}</th>" for c in b[1])
-                rows = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in b[2])
+                rows = "".join("<tr>" + "".join(f"<td{_verdict_class(c)}>{e(c)}</td>" for c in r) + "</tr>"
+                               for r in b[2])
                 ident = f' id="{e(b[4])}"' if b[4] else ""
                 t = (f'<div class="table-box"><table{ident}><thead><tr>{head}</tr></thead><tbody>{rows}</tbody>'
                      "</table></div>")
@@ -124,6 +125,12 @@ FOLD_ROWS = 15
 
 def _fold_title(b: tuple[Any, ...]) -> str:
     return f"{b[3] or 'Table'} ({len(b[2])} rows)"
+
+
+def _verdict_class(cell: str) -> str:
+    """A claims table's verdict cell ("holds", "fails (indicative)") coloured by its class."""
+    word = cell.split(" ", 1)[0]
+    return f' class="{word}"' if word in ("holds", "fails") and cell in (word, f"{word} (indicative)") else ""
 
 
 def _inline_code(s: str) -> str:
