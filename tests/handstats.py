@@ -1,7 +1,9 @@
 """Statistics done by hand for the tests, independently of
 superpacket.experiments.common (which reads t from a table): the two-sided 95 % Student
 t quantile found from the t density itself (integrated numerically), and the mean of
-some per-seed values with the half-width of its 95 % confidence interval."""
+some per-seed values with the half-width of its 95 % confidence interval, and the
+interval a summary must report for them (min-max below 3 values, the CI clipped to the
+metric's range from 3)."""
 
 import functools
 import math
@@ -49,13 +51,26 @@ def mean_half_width(xs: list[float]) -> tuple[float, float]:
     return m, t975(n - 1) * s / math.sqrt(n)
 
 
-def assert_ci_of(mean: float, ci: list[float] | tuple[float, float], xs: list[float]) -> None:
-    """A reported mean and 95 % CI are those of the per-seed values `xs`, recomputed here.
-    mean_ci95's table rounds t to 3 decimals (at worst 0.0005 / 2.042 = 2.5e-4 of the
-    half-width), hence rel 5e-4 on the half-width."""
+def assert_ci_of(mean: float, ci: list[float] | tuple[float, float], xs: list[float],
+                 bounds: tuple[float, float] = (0.0, math.inf)) -> None:
+    """A reported mean and interval are those of the per-seed values `xs`, recomputed
+    here: with fewer than 3 values their [min, max]; from 3 the 95 % CI mean +- half-width,
+    clipped to `bounds`, the metric's range (default: a non-negative metric, as every FCT,
+    count, rate and ratio). mean_ci95's table rounds t to 3 decimals (at worst 0.0005 /
+    2.042 = 2.5e-4 of the half-width), hence rel 5e-4 on an unclipped end."""
     m, h = mean_half_width(xs)
     lo, hi = ci
     tol = 1e-9 * (abs(m) + h) + 1e-12
     assert mean == pytest.approx(m, abs=tol)
-    assert (lo + hi) / 2 == pytest.approx(m, abs=tol)  # symmetric about the mean
-    assert (hi - lo) / 2 == pytest.approx(h, rel=5e-4, abs=tol)
+    if len(xs) < 3:
+        assert (lo, hi) == (min(xs), max(xs))
+        return
+    want_lo, want_hi = m - h, m + h
+    if want_lo < bounds[0]:
+        assert lo == bounds[0]  # clipped: the metric cannot go below its range
+    else:
+        assert lo == pytest.approx(want_lo, abs=5e-4 * h + tol)
+    if want_hi > bounds[1]:
+        assert hi == bounds[1]
+    else:
+        assert hi == pytest.approx(want_hi, abs=5e-4 * h + tol)

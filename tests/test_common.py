@@ -1,30 +1,73 @@
-"""superpacket.experiments.common.mean_ci95, the mean and 95 % confidence interval every
-reported figure carries, against values derived by hand. It uses Student's t for up to
-30 degrees of freedom (its table `_T95`, rounded to 3 decimals) and the normal 1.96
-beyond."""
+"""superpacket.experiments.common.mean_ci95, the mean and the interval every reported
+figure carries, against values derived by hand. From 3 values: the 95 % confidence
+interval of the mean, Student's t for up to 30 degrees of freedom (its table `_T95`,
+rounded to 3 decimals) and the normal 1.96 beyond, clipped to the metric's range; with 2
+values their min and max; with 1 the value."""
 
 import math
 
 import pytest
 from handstats import t975
-from superpacket.experiments.common import _T95, mean_ci95
+from superpacket.experiments.common import _T95, interval_kind, mean_ci95, metric_range
 
 
 def test_three_values_by_hand():
     # mean (1 + 2 + 3) / 3 = 2; deviations -1, 0, 1, sample variance (1 + 0 + 1) / (3 - 1) = 1,
     # s = 1; t_{0.975, 2} = 4.303 (closed form for 2 df: (2p - 1) / sqrt(2 p (1 - p)) at
     # p = 0.975: 0.95 / sqrt(0.04875) = 4.3027); half-width 4.303 * 1 / sqrt(3) = 2.484338
+    # (no metric named: no range to clip to)
     m, lo, hi = mean_ci95([1.0, 2.0, 3.0])
     assert m == 2.0
     assert lo == pytest.approx(2.0 - 2.484338, abs=1e-6)  # -0.484338
     assert hi == pytest.approx(2.0 + 2.484338, abs=1e-6)  # 4.484338
 
 
-def test_two_values_by_hand():
-    # mean 2; deviations -1, 1, sample variance (1 + 1) / (2 - 1) = 2, s = sqrt(2);
-    # t_{0.975, 1} = tan(0.475 pi) = 12.706 (the Cauchy quantile);
-    # half-width 12.706 * sqrt(2) / sqrt(2) = 12.706
-    assert mean_ci95([1.0, 3.0]) == pytest.approx((2.0, 2.0 - 12.706, 2.0 + 12.706), abs=1e-9)
+def test_two_values_are_their_min_max():
+    # a = 1.8735 and b = 0.4 (seed order kept): mean (1.8735 + 0.4) / 2 = 1.13675; the interval
+    # is [min, max] = [0.4, 1.8735], not the t interval: t_{0.975, 1} = 12.706, s = |a - b| /
+    # sqrt(2) = 1.041922, half-width 12.706 * 1.041922 / sqrt(2) = 9.361145 would give
+    # [-8.22, 10.50], a negative FCT
+    assert mean_ci95([1.8735, 0.4], "mean_fct_s") == pytest.approx((1.13675, 0.4, 1.8735), abs=1e-12)
+    # whatever the metric's range: a signed one gets the same [min, max]
+    assert mean_ci95([3.0, -1.0], "cut") == (1.0, -1.0, 3.0)
+    assert interval_kind(2) == "min-max" and interval_kind(1) == "one value"
+    assert interval_kind(3) == interval_kind(31) == "95 % CI"
+
+
+def test_interval_never_leaves_the_metric_range():
+    # [0.1, 0.1, 5.0] as a mean FCT: mean 5.2 / 3 = 1.733333; deviations -1.633333 (twice),
+    # 3.266667; squares 2.667778 x 2 + 10.671111 = 16.006667, variance 8.003333,
+    # s = 2.829016; half-width 4.303 x 2.829016 / sqrt(3) = 7.028233: the t interval
+    # [-5.294900, 8.761567] is clipped at 0 below (an FCT is >= 0), not above
+    m, lo, hi = mean_ci95([0.1, 0.1, 5.0], "mean_fct_s")
+    assert m == pytest.approx(1.733333, abs=1e-6)
+    assert lo == 0.0
+    assert hi == pytest.approx(8.761567, abs=1e-6)
+    # the same values as a fraction (utilisation): clipped to [0, 1] on both sides
+    m, lo, hi = mean_ci95([0.1, 0.1, 0.99], "utilisation")
+    # mean 1.19 / 3 = 0.396667; deviations -0.296667 x 2, 0.593333; squares 0.088011 x 2 +
+    # 0.352044 = 0.528067, variance 0.264033, s = 0.513842, half-width 4.303 x 0.513842 /
+    # sqrt(3) = 1.276557: [-0.879890, 1.673223] -> [0, 1]
+    assert (lo, hi) == (0.0, 1.0) and m == pytest.approx(0.396667, abs=1e-6)
+    # a signed metric (a cut in %, how far one mean lies below another) keeps its t interval
+    m, lo, hi = mean_ci95([1.0, 2.0, 3.0], "improvement_pct")
+    assert (lo, hi) == pytest.approx((2.0 - 2.484338, 2.0 + 2.484338), abs=1e-6)
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("mean_fct_s", (0.0, math.inf)), ("throughput_bps", (0.0, math.inf)), ("drops", (0.0, math.inf)),
+    ("flows_with_timeout", (0.0, math.inf)), ("ratio", (0.0, math.inf)), ("mbs_error", (0.0, math.inf)),
+    ("utilisation", (0.0, 1.0)), ("utilisation_r1_r2", (0.0, 1.0)), ("bottleneck_utilization", (0.0, 1.0)),
+    ("drop_rate", (0.0, 1.0)), ("paced_loss_rate", (0.0, 1.0)), ("victim_admission_rate", (0.0, 1.0)),
+    ("jain", (0.0, 1.0)), ("fairness_short", (0.0, 1.0)), ("short_share", (0.0, 1.0)),
+    ("sp_denied_pct", (0.0, 100.0)), ("small_timeout_pct", (0.0, 100.0)),
+    ("cut", (-math.inf, math.inf)), ("improvement_pct", (-math.inf, math.inf)), (None, (-math.inf, math.inf)),
+])
+def test_metric_ranges(name, expected):
+    # what each metric is (README "Outputs"): a time, rate, count, ratio or relative error
+    # (|measured - model| / model) is >= 0; utilisation, drop/loss/admission rates, Jain's
+    # index, shares are fractions; *_pct a percentage of flows; a cut is signed
+    assert metric_range(name) == expected
 
 
 def test_equal_values_one_value_and_none():

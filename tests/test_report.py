@@ -69,18 +69,31 @@ def test_reproduce_report_numbers_and_figures(reproduce_dir):
     s = json.loads((d / "summary.json").read_text())
     md = (d / "report.md").read_text()
     for v, ms in s["variants"].items():
-        m, lo, hi = mean_ci95(ms["mean_fct_s_per_seed"])  # recomputed from the per-seed values
+        m, lo, hi = mean_ci95(ms["mean_fct_s_per_seed"], "mean_fct_s")  # recomputed from the per-seed values
         paper = s["paper"].get(v, {}).get("mean_fct_s")
-        row = f"| {v} | mean_fct_s | {ci_text(m, lo, hi)} | {num(paper) if paper is not None else ''} |"
+        row = f"| {v} | mean_fct_s | {ci_text(m, lo, hi, 3)} | {num(paper) if paper is not None else ''} |"
         assert row in md, row
     for c in s["claims"]:
         assert c["claim"] in md
     for name, b in s["regimes"].items():  # the other regime (datacenter), recomputed from its seeds
         for v, ms in b["variants"].items():
-            m, lo, hi = mean_ci95(ms["mean_fct_s_per_seed"])
-            assert f"| {name} | {v} | mean_fct_s | {ci_text(m, lo, hi)} |" in md
+            m, lo, hi = mean_ci95(ms["mean_fct_s_per_seed"], "mean_fct_s")
+            assert lo >= 0.0  # an FCT: its interval is clipped at 0 (superpacket's t interval reaches below)
+            assert f"| {name} | {v} | mean_fct_s | {ci_text(m, lo, hi, 3)} |" in md
         assert b["explanation"] in md
     assert s["explanation"] in md
+    # verdict first: the scale, then the claims, before the first figure and the first table
+    # of results; 3 seeds of incast's default 10 is a reduced scale: every verdict indicative
+    assert md.index("Scale: reduced scale (verdicts indicative): 3 seed(s) of the default 10") < md.index("## Claims")
+    assert md.index("## Claims") < md.index("![") < md.index("| variant | metric |")
+    assert s["scale"]["seeds"] == 3 and s["scale"]["default_seeds"] == 10 and s["scale"]["indicative"] is True
+    assert s["scale"]["wall_s"] > 0
+    page = (d / "report.html").read_text()
+    for c in s["claims"]:
+        row = next(ln for ln in md.splitlines() if ln.startswith(f"| {c['claim']} |"))
+        word = "holds" if c["holds"] else "fails"
+        assert f"| {word} (indicative) |" in row, row
+        assert f'<td class="{word}">{word} (indicative)</td>' in page
     figures_ok(d, ["metric_mean_fct_s", "metric_flows_with_timeout", "per_flow_fct", "per_flow_fct_datacenter"])
     per_flow = pl.read_parquet(d / "per_flow.parquet")
     assert per_flow.height == 3 * 3 * 10  # variants x seeds x flows
@@ -108,7 +121,7 @@ def test_sweep_report(sweep_dir):
     data = superpacket.load_sweep(d)
     g = data.summary.filter(pl.col("topology.receiver_link.queue.limit") == 35)
     m, lo, hi = mean_ci95(g["mean_fct_s"].to_list())
-    assert f"| 35 | 50us | 3 | {ci_text(m, lo, hi)} |" in md
+    assert f"| 35 | 50us | 3 | {ci_text(m, lo, hi, 3)} |" in md
     figures_ok(d, ["sweep_mean_fct_s"])
     html_is_self_contained((d / "report.html").read_text())
 
@@ -145,6 +158,70 @@ def page_check(page: Path, tmp: Path) -> tuple[int, int, list[str]]:
     return int(n.group(1)), int(ok.group(1)), console
 
 
+# Measures the page once it has loaded (long tables unfolded first): the elements whose right
+# edge lies past the viewport and that are not inside a box of their own that scrolls and
+# itself fits, and whether the claims table comes before the first figure.
+LAYOUT_CHECK = """<script>
+window.addEventListener("load", function () {
+  var ds = document.querySelectorAll("details");
+  for (var i = 0; i < ds.length; i++) ds[i].open = true;
+  var vw = document.documentElement.clientWidth, bad = [];
+  var all = document.body.getElementsByTagName("*");
+  for (var i = 0; i < all.length; i++) {
+    var el = all[i];
+    if (el.getBoundingClientRect().right <= vw + 0.5) continue;
+    var boxed = false;
+    for (var p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      var o = getComputedStyle(p).overflowX;
+      if ((o === "auto" || o === "scroll") && p.getBoundingClientRect().right <= vw + 0.5) { boxed = true; break; }
+    }
+    if (!boxed) bad.push(el.tagName);
+  }
+  document.body.setAttribute("data-too-wide", bad.join(" "));
+  document.body.setAttribute("data-scroll-width", String(document.documentElement.scrollWidth));
+  document.body.setAttribute("data-viewport", String(vw));
+  var claims = document.getElementById("claims"), fig = document.querySelector("figure");
+  document.body.setAttribute("data-claims-first", String(!!claims && !!fig &&
+    !!(claims.compareDocumentPosition(fig) & Node.DOCUMENT_POSITION_FOLLOWING)));
+});
+</script>"""
+
+
+def layout_check(page: Path, tmp: Path, width: int) -> dict[str, str]:
+    """LAYOUT_CHECK's findings for a copy of `page` at a window `width` px wide."""
+    probe = page.with_name(f".probe-{page.name}")
+    probe.write_text(page.read_text().replace("</body>", LAYOUT_CHECK + "</body>"))
+    try:
+        dom, _ = chromium(probe, tmp, "--dump-dom", f"--window-size={width},900")
+    finally:
+        probe.unlink()
+    body = re.search(r"<body[^>]*>", dom)
+    assert body and "data-too-wide" in body.group(0), dom[:500]
+    return dict(re.findall(r'data-([a-z-]+)="([^"]*)"', body.group(0)))
+
+
+def test_layout_check_catches_a_page_too_wide(tmp_path):
+    """The check itself: a wide table outside a scroll box is found; the same table in the
+    report's own box is not; no claims table: not "claims first"."""
+    page = tmp_path / "wide.html"
+    row = "<tr>" + "".join(f"<td>column_{i}_with_a_long_name</td>" for i in range(30)) + "</tr>"
+    page.write_text(f"<!DOCTYPE html><html><body><table>{row}</table><figure></figure></body></html>")
+    found = layout_check(page, tmp_path, 800)
+    assert "TABLE" in found["too-wide"].split() and int(found["scroll-width"]) > 800
+    assert found["claims-first"] == "false"
+    from superpacket.reports import Doc
+
+    doc = Doc("wide", tmp_path)
+    doc.table([f"c{i}" for i in range(30)], [[f"column_{i}_with_a_long_name" for i in range(30)]] * 40, id="claims")
+    (tmp_path / "doc.html").write_text(doc.html())
+    found = layout_check(tmp_path / "doc.html", tmp_path, 800)
+    assert found["too-wide"] == "" and int(found["scroll-width"]) <= int(found["viewport"])
+    assert "<details><summary>Table (40 rows)</summary>" in doc.html()  # over FOLD_ROWS rows: folded
+    doc = Doc("claims", tmp_path)
+    doc.table(["claim"], [["c"]] * 40, title="Claims", fold=False)  # the verdict is never folded
+    assert "<details>" not in doc.html() and "<details>" not in doc.markdown()
+
+
 def test_chromium_check_catches_a_broken_page(tmp_path):
     """The check itself, on a page with a broken image and a script error."""
     page = tmp_path / "bad.html"
@@ -172,6 +249,12 @@ def test_report_html_in_headless_chromium(request, which, tmp_path):
     img = mpimg.imread(shot)
     assert img.shape[:2] == (1600, 1200)
     assert img[..., :3].std() > 0.05  # not a blank page
+    for width in (1200, 700):  # a laptop and half a screen: nothing runs off the page
+        found = layout_check(page, tmp_path, width)
+        assert found["too-wide"] == "", (width, found)
+        assert int(found["scroll-width"]) <= int(found["viewport"]), (width, found)
+        # the verdict before the figures (a sweep has no claims)
+        assert found["claims-first"] == ("true" if which == "reproduce_dir" else "false")
 
 
 def test_run_report_of_many_flows_draws_their_distribution(tmp_path, root):

@@ -13,7 +13,29 @@ from typing import Any
 __all__ = ["Results", "ScenarioError", "SimulationError", "load_scenario", "load_sweep", "report", "run", "sweep"]
 
 
+def _version() -> str:
+    """The package's version: its installed metadata (maturin writes pyproject.toml's
+    [project] version there); from a source tree that was never installed, that
+    pyproject.toml itself; "0+unknown" when neither is found."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("superpacket")
+    except PackageNotFoundError:
+        import tomllib
+        from pathlib import Path
+
+        pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+        try:
+            v = tomllib.loads(pyproject.read_text())["project"]["version"]
+        except (OSError, KeyError, tomllib.TOMLDecodeError):
+            return "0+unknown"
+        return str(v)
+
+
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        return _version()
     if name == "ScenarioError":
         from superpacket._core import ScenarioError
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -94,7 +93,9 @@ class Results:
             table = getattr(self, name)
             if table.width:
                 table.write_parquet(d / f"{name}.parquet")
-        (d / "summary.json").write_text(json.dumps(self.summary, indent=2, sort_keys=True) + "\n")
+        from superpacket.tcp_config import readable_summary
+
+        (d / "summary.json").write_text(json.dumps(readable_summary(self.summary), indent=2, sort_keys=True) + "\n")
         if self.scenario_text:
             (d / "scenario.toml").write_text(self.scenario_text)
         self.write_pcaps(d)
@@ -193,21 +194,24 @@ def pcap_names(pcap: str | list[str] | None) -> list[str]:
 
 
 def _run_with_progress(sim: _core.Simulation, progress: bool | None) -> None:
-    """Runs in slices of simulated time; a bar appears once a run passes 3 s of wall time."""
+    """Runs in slices of simulated time; progress (superpacket.progress: a bar, or plain
+    lines off a terminal under the command line) appears once a run passes 3 s of wall time."""
+    from superpacket.progress import Progress, choose
+
     total = sim.duration_s
-    show = sys.stderr.isatty() if progress is None else progress
+    mode = choose(progress)
     steps = 100
     bar = None
     t0 = time.perf_counter()
     try:
         for k in range(1, steps + 1):
             sim.run_until(total * k / steps)
-            if show and bar is None and time.perf_counter() - t0 > 3.0:
-                from tqdm import tqdm
-
-                bar = tqdm(total=steps, initial=k, unit="%", desc="simulating", file=sys.stderr)
+            if mode and bar is None and time.perf_counter() - t0 > 3.0:
+                bar = Progress(steps, "simulating", unit="%", initial=0, progress=progress)
+                bar.t0 -= time.perf_counter() - t0  # the estimate counts the time already spent
+                bar.update(k, f"{total * k / steps:g} of {total:g} simulated s")
             elif bar is not None:
-                bar.update(1)
+                bar.update(1, f"{total * k / steps:g} of {total:g} simulated s")
     finally:
         if bar is not None:
             bar.close()

@@ -28,6 +28,7 @@ import math
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -94,12 +95,14 @@ def cmd_run(a: argparse.Namespace) -> int:
             return _fail(f"--out {a.out}: {e}")
     elif res.pcap_links:
         print("superpacket: note: [output] pcap traces are written only with --out DIR", file=sys.stderr)
+    from superpacket.tcp_config import readable_summary
+
     if a.json:
         flows = [{k: _json_value(v) for k, v in row.items()} for row in res.flows.to_dicts()]
         out: dict[str, Any] = {
             "scenario": res.summary.get("name"),
             "seed": res.summary.get("seed"),
-            "summary": res.summary,
+            "summary": readable_summary(res.summary),
             "mean_fct_s": res.summary.get("mean_fct_s"),
             "flows": flows,
             "links": res.links.to_dicts(),
@@ -119,12 +122,18 @@ def cmd_run(a: argparse.Namespace) -> int:
           " says otherwise; `limit` below)")
     import polars as pl
 
+    from superpacket.tcp_config import readable_all, tcp_text
+
+    for entry, cfg in readable_all(s.get("tcp_configs") or {}).items():
+        print(f"{entry}: {tcp_text(cfg)}")
     with pl.Config(tbl_rows=30, tbl_cols=12, tbl_width_chars=160):
-        print(res.flows.select("flow_id", "src", "dst", "size_bytes", "fct_s", "goodput_bps",
+        print(res.flows.select("flow_id", "src", "dst", "cc", "size_bytes", "fct_s", "goodput_bps",
                                "retransmits", "timeouts", "fast_retransmits"))
-        busy = res.links.filter(pl.col("arrivals") > 0)
-        print(busy.select("name", "queue", "limit", "limit_unit", "arrivals", "drops", "marks", "max_pkts",
-                          "mean_pkts", "utilization"))
+        shown, hidden = links_to_show(res.flows, res.links, a.all_links)
+        print(shown.select("name", "queue", "limit", "limit_unit", "arrivals", "drops", "marks", "max_pkts",
+                           "mean_pkts", "utilization"))
+    if hidden:
+        print(f"{hidden} host link(s) without drops or marks not shown (--all-links shows every link)")
     if a.timing:
         print(f"wall time {res.wall_s:.3f} s")
     if a.out:
@@ -132,6 +141,22 @@ def cmd_run(a: argparse.Namespace) -> int:
         for name, path in zip(res.pcap_links, res.pcap_files, strict=True):
             print(f"  trace of {name}: {path}")
     return 0
+
+
+def links_to_show(flows: Any, links: Any, all_links: bool) -> tuple[Any, int]:
+    """(the links a run's terminal summary lists, how many it leaves out): links that
+    carried packets; of those, a host link (one end a flow's source or destination) only
+    if it dropped or marked a packet, unless `all_links`. A 4-flow dumbbell lists its
+    bottleneck, not 16 access links."""
+    import polars as pl
+
+    busy = links.filter(pl.col("arrivals") > 0)
+    if all_links:
+        return busy, 0
+    hosts = set(flows["src"].to_list()) | set(flows["dst"].to_list()) if flows.height else set()
+    host_link = pl.col("from").is_in(list(hosts)) | pl.col("to").is_in(list(hosts))
+    shown = busy.filter(~host_link | (pl.col("drops") > 0) | (pl.col("marks") > 0))
+    return shown, busy.height - shown.height
 
 
 def cmd_list(a: argparse.Namespace) -> int:
@@ -380,6 +405,7 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
     parallel = a.scheduler or a.workers or (a.workers is None and getattr(mod, "PARALLEL_BY_DEFAULT", False))
     from superpacket._core import ScenarioError
 
+    t0 = time.monotonic()
     try:
         if parallel:
             from superpacket.cluster import dask_client
@@ -393,21 +419,30 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
             r = mod.run(**kw)
     except ScenarioError as e:  # an option the schema refuses (e.g. --duration past a monitor's reach)
         return _fail(f"reproduce {a.name}: {' '.join(str(e).split())}")
+    from superpacket import verdicts
+
+    # how far this run is from the experiment's full scale, and how long it took: in
+    # summary.json (the report's first line), not in --json (the experiment's result as the
+    # Python API returns it, the same for the same seeds)
+    sc = verdicts.scale(r, mod, quick=bool(a.quick), wall_s=round(time.monotonic() - t0, 3))
     if a.out:
         out = Path(a.out)
         try:
             out.mkdir(parents=True, exist_ok=True)
-            write_atomic(out / "summary.json", json.dumps(r, indent=2, sort_keys=True) + "\n")
+            write_atomic(out / "summary.json", json.dumps({**r, "scale": sc}, indent=2, sort_keys=True) + "\n")
         except OSError as e:
             return _fail(f"--out {a.out}: {e}")
     if a.json:
         print(json.dumps(r, indent=2, sort_keys=True))
         return 0
-    from superpacket.experiments.common import seed_text
+    from superpacket.experiments.common import interval_kind, seed_text
 
     print(f"experiment {r['experiment']}  seeds {seed_text(r.get('seed_list') or range(1, r['seeds'] + 1))}")
+    print(f"scale: {verdicts.scale_text(sc)}")
+    n = int(r["seeds"])
     w = max([14] + [len(v) + 2 for v in r["variants"]])  # dcr's names run to 30 characters
-    print(f"{'variant':<{w}}{'metric':<22}{'ours (mean [95% CI])':<34}{'paper':>10}")
+    ours = f"ours (mean [{interval_kind(n)}], n = {n})"
+    print(f"{'variant':<{w}}{'metric':<22}{ours:<34}{'paper':>10}")
     for v, ms in r["variants"].items():
         for m in [k for k in ms if f"{k}_ci95" in ms]:
             lo, hi = ms[f"{m}_ci95"]
@@ -417,32 +452,25 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
     if "regimes" in r:
         _print_regimes(r)
     for c in r["claims"]:
-        if "improvement_pct" in c:
-            how = f" ({c['improvement_pct']:.1f} %)"
-        elif "ratio_ci95" in c:  # jumbo: judged on the CI's lower bound
-            lo, hi = c["ratio_ci95"]
-            how = f" (ratio {c['ratio']:.2f}, 95 % CI [{lo:.2f}, {hi:.2f}])"
-        elif "min_utilisation" in c:  # dcr: utilisation above a floor at every point
-            at = f" at {c['at']}" if "at" in c else ""
-            how = f" (min utilisation {c['min_utilisation']:.3f}{at})"
-        elif "max_change" in c:  # dcr: DCR's change without reordering
-            how = f" (largest change {100 * c['max_change']:.1f} %)"
-        elif "ratio" in c:
-            how = f" (ratio {c['ratio']:.2f})"
-        elif any(k.endswith("_round1_admitted") for k in c):  # incast
-            how = " (" + ", ".join(f"{k.removesuffix('_round1_admitted')} {v:.1f}" for k, v in c.items()
-                                   if k.endswith("_round1_admitted")) + " admitted in round 1)"
-        else:
-            how = ""
-        print(f"claim: {c['claim']}: {'HOLDS' if c['holds'] else 'DOES NOT HOLD'}{how}")
+        how = verdicts.judged(c)
+        mark = " (indicative)" if sc["indicative"] else ""
+        print(f"claim: {c['claim']}: {'HOLDS' if c['holds'] else 'DOES NOT HOLD'}{mark}{f' ({how})' if how else ''}")
+    if sc["indicative"] and r["claims"]:
+        why = "--quick" if sc["quick"] else f"{sc['seeds']} of the default {sc['default_seeds']} seeds"
+        print(f"verdicts are indicative: reduced scale ({why}); run without --quick and with the default "
+              "seeds for the full-scale verdicts")
     return 0
 
 
 def _print_regimes(r: dict[str, Any]) -> None:
     """incast: why the main regime came out as it did, then the other regime beside it."""
+    from superpacket.experiments.common import interval_kind
+
     print(f"regime {r['regime']} (sender links {r['access_link']}; R->D {r['bottleneck_link']}): {r['explanation']}")
     for name, b in r["regimes"].items():
-        print(f"regime {name} (sender links {b['access_link']}; R->D {b['bottleneck_link']}):")
+        n = len(next(iter(b["variants"].values()))["mean_fct_s_per_seed"])
+        print(f"regime {name} (sender links {b['access_link']}; R->D {b['bottleneck_link']}; mean "
+              f"[{interval_kind(n)}] over n = {n} seeds):")
         for v, ms in b["variants"].items():
             lo, hi = ms["mean_fct_s_ci95"]
             r1 = f"  admitted in round 1 {ms['sp_round1_admitted']:.1f}" if "sp_round1_admitted" in ms else ""
@@ -451,8 +479,22 @@ def _print_regimes(r: dict[str, Any]) -> None:
         print(f"  {b['explanation']}")
 
 
+class _Version(argparse.Action):
+    """`--version`: the package's version (superpacket.__version__), looked up only when asked."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kw: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kw)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        import superpacket
+
+        print(f"superpacket {superpacket.__version__}")
+        parser.exit()
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="superpacket", description=__doc__.split("\n\n")[0])
+    p.add_argument("--version", action=_Version, help="print the version and exit")
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run a scenario file")
     r.add_argument("file")
@@ -460,6 +502,9 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--out", default=None, help="write Parquet tables and summary.json here")
     r.add_argument("--json", action="store_true", help="print a machine-readable summary")
     r.add_argument("--timing", action="store_true", help="include wall-clock time")
+    r.add_argument("--all-links", action="store_true",
+                   help="list every link that carried packets (default: host links only where they dropped or "
+                        "marked a packet)")
     r.add_argument("--pcap", action="append", default=None, metavar="LINK|all",
                    help="trace a link (\"R->d\" or \"R-to-d\"; repeatable or comma-separated; \"all\") "
                         "to DIR/R-to-d.pcap (needs --out)")
@@ -514,6 +559,10 @@ def main(argv: list[str] | None = None) -> int:
                          "dcr-multihop: R3's (default 0.01)")
     rp.set_defaults(fn=cmd_reproduce)
     a = p.parse_args(argv)
+    from superpacket import progress
+
+    # long commands: progress even into a log or a pipe, for this command only
+    progress.lines_when_piped(a.cmd in ("run", "sweep", "reproduce"))
     try:
         rc: int = a.fn(a)
         sys.stdout.flush()
@@ -524,6 +573,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: one line, no traceback, nothing half-written
         print(f"superpacket: {a.cmd}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    finally:
+        progress.lines_when_piped(False)
     return rc
 
 

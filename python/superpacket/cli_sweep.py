@@ -44,8 +44,8 @@ def cmd_sweep(a: argparse.Namespace) -> int:
     except (FileNotFoundError, IsADirectoryError, UnicodeDecodeError, ValueError) as e:
         return _fail(f"{a.file}: {e}")
     try:
-        r = sweeps.sweep(base, params, seeds, out, a.scheduler, workers=a.workers, progress=not a.quiet,
-                         chunk=a.chunk)
+        r = sweeps.sweep(base, params, seeds, out, a.scheduler, workers=a.workers,
+                         progress=False if a.quiet else None, chunk=a.chunk)
     except (sweeps.SweepError, ScenarioError) as e:
         return _fail(str(e))
     except OSError as e:  # e.g. no scheduler at --scheduler
@@ -108,7 +108,7 @@ def add_parsers(sub: Any) -> None:
     s.add_argument("--workers", type=int, default=None,
                    help="local cluster size (default: one per core; 0: serial, in this process)")
     s.add_argument("--chunk", type=int, default=None, help="runs per Dask task (default: automatic)")
-    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--quiet", action="store_true", help="no progress (a bar on a terminal, else a line every few seconds)")
     s.set_defaults(fn=cmd_sweep)
     r = sub.add_parser("report", help="write report.md/.html and figures for a run, sweep or reproduce folder")
     r.add_argument("dir")

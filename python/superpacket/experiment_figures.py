@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from superpacket.experiments.common import interval_kind
 from superpacket.figures import OURS, PAPER, _f, plt
 
 
@@ -60,7 +61,7 @@ def _err(ms: dict[str, Any], metric: str) -> tuple[float, float, float]:
 
 
 def _ebar(ax: Any, x: float, m: float, lo: float, hi: float) -> None:
-    """A 95 % CI error bar, none where the CI is unknown (one seed)."""
+    """An error bar from lo to hi (the interval of mean_ci95), none where it is unknown."""
     if lo > 0 or hi > 0:
         ax.errorbar(x, m, yerr=[[lo], [hi]], fmt="none", ecolor="black", capsize=2, lw=0.8)
 
@@ -170,22 +171,22 @@ def loss_sensitivity(s: dict[str, Any]) -> list[ExpFigure]:
         data = _loss_panel(ax, cells, variants, "mean_time_s")
         ax.set_yscale("log")
         ax.set_ylabel("mean transmission time (s, log)")
-        ax.set_title(f"Average transmission time vs loss rate ({seeds} seed(s), 95 % CI)")
+        ax.set_title(f"Average transmission time vs loss rate ({seeds} seed(s), {interval_kind(seeds)})")
         ax.legend(fontsize=8, title="flow size", title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
         fig.tight_layout()
         out.append(ExpFigure("loss_mean_time", "Mean transmission time against the loss rate, one line per flow "
-                             "size (log y; p = 0 is the no-loss baseline), mean over seeds with 95 % CI "
+                             "size (log y; p = 0 is the no-loss baseline), mean over seeds with its interval "
                              "(the slides' 'Average Transmission Time')", fig, data))
     if s.get("table_cov"):
         cells = _cells(s["table_cov"])
         fig, ax = plt.subplots(figsize=(6.4, 4.2))
         data = _loss_panel(ax, cells, variants, "cov")
         ax.set_ylabel("coefficient of variation of the FCT")
-        ax.set_title(f"CoV of the transmission time vs loss rate ({seeds} seed(s), 95 % CI)")
+        ax.set_title(f"CoV of the transmission time vs loss rate ({seeds} seed(s), {interval_kind(seeds)})")
         ax.legend(fontsize=8, title="flow size", title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
         fig.tight_layout()
         out.append(ExpFigure("loss_cov", "Coefficient of variation (std / mean) of the transmission time against "
-                             "the loss rate, one line per flow size, mean over seeds with 95 % CI (the slides' "
+                             "the loss rate, one line per flow size, mean over seeds with its interval (the slides' "
                              "'Coefficient of Variation')", fig, data))
     return out
 
@@ -233,11 +234,11 @@ def riops_goodput(s: dict[str, Any]) -> list[ExpFigure]:
         ax.set_xticks(range(len(GOODPUT_CLASSES)), [f"{c} flows" for c in GOODPUT_CLASSES])
         ax.set_title(f"bottleneck {rate} Mbps", fontsize=10)
     axes[0].set_ylabel("goodput (packets delivered)")
-    fig.suptitle(f"Network goodput per flow class: ours ({s.get('seeds')} seed(s), 95 % CI) vs the paper (hatched)")
+    fig.suptitle(f"Network goodput per flow class: ours ({s.get('seeds')} seed(s), {interval_kind(s.get('seeds'))}) vs the paper (hatched)")
     fig.tight_layout(rect=(0, 0.1, 1, 1))
     _legend_below(fig, axes, ncol=len(schemes))
     out.append(ExpFigure("riops_goodput_bars", "Goodput (packets delivered) of all, short and long flows per "
-                         "scheme at each bottleneck rate: ours (solid, mean with 95 % CI) beside the paper's "
+                         "scheme at each bottleneck rate: ours (solid, mean with its interval) beside the paper's "
                          "table (hatched)", fig, data))
     series = {v: x for v, x in (s.get("series") or {}).items() if x}
     if series:
@@ -321,7 +322,7 @@ def riops_web(s: dict[str, Any]) -> list[ExpFigure]:
             ax.set_title(e, fontsize=10)
         data.pop("_paper_drawn", None)
         axes[0].set_ylabel("mean response time / RED's")
-        fig.suptitle(f"Web response time relative to RED per object-size bucket ({seeds} seed(s), 95 % CI)")
+        fig.suptitle(f"Web response time relative to RED per object-size bucket ({seeds} seed(s), {interval_kind(seeds)})")
         fig.tight_layout(rect=(0, 0.08, 1, 1))
         _legend_below(fig, axes, ncol=len(schemes) + 1)
         out.append(ExpFigure("riops_web_response_rel_red", "Mean response time of web objects relative to RED "
@@ -348,7 +349,7 @@ def riops_web(s: dict[str, Any]) -> list[ExpFigure]:
             ax.set_ylim(0, 1.05)
             ax.set_title(e, fontsize=10)
         axes[0].set_ylabel("Jain's fairness index")
-        fig.suptitle(f"Fairness of the foreground flows per scheme ({seeds} seed(s), 95 % CI)")
+        fig.suptitle(f"Fairness of the foreground flows per scheme ({seeds} seed(s), {interval_kind(seeds)})")
         fig.tight_layout(rect=(0, 0.08, 1, 1))
         _legend_below(fig, axes)
         out.append(ExpFigure("riops_web_fairness", "Jain's fairness index of the response times of each batch of 10 "
@@ -453,7 +454,7 @@ def _dcr_vs_q(s: dict[str, Any], metric: str, parts: list[str], ylabel: str, tit
                 ax.set_xlabel("reordering rate q")
         axes2[i][0].set_ylabel(ylabel)
     flat = [a for row in axes2 for a in row]
-    fig.suptitle(f"{title} ({s.get('seeds')} seed(s), 95 % CI)")
+    fig.suptitle(f"{title} ({s.get('seeds')} seed(s), {interval_kind(s.get('seeds'))})")
     fig.tight_layout(rect=(0, 0.07, 1, 1))
     _legend_below(fig, flat, ncol=6)
     return fig, data
@@ -505,9 +506,9 @@ def dcr(s: dict[str, Any]) -> list[ExpFigure]:
                     ys.append(m)
                 cdata[f"{metric}{suffix}"] = dict(zip(cong, ys, strict=True))
             ax.set_xticks(range(len(cong)), cong)
-            ax.set_ylim(bottom=0.0)  # a t interval over few seeds may reach below 0
+            ax.set_ylim(bottom=0.0)  # utilisation, drop rates and Jain's index are >= 0
             ax.set_title(label, fontsize=10)
-        fig.suptitle(f"With congestion only: four flows, q = 0 ({s.get('seeds')} seed(s), 95 % CI)")
+        fig.suptitle(f"With congestion only: four flows, q = 0 ({s.get('seeds')} seed(s), {interval_kind(s.get('seeds'))})")
         fig.tight_layout(rect=(0, 0.08, 1, 1))
         _legend_below(fig, axes)
         out.append(ExpFigure("dcr_congestion_only", "Four flows without reordering: utilisation, drop rate and "
@@ -615,16 +616,16 @@ def dcr_multihop(s: dict[str, Any]) -> list[ExpFigure]:
                 data[f"{metric}{suffix}"] = {"ours": dict(zip(protos, ys, strict=True)),
                                              "paper": dict(zip(protos, ps, strict=True))}
             ax.set_xticks(range(len(protos)), protos, fontsize=8)
-            ax.set_ylim(bottom=0.0)  # a t interval over few seeds may reach below 0
+            ax.set_ylim(bottom=0.0)  # utilisation, drop rates and Jain's index are >= 0
             ax.set_title(row.upper().replace("-", "->") if key != "jain" else f"path {row.upper().replace('-', '->')}",
                          fontsize=10)
         axes[0].set_ylabel(label)
-        fig.suptitle(f"Multi-bottleneck chain, R3 reorders 1 %: {label} ({s.get('seeds')} seed(s), 95 % CI; "
+        fig.suptitle(f"Multi-bottleneck chain, R3 reorders 1 %: {label} ({s.get('seeds')} seed(s), {interval_kind(s.get('seeds'))}; "
                      "red diamonds: the slides)")
         fig.tight_layout(rect=(0, 0.08, 1, 1))
         _legend_below(fig, axes, ncol=4)
         out.append(ExpFigure(fname, f"{cap}, per protocol without DCR, with DCR and with NCR: ours (bars, mean over "
-                             "seeds with 95 % CI) and the slides' 'More Complex Scenarios' table (red diamonds; no "
+                             "seeds with its interval) and the slides' 'More Complex Scenarios' table (red diamonds; no "
                              "NCR there)", fig, data))
     return out
 

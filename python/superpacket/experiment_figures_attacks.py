@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from superpacket.experiment_figures import ExpFigure, register
+from superpacket.experiments.common import interval_kind
 from superpacket.figures import _f, plt
 
 COLORS = {"spoof-flood": "#d62728", "spoof-flood-aimed": "#8c564b", "bloom-pollution": "#ff7f0e", "outstanding-drain": "#9467bd",
@@ -43,7 +44,7 @@ def attacks(s: dict[str, Any]) -> list[ExpFigure]:
         ax.grid(True, which="both", alpha=0.3)
     axes[0].set_ylabel("victims' mean FCT / without attack")
     axes[1].legend(fontsize=8, loc="upper left")
-    fig.suptitle(f"Attacks on the super-packet router's state ({s.get('seeds')} seed(s), mean and 95 % CI)")
+    fig.suptitle(f"Attacks on the super-packet router's state ({s.get('seeds')} seed(s), mean and {interval_kind(s.get('seeds'))})")
     fig.tight_layout()
     return [ExpFigure("attacks_victim_fct", "Victims' mean FCT relative to the same seed without the attack, "
                       "against the attack rate: defences off (left, dashed) and on (right, solid)", fig, data)]

@@ -141,7 +141,7 @@ def _per_variant(s: dict[str, Any]) -> ExpFigure:
         data[metric] = [m for m, _, _ in ms]
     ax.set_yscale("symlog", linthresh=10.0)
     ax.set_ylim(bottom=0.0)
-    ax.set_title("data packets lost (mean over seeds, 95 % CI)", fontsize=10)
+    ax.set_title("data packets lost (mean over seeds with its interval)", fontsize=10)
     ax.legend(fontsize=8)
     for ax, metric, scale, title in ((axes[1], "throughput_bps", 1e-6, "throughput (Mbit/s)"),
                                      (axes[2], "max_queue_pkts", 1.0, "largest router queue (packets)")):
@@ -150,7 +150,7 @@ def _per_variant(s: dict[str, Any]) -> ExpFigure:
         for x, (m, lo, hi) in zip(xs, ms, strict=True):
             _ebar(ax, x, m * scale, lo * scale, hi * scale)
         data[metric] = [m for m, _, _ in ms]
-        ax.set_title(f"{title} (mean over seeds, 95 % CI)", fontsize=10)
+        ax.set_title(f"{title} (mean over seeds with its interval)", fontsize=10)
     buf = _buffer(s)
     if math.isfinite(buf):
         axes[2].axhline(buf, color=PAPER, ls="--", lw=1.0, label="router buffer")
@@ -160,7 +160,7 @@ def _per_variant(s: dict[str, Any]) -> ExpFigure:
     fig.suptitle(f"Where the packets were lost, throughput and the router queue per variant ({s.get('seeds')} "
                  "seed(s))", fontsize=11)
     fig.tight_layout()
-    return ExpFigure(f"{s['experiment']}_drops_throughput", "Per variant, means over seeds with 95 % CI: data "
+    return ExpFigure(f"{s['experiment']}_drops_throughput", "Per variant, means over seeds with their interval: data "
                      "packets dropped at the router and at the sender's NIC queue (symlog), the flows' throughput "
                      "and the largest router queue", fig, data)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from superpacket.experiment_figures import ExpFigure, _err, register
+from superpacket.experiments.common import interval_kind
 from superpacket.figures import _f, plt
 
 METRICS = (("small_p99_slowdown", "small flows (< 100 KB): p99 slowdown"),
@@ -69,11 +70,11 @@ def datacenter(s: dict[str, Any]) -> list[ExpFigure]:
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=min(6, len(labels)), fontsize=8, frameon=False)
     fig.suptitle(f"Leaf-spine fabric: FCT slowdown per scheme, load and workload (means over {s.get('seeds')} "
-                 "seed(s), 95 % CI)", fontsize=10)
+                 f"seed(s), {interval_kind(s.get('seeds'))})", fontsize=10)
     fig.tight_layout(rect=(0, 0.06, 1, 0.96))
     out = [ExpFigure("datacenter_overview", "FCT slowdown at a glance: rows are workloads (incast = web search plus "
                      "a 16-to-1 query every 2 ms), columns the small-flow p99 and mean and the large-flow mean "
-                     "slowdown, load on x, one line per scheme (log y; mean over seeds with 95 % CI)", fig, data)]
+                     "slowdown, load on x, one line per scheme (log y; mean over seeds with its interval)", fig, data)]
     bins: dict[str, dict[str, list[Any]]] = s.get("size_bins") or {}
     load = s.get("figure_load", loads[0])
     wl = [w for w in workloads if any(f"{w}/{load:g}/{sc}" in bins for sc in schemes)]

@@ -13,6 +13,7 @@ from typing import Any
 from matplotlib.ticker import FuncFormatter
 
 from superpacket.experiment_figures import ExpFigure, _ebar, _err, _grid, _legend_below, _nan, register
+from superpacket.experiments.common import interval_kind
 from superpacket.figures import OURS, PAPER, _f
 
 MBS_SCHEME_STYLE = {"window": ("#7f7f7f", "o", "window bursts (fixed window, ACK-clocked)"),
@@ -76,7 +77,7 @@ def mbs(s: dict[str, Any]) -> list[ExpFigure]:
             ax.set_ylim(bottom=0.0)
         ax.set_xlabel("burst size (packets, log)")
         ax.set_title(label, fontsize=10)
-    fig.suptitle(f"Drops against the burst size, the same bytes per scheme ({s.get('seeds')} seed(s), 95 % CI); "
+    fig.suptitle(f"Drops against the burst size, the same bytes per scheme ({s.get('seeds')} seed(s), {interval_kind(s.get('seeds'))}); "
                  "red: the MBS", fontsize=11)
     fig.tight_layout(rect=(0, 0.12, 1, 1))
     _legend_below(fig, axes, ncol=3)
@@ -110,7 +111,7 @@ def mbs(s: dict[str, Any]) -> list[ExpFigure]:
             ax.set_xticks(range(len(probes)), [v.removeprefix("probe/") for v in probes], fontsize=8)
             ax.set_title(label, fontsize=10)
             ax.legend(fontsize=8, loc="upper right")
-        fig.suptitle(f"The MBS probe and FAC against the model ({s.get('seeds')} seed(s), 95 % CI)", fontsize=11)
+        fig.suptitle(f"The MBS probe and FAC against the model ({s.get('seeds')} seed(s), {interval_kind(s.get('seeds'))})", fontsize=11)
         fig.tight_layout()
         out.append(ExpFigure("mbs_probe_vs_model", "The measured MBS against the fluid model Q / (1 - A/R) (left) "
                              "and the FAC available-bandwidth estimate against capacity minus cross traffic (right), "

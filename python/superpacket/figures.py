@@ -1,6 +1,7 @@
 """The report figures (matplotlib, Agg backend): each function returns a Figure, `save`
-writes it as PNG and SVG. Means carry 95 % confidence intervals over seeds as error bars;
-the paper's value, where there is one, is drawn beside ours as a red diamond or a dashed
+writes it as PNG and SVG. Means over seeds carry their interval as error bars (a 95 %
+confidence interval clipped to the metric's range from 3 seeds, the min-max below:
+experiments.common.mean_ci95), named in the legend with the number of seeds; the paper's value, where there is one, is drawn beside ours as a red diamond or a dashed
 line.
 """
 
@@ -52,6 +53,13 @@ def _f(x: Any) -> float:
     return float(x) if x is not None and math.isfinite(float(x)) else math.nan
 
 
+def interval_label(n: int) -> str:
+    """The error bars' name for means over `n` seeds: "95 % CI, n = 10", "min-max, n = 2"."""
+    from superpacket.experiments.common import interval_kind
+
+    return f"{interval_kind(n)}, n = {n}"
+
+
 def _yerr(mean: float, lo: float, hi: float) -> list[list[float]]:
     if any(math.isnan(v) for v in (mean, lo, hi)):
         return [[0.0], [0.0]]
@@ -60,7 +68,7 @@ def _yerr(mean: float, lo: float, hi: float) -> list[list[float]]:
 
 def bars_vs_paper(metric: str, variants: dict[str, dict[str, Any]], paper: dict[str, dict[str, Any]],
                   seeds: int) -> Figure:
-    """One bar per variant: our mean over seeds with its 95 % CI, the per-seed values as
+    """One bar per variant: our mean over seeds with its interval, the per-seed values as
     dots, the paper's value as a red diamond where the paper gives one."""
     names = list(variants)
     fig, ax = plt.subplots(figsize=(max(4.5, 1.4 * len(names) + 1.5), 3.8))
@@ -70,7 +78,7 @@ def bars_vs_paper(metric: str, variants: dict[str, dict[str, Any]], paper: dict[
         m = _f(ms.get(metric))
         lo, hi = (_f(x) for x in ms.get(f"{metric}_ci95", [None, None]))
         ax.bar(i, 0.0 if math.isnan(m) else m, width=0.6, color=OURS, alpha=0.75,
-               label="ours: mean, 95 % CI" if i == 0 else None)
+               label=f"ours: mean, {interval_label(seeds)}" if i == 0 else None)
         ax.errorbar(i, m, yerr=_yerr(m, lo, hi), fmt="none", ecolor="black", capsize=6, lw=1.3)
         pts = _finite(ms.get(f"{metric}_per_seed", []))
         if pts:
@@ -108,9 +116,9 @@ def per_flow_fct(per_flow: dict[str, list[dict[str, Any]]], paper: dict[str, dic
             ax.scatter([i - 0.25 for i in range(len(ys))], ys, s=10, color=SEED, alpha=0.5,
                        label="each seed" if s == 0 else None)
         for f in range(n_flows):
-            m, lo, hi = mean_ci95(_finite([r["fct_s"][f] for r in runs if f < len(r["fct_s"])]))
+            m, lo, hi = mean_ci95(_finite([r["fct_s"][f] for r in runs if f < len(r["fct_s"])]), "fct_s")
             ax.errorbar(f, m, yerr=_yerr(m, lo, hi), fmt="o", color=OURS, ecolor="black", capsize=3, ms=5,
-                        label="mean over seeds, 95 % CI" if f == 0 else None)
+                        label=f"mean over seeds, {interval_label(len(runs))}" if f == 0 else None)
         title = v
         ours = variants.get(v, {}).get("mean_fct_s")
         if ours is not None and not math.isnan(ours):
@@ -123,7 +131,7 @@ def per_flow_fct(per_flow: dict[str, list[dict[str, Any]]], paper: dict[str, dic
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("flow index")
         ax.set_xticks(range(n_flows))
-    axes[0][0].set_ylim(bottom=0.0)  # an FCT is >= 0; a t interval over few seeds may reach below
+    axes[0][0].set_ylim(bottom=0.0)  # an FCT is >= 0
     axes[0][0].set_ylabel("FCT (s)")
     handles: dict[str, Any] = {}
     for ax in axes[0]:
@@ -138,7 +146,7 @@ def per_flow_fct(per_flow: dict[str, list[dict[str, Any]]], paper: dict[str, dic
 
 def sweep_metric(metric: str, xparam: str, series: dict[str, list[tuple[Any, float, float, float, int]]]) -> Figure:
     """A metric against the first parameter: one line per combination of the others,
-    each point the mean over seeds with its 95 % CI. `series`: label -> [(x, mean, lo,
+    each point the mean over seeds with its interval (mean_ci95). `series`: label -> [(x, mean, lo,
     hi, n)]."""
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     xs_all = [x for pts in series.values() for x, *_ in pts]
@@ -149,13 +157,15 @@ def sweep_metric(metric: str, xparam: str, series: dict[str, list[tuple[Any, flo
         ms = [m for _, m, _, _, _ in pts]
         err = [[m - lo if not math.isnan(lo) else 0.0 for _, m, lo, _, _ in pts],
                [hi - m if not math.isnan(hi) else 0.0 for _, m, _, hi, _ in pts]]
-        ax.errorbar(xs, ms, yerr=err, marker="o", capsize=4, label=label or "mean, 95 % CI")
+        ax.errorbar(xs, ms, yerr=err, marker="o", capsize=4, label=label or "mean")
     if not numeric:
         ax.set_xticks(range(len(cats)), cats)
     n = max((p[4] for pts in series.values() for p in pts), default=0)
     ax.set_xlabel(xparam)
     ax.set_ylabel(unit_label(metric))
-    ax.set_title(f"{metric}: mean over {n} seeds, 95 % CI")
+    lo_n = min((p[4] for pts in series.values() for p in pts), default=0)
+    ax.set_title(f"{metric}: mean over seeds, {interval_label(n)}" if lo_n == n else
+                 f"{metric}: mean over {lo_n}..{n} seeds (95 % CI from 3 seeds, min-max below)")
     ax.legend(fontsize=8, loc="best")
     fig.tight_layout()
     return fig

@@ -7,7 +7,9 @@
   layout).
 
 Every number and figure is computed from the folder's data (never a literal); means over
-seeds carry 95 % confidence intervals (Student t, experiments/common.py). report.html is
+seeds carry their interval with n beside it (experiments.common.mean_ci95: a 95 % CI
+clipped to the metric's range from 3 seeds, the min-max below). A reproduce report is
+verdict-first: its scale, the claims, the figures, then the tables. report.html is
 self-contained: the PNGs are inlined as base64, no external URL, and a small script
 records on <body> how many images decoded (the test reads it back in headless Chromium).
 """
@@ -23,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from superpacket.experiments.common import mean_ci95
+from superpacket.experiments.common import MIN_SEEDS_FOR_CI, interval_kind, mean_ci95
 
 
 class ReportError(ValueError):
@@ -44,8 +46,13 @@ class Doc:
     def p(self, text: str) -> None:
         self.blocks.append(("p", text))
 
-    def table(self, head: list[str], rows: list[list[Any]]) -> None:
-        self.blocks.append(("table", head, [[str(c) for c in r] for r in rows]))
+    def table(self, head: list[str], rows: list[list[Any]], title: str | None = None, id: str | None = None,
+              fold: bool = True) -> None:
+        """A table; over FOLD_ROWS rows it is folded (<details>) under `title` (or a
+        count of its rows) unless `fold` is False (the claims: the verdict stays in
+        view); in HTML it scrolls inside its own box when wider than the page."""
+        rows_ = [[str(c) for c in r] for r in rows]
+        self.blocks.append(("table", head, rows_, title, id, fold and len(rows_) > FOLD_ROWS))
 
     def pre(self, text: str) -> None:
         self.blocks.append(("pre", text))
@@ -67,8 +74,13 @@ class Doc:
                 out += ["```", b[1].rstrip("\n"), "```", ""]
             elif b[0] == "table":
                 esc = [[c.replace("|", "\\|") for c in r] for r in [b[1], *b[2]]]
+                fold = b[5]
+                if fold:
+                    out += [f"<details><summary>{html.escape(_fold_title(b))}</summary>", ""]
                 out += ["| " + " | ".join(esc[0]) + " |", "|" + "---|" * len(esc[0])]
                 out += ["| " + " | ".join(r) + " |" for r in esc[1:]] + [""]
+                if fold:
+                    out += ["</details>", ""]
             elif b[0] == "figure":
                 out += [f"![{b[2]}](figures/{b[1]}.png)", "", f"*{b[2]}* ([SVG](figures/{b[1]}.svg))", ""]
         return "\n".join(out)
@@ -85,8 +97,14 @@ class Doc:
                 body.append(f"<pre>{e(b[1])}</pre>")
             elif b[0] == "table":
                 head = "".join(f"<th>{e(c)}</th>" for c in b[1])
-                rows = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in b[2])
-                body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
+                rows = "".join("<tr>" + "".join(f"<td{_verdict_class(c)}>{e(c)}</td>" for c in r) + "</tr>"
+                               for r in b[2])
+                ident = f' id="{e(b[4])}"' if b[4] else ""
+                t = (f'<div class="table-box"><table{ident}><thead><tr>{head}</tr></thead><tbody>{rows}</tbody>'
+                     "</table></div>")
+                if b[5]:
+                    t = f"<details><summary>{e(_fold_title(b))}</summary>{t}</details>"
+                body.append(t)
             elif b[0] == "figure":
                 data = base64.b64encode((self.folder / "figures" / f"{b[1]}.png").read_bytes()).decode()
                 body.append(f'<figure><img alt="{e(b[2])}" src="data:image/png;base64,{data}">'
@@ -100,6 +118,21 @@ class Doc:
         return md
 
 
+#: Tables longer than this are folded (<details>): the report's verdict and figures stay
+#: near the top, the tables one click away.
+FOLD_ROWS = 15
+
+
+def _fold_title(b: tuple[Any, ...]) -> str:
+    return f"{b[3] or 'Table'} ({len(b[2])} rows)"
+
+
+def _verdict_class(cell: str) -> str:
+    """A claims table's verdict cell ("holds", "fails (indicative)") coloured by its class."""
+    word = cell.split(" ", 1)[0]
+    return f' class="{word}"' if word in ("holds", "fails") and cell in (word, f"{word} (indicative)") else ""
+
+
 def _inline_code(s: str) -> str:
     parts = s.split("`")
     return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
@@ -111,12 +144,16 @@ _PAGE = """<!DOCTYPE html>
 <title>{title}</title>
 <style>
 body {{ font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222; }}
-table {{ border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }}
+p, figcaption, li {{ overflow-wrap: anywhere; }}
+.table-box {{ max-width: 100%; overflow-x: auto; margin: 1em 0; }}
+table {{ border-collapse: collapse; font-size: 0.9em; }}
+details {{ margin: 1em 0; }} summary {{ cursor: pointer; color: #333; }}
+.holds {{ color: #176f2c; font-weight: 600; }} .fails {{ color: #a11; font-weight: 600; }}
 th, td {{ border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }}
 th {{ background: #f3f3f3; }}
 figure {{ margin: 1.5em 0; }} img {{ max-width: 100%; height: auto; }}
 figcaption {{ font-size: 0.9em; color: #555; }}
-pre {{ background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; }}
+pre {{ background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; max-width: 100%; }}
 </style></head>
 <body>
 {body}
@@ -145,8 +182,19 @@ def num(x: Any) -> str:
     return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.4g}"
 
 
-def ci_text(m: float, lo: float, hi: float) -> str:
-    return f"{num(m)} [{num(lo)}, {num(hi)}]"
+def ci_text(m: float, lo: float, hi: float, n: int) -> str:
+    """A mean and its interval over `n` seeds, the number of seeds beside it and, below 3
+    seeds, the word min-max (experiments.common.mean_ci95): "1.874 [1.2, 2.5] n=2 min-max"."""
+    return f"{num(m)} [{num(lo)}, {num(hi)}] n={n}" + ("" if n >= MIN_SEEDS_FOR_CI else " min-max")
+
+
+def interval_note(n: int) -> str:
+    """What the intervals of a report over `n` seeds are, in one sentence."""
+    if n >= MIN_SEEDS_FOR_CI:
+        return (f"Each value is the mean over n = {n} seeds with its 95 % confidence interval (Student t), "
+                "clipped to the metric's range (no FCT, count or rate below 0, no fraction above 1).")
+    return (f"Each value is the mean over n = {n} seed(s) with the {interval_kind(n)} of the per-seed "
+            f"values: fewer than {MIN_SEEDS_FOR_CI} seeds give no meaningful confidence interval.")
 
 
 # ---- the three kinds of folder ---------------------------------------------------------
@@ -196,37 +244,92 @@ def _variant_order(experiment: str, names: list[str]) -> list[str]:
 
 
 def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
+    """Verdict first: the scale (full or quick, seeds, durations, wall time), the claims
+    (holds / fails, indicative at a reduced scale, ours beside the paper's, the numbers
+    judged), then the figures, then the tables (long ones folded)."""
     import polars as pl
 
-    from superpacket import experiment_figures, figures
+    from superpacket import experiment_figures, figures, verdicts
+    from superpacket.experiments import EXPERIMENTS
+    from superpacket.experiments.common import seed_text
 
+    mod = EXPERIMENTS.get(s["experiment"])
     order = _variant_order(s["experiment"], list(s["variants"]))
     variants: dict[str, dict[str, Any]] = {v: s["variants"][v] for v in order}
     paper: dict[str, dict[str, Any]] = s.get("paper", {})
     if "per_flow" in s:
         s = {**s, "per_flow": {v: s["per_flow"][v] for v in order if v in s["per_flow"]}}
     seeds = int(s["seeds"])
+    sc = verdicts.scale(s, mod)
     doc = Doc(f"Experiment {s['experiment']}: ours vs the paper", d)
-    from superpacket.experiments.common import seed_text
 
+    # ---- scale ----------------------------------------------------------------------------
     # seed_list: the seeds run (older summaries without it ran 1..seeds)
     ran = seed_text(s.get("seed_list") or range(1, seeds + 1))
-    doc.p(f"`superpacket reproduce {s['experiment']}` over seeds {ran}. Each value is the mean over the "
-          f"seeds with its 95 % confidence interval (Student t); where the paper gives a number it stands "
-          f"beside ours (red diamonds in the figures).")
+    doc.p(f"`superpacket reproduce {s['experiment']}` over seeds {ran}. Scale: {verdicts.scale_text(sc)}.")
+    if sc["indicative"]:
+        why = "--quick" if sc["quick"] else f"{seeds} of the default {sc['default_seeds']} seeds"
+        doc.p(f"The verdicts below are indicative: this run is smaller than the experiment's full scale ({why}); "
+              "a claim may hold or fail at full scale where it does not here.")
+    doc.p(interval_note(seeds) + " Where the paper gives a number it stands beside ours (red diamonds in "
+          "the figures).")
+
+    # ---- claims ---------------------------------------------------------------------------
+    if s.get("claims"):
+        doc.h("Claims")
+        crow = []
+        for c in s["claims"]:
+            nums = ", ".join(f"{k} = {num(v)}" for k, v in c.items()
+                             if k not in ("claim", "holds", "variant", "must_hold", "improvement_pct")
+                             and not k.startswith("paper_")
+                             and isinstance(v, (int, float)) and not isinstance(v, bool))
+            crow.append([c["claim"], verdicts.verdict(c, sc["indicative"]), verdicts.judged(c),
+                         verdicts.paper_side(c), nums])
+        doc.table(["claim", "verdict", "ours", "paper", "numbers it was judged on"], crow, title="Claims",
+                  id="claims", fold=False)
+
+    # ---- figures --------------------------------------------------------------------------
     metrics = _metrics(variants)
+    bars = metrics if getattr(mod, "GENERIC_BARS", True) else []
+    extra = experiment_figures.build(s)
+    if bars or "per_flow" in s or "regimes" in s or extra:
+        doc.h("Figures")
+    # a bar per variant and metric; an experiment with many variants (GENERIC_BARS = False)
+    # draws its own figures instead (experiment_figures)
+    for m in bars:
+        doc.figure(figures.bars_vs_paper(m, variants, paper, seeds), f"metric_{m}",
+                   f"{m} per variant: mean over {seeds} seeds with its {interval_kind(seeds)}, seeds as dots"
+                   + (", paper as red diamonds" if any(m in paper.get(v, {}) for v in variants) else ""))
+    if "per_flow" in s:
+        doc.figure(figures.per_flow_fct(s["per_flow"], paper, variants), "per_flow_fct",
+                   f"Per-flow completion times (the paper's Fig. 4a-c): FCT of each flow, one panel per variant, "
+                   f"mean over {seeds} seeds with its {interval_kind(seeds)}, each seed a grey dot; our mean FCT "
+                   "(blue line) and the paper's (red dashed)")
+    if "regimes" in s:  # incast: the other regime's per-flow times beside the main one's
+        for name, b in s["regimes"].items():
+            rorder = _variant_order(s["experiment"], list(b["variants"]))
+            doc.figure(figures.per_flow_fct({v: b["per_flow"][v] for v in rorder if v in b["per_flow"]}, {},
+                                            b["variants"]), f"per_flow_fct_{name}",
+                       f"Regime {name}: FCT of each flow, one panel per variant, mean over {seeds} seeds with its "
+                       f"{interval_kind(seeds)}, each seed a grey dot")
+    if extra:
+        doc.p("The paper's figures, redrawn from our data:")
+        for f in extra:
+            doc.figure(f.fig, f.name, f.caption)
+
+    # ---- tables ---------------------------------------------------------------------------
+    doc.h("Tables")
+    if s.get("paper_note"):
+        doc.p(f"The paper's figures: {s['paper_note']}")
     rows = []
     for v, ms in variants.items():
         for m in [m for m in metrics if f"{m}_ci95" in ms]:
             lo, hi = ms[f"{m}_ci95"]
             p = paper.get(v, {}).get(m)
-            rows.append([v, m, ci_text(ms[m], lo, hi), num(p) if p is not None else ""])
-    doc.h("Results")
-    if s.get("paper_note"):
-        doc.p(f"The paper's figures: {s['paper_note']}")
-    from superpacket.experiments import EXPERIMENTS
-
-    mod = EXPERIMENTS.get(s["experiment"])
+            rows.append([v, m, ci_text(ms[m], lo, hi, len(ms.get(f"{m}_per_seed") or []) or seeds),
+                         num(p) if p is not None else ""])
+    doc.table(["variant", "metric", f"ours: mean [{interval_kind(seeds)}] n", "paper"], rows,
+              title="Results per variant and metric")
     # an experiment's own tables: summary key -> (title, column order or None), each a list of rows
     for key, (title, cols) in getattr(mod, "REPORT_TABLES", {}).items():
         trows = s.get(key) or []
@@ -234,64 +337,38 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
             present = list(dict.fromkeys(k for r in trows for k in r))
             head = [c for c in cols or [] if c in present] + [c for c in present if c not in (cols or [])]
             doc.p(title)
-            doc.table(head, [[num(r.get(k)) for k in head] for r in trows])
-    doc.table(["variant", "metric", "ours: mean [95 % CI]", "paper"], rows)
-    # a bar per variant and metric; an experiment with many variants (GENERIC_BARS = False)
-    # draws its own figures instead (experiment_figures)
-    for m in metrics if getattr(mod, "GENERIC_BARS", True) else []:
-        doc.figure(figures.bars_vs_paper(m, variants, paper, seeds), f"metric_{m}",
-                   f"{m} per variant: mean over {seeds} seeds with 95 % CI, seeds as dots"
-                   + (", paper as red diamonds" if any(m in paper.get(v, {}) for v in variants) else ""))
+            doc.table(head, [[num(r.get(k)) for k in head] for r in trows], title=title.split(":")[0][:80])
     if "per_flow" in s:
-        doc.h("Per-flow completion times (the paper's Fig. 4a-c)")
-        doc.figure(figures.per_flow_fct(s["per_flow"], paper, variants), "per_flow_fct",
-                   f"FCT of each flow, one panel per variant: mean over {seeds} seeds with 95 % CI, "
-                   "each seed a grey dot; our mean FCT (blue line) and the paper's (red dashed)")
-        rows = []
+        rows_pf = []
         for v, runs in s["per_flow"].items():
             for seed, r in enumerate(runs, start=1):
                 for i, (f, t) in enumerate(zip(r["fct_s"], r["timeouts"], strict=True)):
-                    rows.append({"variant": v, "seed": seed, "flow_index": i, "fct_s": f, "timeouts": t})
-        pl.DataFrame(rows, schema={"variant": pl.String, "seed": pl.Int64, "flow_index": pl.Int64,
-                                   "fct_s": pl.Float64, "timeouts": pl.Int64}).write_parquet(d / "per_flow.parquet")
+                    rows_pf.append({"variant": v, "seed": seed, "flow_index": i, "fct_s": f, "timeouts": t})
+        pl.DataFrame(rows_pf, schema={"variant": pl.String, "seed": pl.Int64, "flow_index": pl.Int64,
+                                      "fct_s": pl.Float64, "timeouts": pl.Int64}).write_parquet(d / "per_flow.parquet")
     if "regimes" in s:  # incast: why the main regime came out so, then the other regime beside it
-        doc.h(f"Regimes (main: {s['regime']})")
-        doc.p(f"{s['regime']} (sender links {s['access_link']}; R->D {s['bottleneck_link']}): {s['explanation']}")
+        doc.p(f"Regime {s['regime']}, the main one (sender links {s['access_link']}; R->D {s['bottleneck_link']}): "
+              f"{s['explanation']}")
         per_round = [[s["regime"], v, ", ".join(f"{x:.1f}" for x in xs)] for v, xs in s["admitted_per_round"].items()]
         for name, b in s["regimes"].items():
             rorder = _variant_order(s["experiment"], list(b["variants"]))
-            doc.p(f"{name} (sender links {b['access_link']}; R->D {b['bottleneck_link']}): {b['explanation']}")
+            doc.p(f"Regime {name} (sender links {b['access_link']}; R->D {b['bottleneck_link']}): {b['explanation']}")
             rows = []
             for v in rorder:
                 ms = b["variants"][v]
                 for m in [m for m in metrics if f"{m}_ci95" in ms]:
-                    rows.append([name, v, m, ci_text(ms[m], *ms[f"{m}_ci95"])])
-            doc.table(["regime", "variant", "metric", "ours: mean [95 % CI]"], rows)
-            doc.figure(figures.per_flow_fct({v: b["per_flow"][v] for v in rorder if v in b["per_flow"]}, {},
-                                            b["variants"]), f"per_flow_fct_{name}",
-                       f"Regime {name}: FCT of each flow, one panel per variant, mean over {seeds} seeds with 95 % "
-                       "CI, each seed a grey dot")
+                    n = len(ms.get(f"{m}_per_seed") or []) or seeds
+                    rows.append([name, v, m, ci_text(ms[m], *ms[f"{m}_ci95"], n)])
+            doc.table(["regime", "variant", "metric", f"ours: mean [{interval_kind(seeds)}] n"], rows,
+                      title=f"Regime {name}")
             per_round += [[name, v, ", ".join(f"{x:.1f}" for x in xs)] for v, xs in b["admitted_per_round"].items()]
         doc.p("Super-packets admitted per admission round (rounds 1-4; a round is a run of first packets with "
               "gaps under EPOCH / 8), mean over seeds:")
-        doc.table(["regime", "variant", "admitted per round"], per_round)
-    extra = experiment_figures.build(s)
-    if extra:
-        doc.h("The paper's figures, redrawn from our data")
-        for f in extra:
-            doc.figure(f.fig, f.name, f.caption)
-    if s.get("claims"):
-        doc.h("Claims (our specification \"Must hold\")")
-        crow = []
-        for c in s["claims"]:
-            nums = ", ".join(f"{k} = {num(v)}" for k, v in c.items()
-                             if k not in ("claim", "holds", "variant") and isinstance(v, (int, float)))
-            crow.append([c["claim"], "holds" if c["holds"] else "does NOT hold", nums])
-        doc.table(["claim", "verdict", "numbers it was judged on"], crow)
+        doc.table(["regime", "variant", "admitted per round"], per_round, title="Admitted per round")
     if s.get("params"):
         doc.h("Parameters")
         doc.table(["parameter", "value", "source"],
-                  [[k, p.get("value"), p.get("source", "")] for k, p in s["params"].items()])
+                  [[k, p.get("value"), p.get("source", "")] for k, p in s["params"].items()], title="Parameters")
     per_seed = [{"variant": v, "metric": m, "seed": i + 1, "value": float(x) if x is not None else None}
                 for v, ms in variants.items() for m in metrics for i, x in enumerate(ms.get(f"{m}_per_seed", []))]
     pl.DataFrame(per_seed, schema={"variant": pl.String, "metric": pl.String, "seed": pl.Int64,
@@ -340,6 +417,13 @@ def _run_report(d: Path, s: dict[str, Any]) -> Doc:
           f"conservation: {s.get('conservation')}.")
     doc.h("Summary")
     doc.table(["field", "value"], [[k, num(v)] for k, v in sorted(s.items()) if not isinstance(v, (dict, list))])
+    tcp = s.get("tcp_configs") or {}
+    if tcp:
+        from superpacket.tcp_config import readable_all, tcp_text
+
+        doc.h("TCP")
+        doc.table(["traffic entry", "congestion control, recovery, reordering response, send gate"],
+                  [[k, tcp_text(v)] for k, v in readable_all(tcp).items()])
     if flows.height:
         fct = flows["fct_s"].cast(pl.Float64, strict=False)
         done = fct.drop_nulls().drop_nans()
@@ -399,7 +483,8 @@ def _sweep_report(d: Path) -> Doc:
     runs = summary.select([*params, "seed"]).unique().height if summary.height else 0
     doc.p(f"{runs} runs over {len(meta['seeds'])} seeds ({num(min(meta['seeds']))}..{num(max(meta['seeds']))}) "
           f"and {len(params)} parameter(s); {len(data.failures)} failed run(s). Each point is the mean over its "
-          f"seeds with its 95 % confidence interval (Student t). Data: `polars.read_parquet(\"{d}/**/flows.parquet\", "
+          f"n seeds with its 95 % confidence interval (Student t, clipped to the metric's range: no FCT, count or "
+          f"rate below 0), or the min-max of its values where n < {MIN_SEEDS_FOR_CI}. Data: `polars.read_parquet(\"{d}/**/flows.parquet\", "
           f"hive_partitioning=True)` or `superpacket.load_sweep(\"{d}\")`.")
     doc.h("Parameters")
     if params:
@@ -417,7 +502,7 @@ def _sweep_report(d: Path) -> Doc:
     groups = _sweep_groups(summary, params, metrics)
     if groups:
         doc.h("Results")
-        head = [*params, "seeds"] + [f"{m}: mean [95 % CI]" for m in metrics]
+        head = [*params, "seeds"] + [f"{m}: mean [interval] n" for m in metrics]
         doc.table(head, [[*(str(v) for v in key), n] + [ci_text(*stats[m]) for m in metrics]
                          for key, n, stats in groups])
         # x: the first parameter that takes more than one value; a line per value of the others
@@ -431,9 +516,9 @@ def _sweep_report(d: Path) -> Doc:
             for key, n, stats in groups:
                 label = " ".join(f"{params[i]}={key[i]}" for i in varying if i != xi)
                 x = key[xi] if xi is not None else "all runs"
-                series.setdefault(label, []).append((x, *stats[m], n))
+                series.setdefault(label, []).append((x, *stats[m]))
             doc.figure(figures.sweep_metric(m, xparam, series), f"sweep_{m}",
-                       f"{m} against {xparam}: mean over seeds with 95 % CI"
+                       f"{m} against {xparam}: mean over seeds with its interval (n as in the table)"
                        + (", one line per value of the other parameters" if len(varying) > 1 else ""))
     if data.failures:
         doc.h("Failed runs")
@@ -445,7 +530,8 @@ def _sweep_report(d: Path) -> Doc:
 
 
 def _sweep_groups(summary: Any, params: list[str], metrics: list[str]) -> list[tuple[tuple[Any, ...], int, dict]]:
-    """(parameter values, seeds, metric -> (mean, lo, hi)) per parameter point, sorted."""
+    """(parameter values, seeds, metric -> (mean, lo, hi, n)) per parameter point, sorted;
+    n: the seeds with a value of the metric."""
     if not summary.height or not metrics:
         return []
     out = []
@@ -455,6 +541,6 @@ def _sweep_groups(summary: Any, params: list[str], metrics: list[str]) -> list[t
         stats = {}
         for m in metrics:
             xs = [float(x) for x in g[m].to_list() if x is not None and not math.isnan(float(x))]
-            stats[m] = mean_ci95(xs)
+            stats[m] = (*mean_ci95(xs, m), len(xs))
         out.append((tuple(key) if params else (), g.height, stats))
     return out

@@ -50,7 +50,6 @@ import os
 import re
 import shutil
 import socket
-import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sized
@@ -443,7 +442,10 @@ def run_to_files(toml_text: str, seed: int) -> RunFiles:
         buf = io.BytesIO()
         df.write_parquet(buf)
         files[f"{name}.parquet"] = buf.getvalue()
-    files["summary.json"] = (json.dumps(res.summary, indent=2, sort_keys=True) + "\n").encode()
+    from superpacket.tcp_config import readable_summary
+
+    # summary.json as a run's (readable TCP configurations); summary.parquet keeps res.summary
+    files["summary.json"] = (json.dumps(readable_summary(res.summary), indent=2, sort_keys=True) + "\n").encode()
     return files
 
 
@@ -524,7 +526,7 @@ class _Writer:
             if result is not None:  # else the worker has written it
                 commit_run(self.out, _rel(point, seed), result, text)
             self.outcome.ran += 1
-        self.bar.update(1)
+        self.bar.update(1, f"{point.label()} seed={seed}")
 
     def fail(self, point: Point, seed: int, tb: str) -> None:
         err = tb.strip().splitlines()[-1] if tb.strip() else "unknown error"
@@ -533,7 +535,7 @@ class _Writer:
         self.outcome.failed.append(rec)
         with open(self.out / "failures.jsonl", "a") as f:
             f.write(json.dumps(rec, sort_keys=True) + "\n")
-        self.bar.write(f"superpacket: run failed: {point.label()} seed={seed}: {err}", file=sys.stderr)
+        self.bar.write(f"superpacket: run failed: {point.label()} seed={seed}: {err}")
 
 
 def _rel(point: Point, seed: int) -> str:
@@ -628,12 +630,10 @@ def sweep(
 
         method = start_method()
     outcome.start_method = method
-    from tqdm import tqdm
+    from superpacket.progress import Progress
 
-    show = sys.stderr.isatty() if progress is None else progress
     try:
-        with tqdm(total=len(runs), initial=outcome.skipped, desc="sweep", unit="run", file=sys.stderr,
-                  disable=not show, smoothing=0.1) as bar:
+        with Progress(len(runs), "sweep", initial=outcome.skipped, progress=progress, smoothing=0.1) as bar:
             w = _Writer(outp, outcome, bar)
             if todo and client is None and scheduler is None and workers == 0:
                 for p, s in todo:

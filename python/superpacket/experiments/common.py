@@ -1,11 +1,11 @@
-"""Shared pieces of the built-in experiments: seeds, means with 95 % confidence
-intervals (Student t), the summary JSON layout."""
+"""Shared pieces of the built-in experiments: seeds, means with their intervals (a 95 %
+confidence interval, Student t, clipped to the metric's range, from 3 seeds; the range
+min-max below), the summary JSON layout."""
 
 from __future__ import annotations
 
 import math
 import re
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,18 +18,54 @@ _T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2
         2.052, 2.048, 2.045, 2.042]
 
 
-def mean_ci95(xs: list[float]) -> tuple[float, float, float]:
-    """Mean and the 95 % confidence interval of the mean over seeds."""
+#: Fewer seeds than this: the interval reported is the range (min-max) of the values, not
+#: a 95 % CI (with 2 seeds, t = 12.706 makes the CI 18 times the spread of the values).
+MIN_SEEDS_FOR_CI = 3
+
+_FRACTION = re.compile(r"utili[sz]ation|(^|_)(drop|mark|loss|admission|fp)_rate|jain|fairness|share|fill")
+_SIGNED = re.compile(r"(^|_)(cut|improvement)(_|$)")
+
+
+def metric_range(name: str | None) -> tuple[float, float]:
+    """The values a metric can take, by its name: every metric the experiments report is
+    a time, rate, size, count, ratio or fraction, hence >= 0; fractions (utilisation,
+    drop/mark/loss/admission rates, Jain's index, shares, fill) lie in [0, 1]; `*_pct`
+    (a percentage of flows) in [0, 100]; a cut or improvement in % (how far one mean lies
+    below another) has either sign. No name: no bounds."""
+    if name is None or _SIGNED.search(name):
+        return (-math.inf, math.inf)
+    if _FRACTION.search(name):
+        return (0.0, 1.0)
+    if name.endswith("_pct"):
+        return (0.0, 100.0)
+    return (0.0, math.inf)
+
+
+def interval_kind(n: int | None) -> str:
+    """What the interval of `n` values is: "95 % CI" (n >= 3), "min-max" (n = 2), "one
+    value" (n = 1) or "no values"."""
+    n = int(n or 0)
+    if n >= MIN_SEEDS_FOR_CI:
+        return "95 % CI"
+    return {2: "min-max", 1: "one value"}.get(n, "no values")
+
+
+def mean_ci95(xs: Sequence[float], metric: str | None = None) -> tuple[float, float, float]:
+    """(mean, low, high) of per-seed values: with n >= 3 values the 95 % confidence
+    interval of the mean (Student t, `_T95`), clipped to the metric's range
+    (`metric_range(metric)`: a mean FCT's interval never goes below 0); with 2 values
+    their min and max (no CI: see MIN_SEEDS_FOR_CI); with 1 value the value itself."""
     n = len(xs)
     if n == 0:
         return (math.nan, math.nan, math.nan)
     m = sum(xs) / n
-    if n == 1:
-        return (m, m, m)
+    if n < MIN_SEEDS_FOR_CI:
+        return (m, min(xs), max(xs))
     sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
     t = _T95[n - 2] if n - 1 <= len(_T95) else 1.96
     h = t * sd / math.sqrt(n)
-    return (m, m - h, m + h)
+    lo_bound, hi_bound = metric_range(metric)
+    return (m, max(m - h, lo_bound), min(m + h, hi_bound))
 
 
 def seed_list(seeds: Any) -> list[int]:
@@ -84,19 +120,18 @@ def run_seeds(
 
     With a `distributed.Client`, the (variant, seed) runs are Dask tasks (`run_one` must
     then pickle: a module-level function or a functools.partial of one); the results are
-    the same and in the same order as without. A progress bar (runs done of all) goes to
-    stderr when it is a terminal (`progress` None) or when `progress` is True."""
-    from tqdm import tqdm
+    the same and in the same order as without. Progress (runs done of all) goes to stderr
+    (superpacket.progress: a bar on a terminal or when `progress` is True; plain lines off
+    a terminal under the command line; never with `progress` False)."""
+    from superpacket.progress import Progress
 
     tasks = [(v, seed) for v in variants for seed in seed_list(seeds)]
-    show = sys.stderr.isatty() if progress is None else progress
-    with tqdm(total=len(tasks), desc="runs", unit="run", file=sys.stderr, disable=not show, leave=False) as bar:
+    with Progress(len(tasks), "runs", progress=progress, leave=False) as bar:
         if client is None:
             results = []
             for v, seed in tasks:
-                bar.set_postfix_str(f"{v} seed {seed}", refresh=False)
                 results.append(run_one(v, seed))
-                bar.update(1)
+                bar.update(1, f"{v} seed {seed}")
         else:
             from distributed import as_completed
 
@@ -120,7 +155,7 @@ def summarize(per_seed: dict[str, dict[str, list[float]]]) -> dict[str, dict[str
     for variant, metrics in per_seed.items():
         v: dict[str, Any] = {}
         for name, xs in metrics.items():
-            m, lo, hi = mean_ci95(xs)
+            m, lo, hi = mean_ci95(xs, name)
             v[name] = m
             v[f"{name}_ci95"] = [lo, hi]
             v[f"{name}_per_seed"] = xs
