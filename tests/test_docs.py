@@ -60,9 +60,6 @@ def test_docs_cite_no_outside_file_or_issue(path: Path) -> None:
     assert not hits(path.read_text()), hits(path.read_text())
 
 
-@pytest.mark.xfail(strict=True, reason="generated from doc comments in crates/sim/src/scenario.rs "
-                   "(lines 200, 483, 522, 686, 737, 993, 1030, 1521) that still cite files outside the "
-                   "repository; fix them there, run `make schema`, then remove this mark")
 @pytest.mark.parametrize("rel", RUST_GENERATED)
 def test_rust_generated_references_cite_no_outside_file(rel: str) -> None:
     text = (ROOT / rel).read_text()

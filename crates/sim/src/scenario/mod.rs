@@ -42,7 +42,7 @@ pub mod fabric;
 pub mod riops;
 use riops::{BackToBackSpec, ClassifierSpec, RioSpec, WebSpec};
 
-/// The datacenter workloads (WORKLOADS.md): workload and incast traffic.
+/// The datacenter workloads (traffic/workload.rs, traffic/cdf.rs): workload and incast traffic.
 pub mod workload;
 
 pub mod costs;
@@ -194,7 +194,8 @@ pub struct Scenario {
     /// monitor.
     #[serde(default)]
     pub output: OutputSpec,
-    /// Reordering stages (reorder.rs, ALGORITHMS.md section 11): on named links or on
+    /// Reordering stages (net/reorder.rs; the reordering model of Bhandarkar and Reddy,
+    /// "Robustness to Packet Reordering in High-speed Networks", 2007): on named links or on
     /// every link leaving a router.
     #[serde(default)]
     pub reorder: Vec<ReorderSpec>,
@@ -477,7 +478,8 @@ pub struct RedSpec {
     pub mean_pkt_size: u32,
 }
 
-/// The super-packet router (seeds/000 Appendix A1-A3, section 6.1 for the rules).
+/// The super-packet router (Y. Li, "Benefits and Practicality of Super-Packets", UC
+/// Berkeley UCB/EECS-2013-83, Appendix A1-A3; section 6.1 for the rules).
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SuperpacketSpec {
@@ -516,7 +518,7 @@ pub struct SuperpacketSpec {
     /// Lowest t a dynamic rule may set; at most `limit` under "ewma" and "outstanding".
     #[serde(default = "d_one_u32")]
     pub t_min: u32,
-    /// Section 3.1 defences, each on or off (SCENARIOS.md "attacks"). `keyed`: a
+    /// The defences of section 3.1 of Li (UCB/EECS-2013-83), each on or off. `keyed`: a
     /// secret SipHash key per router drawn from the seed (true) or the public zero key.
     #[serde(default = "d_true")]
     pub keyed: bool,
@@ -680,7 +682,7 @@ impl QueueSpec {
 }
 
 /// TCP settings; every field optional, filled from the scenario's `[tcp]` table and
-/// then from the defaults below (`TcpParams::default()`, which follows SCENARIOS.md's
+/// then from the defaults below (`TcpParams::default()`, the project's
 /// common defaults).
 #[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -731,7 +733,7 @@ pub struct TcpSpec {
     /// rejects false.
     #[schemars(default = "tcp_default::ecn")]
     pub ecn: Option<bool>,
-    /// Send as super-packets (seeds/000 section 2.3): "off", "flow" (the whole flow is
+    /// Send as super-packets (Li, UCB/EECS-2013-83, section 2.3): "off", "flow" (the whole flow is
     /// one super-packet) or "runs" (every `sp_len` consecutive packets).
     #[schemars(default = "tcp_default::superpacket")]
     pub superpacket: Option<SpModeSpec>,
@@ -987,7 +989,8 @@ pub enum GateSpec {
         /// x size x 8 / rate).
         rate: Rate,
     },
-    /// Lion's packet-drop avoidance (tcp/gate/pda.rs, seeds/002): bursts of a measured
+    /// Lion's packet-drop avoidance (tcp/gate/pda.rs; G. Jin, "Packet Drop Avoidance for
+    /// High-speed Network Transmission Protocol", LBNL 2004): bursts of a measured
     /// maximum burst size, gaps from the measured available bandwidth.
     Pda {
         /// First burst of the start phase, packets; 2..=max_burst.
@@ -1024,7 +1027,8 @@ pub enum GateSpec {
         #[schemars(default = "param_default::pda_min_share")]
         min_share: Option<f64>,
     },
-    /// Burstiness control (tcp/gate/burstiness.rs, seeds/003): a packet leaves only while
+    /// Burstiness control (tcp/gate/burstiness.rs; Wei, Hegde, Low, "Burstiness Control for
+    /// High Speed Long Distance TCP", PFLDnet 2005): a packet leaves only while
     /// the queue the flow builds stays within `threshold`.
     Burstiness {
         /// B_th, packets: a packet leaves only while the queue the flow builds B <=
@@ -1519,7 +1523,7 @@ pub enum TrafficSpec {
     Incast(IncastSpec),
 }
 
-/// An attacker (traffic/attack.rs, SCENARIOS.md "attacks"): `attack` is
+/// An attacker (traffic/attack.rs; the attacks of Li, UCB/EECS-2013-83, section 3.1): `attack` is
 /// `spoof_flood`, `bloom_pollution`, `outstanding_drain` or `epoch_sync`.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

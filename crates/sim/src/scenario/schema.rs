@@ -25,7 +25,7 @@ pub fn json_schema() -> Value {
     obj.insert("title".into(), "superpacket scenario".into());
     obj.insert(
         "description".into(),
-        "A superpacket scenario file (TOML, or JSON from Python). Generated from crates/sim/src/scenario.rs; docs/schema.md is the readable form.".into(),
+        "A superpacket scenario file (TOML, or JSON from Python). Generated from crates/sim/src/scenario/; docs/schema.md is the readable form.".into(),
     );
     s.to_value()
 }
