@@ -72,8 +72,12 @@ def cmd_run(a: argparse.Namespace) -> int:
         return _fail("--pcap needs --out DIR (the pcap files are written there)")
     if a.pcap_snaplen is not None and not 0 <= a.pcap_snaplen <= checks.MAX_SNAPLEN:
         return _fail(f"--pcap-snaplen must be an integer in 0..{checks.MAX_SNAPLEN} (0: whole frames)")
-    bad = (checks.seed(a.seed) if a.seed is not None else None) or (checks.out_dir(a.out) if a.out else None)
-    if bad:
+    if a.seed is not None:
+        try:
+            a.seed = checks.parse_seed(a.seed)  # text: the strict parser sweep and reproduce share
+        except checks.SeedError as e:
+            return _fail(str(e))
+    if bad := checks.out_dir(a.out) if a.out else None:
         return _fail(bad)
     try:
         # a bad scenario is refused before polars loads (half of the command's start-up)
@@ -337,17 +341,11 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
         return _fail(f"unknown experiment {a.name!r}; available: {', '.join(sorted(EXPERIMENTS))}")
     seeds: list[int] | None = None
     if a.seeds is not None:
-        # the syntax of `sweep --seeds`: N (1..N), A..B, 1,3,5, 3..5,9
-        from superpacket.sweeps import SweepError, parse_seeds
-
+        # the syntax and parser of `sweep --seeds`: N (1..N), A..B, 1,3,5, 3..5,9
         try:
-            seeds = parse_seeds(a.seeds)
-        except SweepError as e:  # its count limit is a sweep's runs; an experiment's is lower
-            return _fail(str(e).replace(f"at most {checks.MAX_RUNS} in one sweep",
-                                        f"at most {checks.MAX_EXPERIMENT_SEEDS} in one experiment"))
-        if len(seeds) > checks.MAX_EXPERIMENT_SEEDS:
-            return _fail(f"--seeds {a.seeds.strip()}: {len(seeds)} seeds; at most "
-                         f"{checks.MAX_EXPERIMENT_SEEDS} in one experiment")
+            seeds = checks.parse_seeds(a.seeds, limit=checks.MAX_EXPERIMENT_SEEDS, what="experiment")
+        except checks.SeedError as e:
+            return _fail(str(e))
     if a.jitter_us is not None and not (math.isfinite(a.jitter_us) and a.jitter_us >= 0):
         return _fail(f"--jitter-us must be >= 0 and finite (got {a.jitter_us:g})")
     bad = (checks.workers(a.workers) or checks.scheduler(a.scheduler)
@@ -456,7 +454,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run a scenario file")
     r.add_argument("file")
-    r.add_argument("--seed", type=int, default=None)
+    r.add_argument("--seed", default=None, metavar="N", help="the run's seed, 0..2^64-1 (ASCII digits)")
     r.add_argument("--out", default=None, help="write Parquet tables and summary.json here")
     r.add_argument("--json", action="store_true", help="print a machine-readable summary")
     r.add_argument("--timing", action="store_true", help="include wall-clock time")

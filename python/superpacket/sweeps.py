@@ -46,6 +46,7 @@ import io
 import itertools
 import json
 import math
+import numbers
 import os
 import re
 import shutil
@@ -164,31 +165,14 @@ def parse_param(arg: str) -> tuple[str, list[Any]]:
     return path, out
 
 
-def parse_seeds(text: str) -> list[int]:
-    """`10` -> 1..10; `1..10` (inclusive); `1,4,9`; `3..5,9`. At most MAX_RUNS seeds, each
-    in 0..2^64-1 (the simulator's seed), counted before any list is made."""
-    text = text.strip()
+def parse_seeds(text: str, limit: int = checks.MAX_RUNS, what: str = "sweep") -> list[int]:
+    """`10` -> 1..10; `1..10` (inclusive); `1,4,9`; `3..5,9`. At most `limit` seeds, each
+    in 0..2^64-1 written in ASCII digits (cli_checks.parse_seeds, the parser `run --seed`
+    and `reproduce --seeds` share), counted before any list is made."""
     try:
-        if re.fullmatch(r"[0-9]+", text):
-            spans = [(1, int(text))]
-        else:
-            spans = []
-            for part in _split_commas(text):
-                lo, dots, hi = part.partition("..")
-                spans.append((int(lo), int(hi)) if dots else (int(part), int(part)))
-    except ValueError:
-        raise SweepError(f"--seeds {text}: expected N, A..B or a list such as 1,3,5") from None
-    if any(lo < 0 for lo, _ in spans):
-        raise SweepError(f"--seeds {text}: no seeds, or a negative seed")
-    if any(hi > checks.U64_MAX for _, hi in spans):
-        raise SweepError(f"--seeds {text}: a seed must be at most {checks.U64_MAX}")
-    count = sum(max(0, hi - lo + 1) for lo, hi in spans)
-    if count > checks.MAX_RUNS:
-        raise SweepError(f"--seeds {text}: {count} seeds; at most {checks.MAX_RUNS} in one sweep")
-    seeds = sorted({s for lo, hi in spans for s in range(lo, hi + 1)})
-    if not seeds:
-        raise SweepError(f"--seeds {text}: no seeds, or a negative seed")
-    return seeds
+        return checks.parse_seeds(text, limit=limit, what=what)
+    except checks.SeedError as e:
+        raise SweepError(str(e)) from None
 
 
 def _check_value(path: str, v: Any) -> Any:
@@ -264,6 +248,9 @@ def normalize_seeds(seeds: int | str | Iterable[int]) -> list[int]:
             raise SweepError(f"--seeds: more than {checks.MAX_RUNS} seeds in one sweep")
     distinct: set[int] = set()
     for s in seeds:
+        # an integer as it is (numpy's too); int() would turn 2.7 into 2 and "1_0" into 10
+        if isinstance(s, bool) or not isinstance(s, numbers.Integral):
+            raise SweepError(f"--seeds: each seed must be an integer in 0..{checks.U64_MAX} (got {s!r:.60})")
         distinct.add(int(s))
         if len(distinct) > checks.MAX_RUNS:
             raise SweepError(f"--seeds: more than {checks.MAX_RUNS} seeds in one sweep")
