@@ -93,3 +93,30 @@ def test_python_sweep_seeds_must_be_integers(examples, tmp_path):
     with pytest.raises(ValueError, match="^seed: must be"):
         api.run(examples / "incast.toml", seed=True)
     assert not (tmp_path / "s").exists()
+
+
+# ---- class 6: seeds from 2^63 up in a sweep, as in run ---------------------------------
+
+def test_sweep_runs_seeds_past_int64_as_run_does(examples, tmp_path):
+    """The summary frame held the seed as Int64: seeds >= 2^63 failed in a sweep while
+    `run` took them. Now a UInt64 column, in the run's file and in the loaded tables."""
+    seeds = [1, 2**63 - 1, 2**63, U64_MAX]
+    r = sweeps.sweep(examples / "incast.toml", seeds=seeds, out=tmp_path / "s", workers=0, progress=False)
+    assert not r.failed, r.failed
+    data = sweeps.load_sweep(tmp_path / "s")
+    assert data.summary["seed"].to_list() == seeds
+    assert sorted(data.flows["seed"].unique().to_list()) == seeds
+    for s in (2**63, U64_MAX):
+        assert api.run(examples / "incast.toml", seed=s).summary["seed"] == s
+    # the command line the same way
+    r2 = subprocess.run([EXE, "sweep", str(examples / "incast.toml"), "--seeds", f"{U64_MAX}", "--workers", "0",
+                         "--quiet", "--out", str(tmp_path / "c")], capture_output=True, text=True, check=False)
+    assert r2.returncode == 2, r2.stderr  # N means 1..N: 2^64-1 seeds, over the limit
+    one_line(r2.stderr, "--seeds", "at most")
+    r3 = subprocess.run([EXE, "sweep", str(examples / "incast.toml"), "--seeds", f"{U64_MAX}..{U64_MAX}",
+                         "--workers", "0", "--quiet", "--out", str(tmp_path / "c")],
+                        capture_output=True, text=True, check=False)
+    assert r3.returncode == 0, r3.stderr
+    assert sweeps.load_sweep(tmp_path / "c").summary["seed"].to_list() == [U64_MAX]
+    base = tomllib.loads((examples / "incast.toml").read_text())
+    assert base  # the base is unchanged by the sweep

@@ -393,13 +393,17 @@ def _one_line(e: BaseException) -> str:
 # ---- running -----------------------------------------------------------------------------
 
 def _summary_frame(summary: dict[str, Any]) -> Any:
-    """One row with stable column types: None -> Float64 null, nested values -> JSON."""
+    """One row with stable column types: None -> Float64 null, nested values -> JSON; the
+    seed UInt64 (the simulator's seed is a u64: 2^63 and above do not fit Int64), as the
+    loader's `seed` column (sweep_load.load_table)."""
     import polars as pl
 
     cols: dict[str, pl.Series] = {}
     for k in sorted(summary):
         v = summary[k]
-        if v is None:
+        if k == "seed" and isinstance(v, int) and not isinstance(v, bool):
+            cols[k] = pl.Series(k, [v], dtype=pl.UInt64)
+        elif v is None:
             cols[k] = pl.Series(k, [None], dtype=pl.Float64)
         elif isinstance(v, bool):
             cols[k] = pl.Series(k, [v], dtype=pl.Boolean)
