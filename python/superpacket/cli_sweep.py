@@ -36,8 +36,8 @@ def cmd_sweep(a: argparse.Namespace) -> int:
     if bad := checks.workers(a.workers) or checks.scheduler(a.scheduler) or checks.out_dir(out):
         return _fail(bad)
     try:
-        params = sweeps.normalize_params(a.param or [])
         seeds = sweeps.parse_seeds(a.seeds)
+        params = sweeps.normalize_params(a.param or [], max_points=max(1, checks.MAX_RUNS // len(seeds)))
         base = sweeps.load_base(a.file)
     except sweeps.SweepError as e:
         return _fail(str(e))

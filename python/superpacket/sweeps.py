@@ -150,19 +150,23 @@ def parse_value(text: str, path: str = "") -> Any:
         return text
 
 
-def parse_param(arg: str) -> tuple[str, list[Any]]:
-    """`path=v1,v2,...` -> (path, [values]); a value may be an inline table `{k = v, ...}`."""
+def _split_param(arg: str) -> tuple[str, list[str]]:
+    """`path=v1,v2,...` -> (path, ["v1", "v2", ...]): the texts of the values, not parsed."""
     path, eq, values = arg.partition("=")
     path = path.strip()
     if not eq or not values.strip():
         raise SweepError(f"--param {arg}: expected PATH=VALUE[,VALUE...]")
     parse_path(path)
-    out = []
-    for v in _split_commas(values):
-        if not v:
-            raise SweepError(f"--param {arg}: empty value")
-        out.append(parse_value(v, path))
-    return path, out
+    texts = _split_commas(values)
+    if not all(texts):
+        raise SweepError(f"--param {arg}: empty value")
+    return path, texts
+
+
+def parse_param(arg: str) -> tuple[str, list[Any]]:
+    """`path=v1,v2,...` -> (path, [values]); a value may be an inline table `{k = v, ...}`."""
+    path, texts = _split_param(arg)
+    return path, [parse_value(v, path) for v in texts]
 
 
 def parse_seeds(text: str, limit: int = checks.MAX_RUNS, what: str = "sweep") -> list[int]:
@@ -197,30 +201,58 @@ def _check_value(path: str, v: Any) -> Any:
                      f"float or boolean) or a table (an inline table {{...}}, a dict from Python)")
 
 
-def normalize_params(params: Mapping[str, Any] | Iterable[str] | None) -> dict[str, list[Any]]:
+def _value_count(vals: Any) -> int:
+    """How many values a parameter lists, without making them: len() of a list, tuple or
+    range (a range too long for len() counts as more than any bound)."""
+    try:
+        return len(vals)
+    except OverflowError:  # range(10**30)
+        return sys.maxsize
+
+
+def normalize_params(params: Mapping[str, Any] | Iterable[str] | None,
+                     max_points: int = checks.MAX_RUNS) -> dict[str, list[Any]]:
     """A dict path -> values (a list, a range, one value or table, or a "v1,v2" string
     parsed like the command line), or an iterable of "path=v1,v2" strings. Duplicates
-    (by canonical JSON: 1, 1.0 and true differ, key order does not) are dropped."""
+    (by canonical JSON: 1, 1.0 and true differ, key order does not) are dropped.
+
+    The grid is bounded before any value is parsed, checked or copied: the product of the
+    lists' lengths as given (duplicates counted) may not pass `max_points` (a sweep's
+    runs over its seeds), so range(10**8) is refused at once, not after 10^8 values."""
     if params is None:
         return {}
-    out: dict[str, list[Any]] = {}
-    items: Iterable[tuple[str, Any]]
+    raw: list[tuple[str, Any, bool]] = []  # (path, values, values are texts to parse)
     if isinstance(params, Mapping):
-        items = params.items()
+        for path, vals in params.items():
+            if not isinstance(path, str):
+                raise SweepError(f"--param {path!r:.60}: a parameter path is a string")
+            parse_path(path)
+            if isinstance(vals, str):
+                if vals.count(",") >= max_points:  # an upper bound of the values, before splitting
+                    raise SweepError(f"--param {path}: more than {max_points} values ({_too_many()})")
+                raw.append((path, _split_commas(vals), True))
+            elif isinstance(vals, (list, tuple, range)):
+                raw.append((path, vals, False))
+            else:
+                raw.append((path, [vals], False))  # one value, a table (dict) too
     else:
-        items = (parse_param(a) for a in params)
-    for path, vals in items:
-        parse_path(path)
+        raw = [(*_split_param(a), True) for a in params]
+    points = 1
+    for path, vals, _ in raw:
         if path == "seed":
             raise SweepError("--param seed: sweep seeds with --seeds (seeds=...)")
-        if isinstance(vals, str):
-            vals = [parse_value(v, path) for v in _split_commas(vals)]
-        elif not isinstance(vals, (list, tuple, range)):
-            vals = [vals]  # one value, a table (dict) too
+        n = _value_count(vals)
+        points *= max(n, 1)
+        if points > max_points:
+            given = f"{n} values" if n < sys.maxsize else "too many values"
+            raise SweepError(f"--param {path}: {given}: more than {max_points} parameter points in the grid "
+                             f"({_too_many()})")
+    out: dict[str, list[Any]] = {}
+    for path, vals, texts in raw:
         uniq: list[Any] = []
         seen: set[str] = set()
         for v in vals:
-            v = _check_value(path, v)
+            v = _check_value(path, parse_value(v, path) if texts else v)
             if (key := canonical(v)) not in seen:  # 1, 1.0 and true are distinct values
                 seen.add(key)
                 uniq.append(v)
@@ -230,6 +262,10 @@ def normalize_params(params: Mapping[str, Any] | Iterable[str] | None) -> dict[s
             raise SweepError(f"--param {path}: given twice")
         out[path] = uniq
     return out
+
+
+def _too_many() -> str:
+    return f"at most {checks.MAX_RUNS} runs in one sweep: parameter points x seeds"
 
 
 def normalize_seeds(seeds: int | str | Iterable[int]) -> list[int]:
@@ -310,7 +346,17 @@ class Point:
     """One combination of parameter values and its scenario."""
 
     values: tuple[tuple[str, Any], ...]
-    scenario: dict[str, Any] = field(compare=False, hash=False)
+    #: The base scenario, shared by every point: a point's scenario is made when it runs,
+    #: so a grid of a million points holds a million small tuples, not a million scenarios.
+    base: dict[str, Any] = field(compare=False, hash=False, repr=False)
+
+    @property
+    def scenario(self) -> dict[str, Any]:
+        """The base scenario with this point's values set."""
+        sc = copy.deepcopy(self.base)
+        for p, v in self.values:
+            set_path(sc, p, v)
+        return sc
 
     @property
     def dir(self) -> str:
@@ -337,6 +383,7 @@ def build_points(base: dict[str, Any], params: dict[str, list[Any]]) -> list[Poi
     check_dir_names(params)
     paths = list(params)
     points = []
+    base = copy.deepcopy(base)  # the points' shared base: the caller's dict may change later
     for combo in itertools.product(*(params[p] for p in paths)):
         sc = copy.deepcopy(base)
         for p, v in zip(paths, combo, strict=True):
@@ -354,7 +401,8 @@ def build_points(base: dict[str, Any], params: dict[str, list[Any]]) -> list[Poi
             raise SweepError(f"scenario: cannot be written as TOML: {e}") from None
         if _toml.loads(text) != sc:  # pragma: no cover - a bug in _toml
             raise SweepError(f"point {combo}: the scenario does not survive TOML round-trip")
-        points.append(Point(tuple(zip(paths, combo, strict=True)), sc))
+        points.append(Point(tuple(zip(paths, combo, strict=True)), base))
+        del sc
     return points
 
 
@@ -592,8 +640,9 @@ def sweep(
     if bad := checks.workers(workers):
         raise SweepError(bad)
     base = load_base(scenario)
-    pv = normalize_params(params)
     seed_list = normalize_seeds(seeds)
+    # the grid bounded by the runs left for each seed before any value is expanded
+    pv = normalize_params(params, max_points=max(1, checks.MAX_RUNS // len(seed_list)))
     n_runs = math.prod(len(v) for v in pv.values()) * len(seed_list)
     if n_runs > checks.MAX_RUNS:
         raise SweepError(f"{n_runs} runs ({n_runs // len(seed_list)} parameter points x {len(seed_list)} seeds): "
