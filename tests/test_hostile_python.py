@@ -160,3 +160,87 @@ def test_points_share_the_base_scenario(examples):
     assert pts[0].base is pts[1].base and pts[0].base is not base
     assert pts[1].scenario["tcp"]["init_cwnd"] == 3 and base["tcp"]["init_cwnd"] == 10
     assert 'init_cwnd = 3' in pts[1].run_toml(7) and "seed = 7" in pts[1].run_toml(7)
+
+
+# ---- class 5 and 7: bench refuses with one line, never a traceback or the wrong benchmark ----
+
+BENCH_REFUSED = [
+    # class 5: a duration under one nanosecond is no run (0 ns): a None rate, the child's ValueError
+    (["--duration", "1e-300"], "--duration", "1e-09"),
+    (["--fast-burstiness", "--duration", "1e-300"], "--duration", "1e-09"),
+    (["--scenario", "datacenter", "--duration", "1e-12", "--warmup", "0"], "--duration", "1e-09"),
+    (["--scenario", "riops-web", "--duration", "1e-300"], "--duration", "1e-09"),
+    (["--scenario", "datacenter", "--warmup", "1e-300"], "--warmup", "1e-09"),
+    # class 5: the sweep's scenario is checked here, not by two child interpreters
+    (["--sweep", "--scenario", "no-such.toml"], "--scenario no-such.toml", "not found"),
+    (["--sweep", "--scenario", "/dev/zero"], "--scenario /dev/zero", "MiB"),
+    # class 7: a misspelt benchmark ran P1
+    (["--scenario", "datacentre"], "--scenario datacentre", "not a benchmark"),
+    (["--scenario", "examples/incast.toml"], "--scenario examples/incast.toml", "--sweep"),
+    # class 7: an option of another benchmark was ignored and P1 (or another) ran
+    (["--gate", "on"], "--gate applies to --fast-burstiness only", ""),
+    (["--gate", "off"], "--gate applies to --fast-burstiness only", ""),
+    (["--txqueuelen", "100"], "--txqueuelen applies to --fast-burstiness only", ""),
+    (["--hosts", "16"], "--hosts applies to --scenario datacenter only", ""),
+    (["--warmup", "0.1"], "--warmup applies to --scenario datacenter only", ""),
+    (["--runs", "3"], "--runs applies to --sweep only", ""),
+    (["--workers", "1"], "--workers applies to --sweep only", ""),
+    (["--scenario", "riops-web", "--hosts", "16"], "--hosts applies to --scenario datacenter only", ""),
+    (["--scenario", "datacenter", "--gate", "on"], "--gate applies to --fast-burstiness only", ""),
+    (["--sweep", "--duration", "1"], "--duration applies to", "only"),
+    (["--fast-burstiness", "--hosts", "16"], "--hosts applies to --scenario datacenter only", ""),
+    # two benchmarks at once: the first ran, the other was ignored
+    (["--fast-burstiness", "--sweep"], "--fast-burstiness and --sweep", "give one"),
+    (["--fast-burstiness", "--scenario", "datacenter"], "--fast-burstiness and --scenario datacenter", "give one"),
+    (["--sweep", "--scenario", "datacenter"], "--scenario datacenter", "not found"),  # --sweep takes a file
+]
+
+
+@pytest.mark.parametrize("args,name,why", BENCH_REFUSED, ids=[" ".join(c[0]) for c in BENCH_REFUSED])
+def test_bench_refuses_with_one_line_before_running(capsys, monkeypatch, args, name, why):
+    from superpacket import cli, sweep_bench
+
+    def never(*a, **k):  # the refusal comes before any benchmark starts
+        raise AssertionError("a benchmark ran")
+
+    for f in ("bench_p1", "bench_fast_burstiness", "bench_datacenter", "bench_riops_web"):
+        monkeypatch.setattr(cli, f, never)
+    monkeypatch.setattr(sweep_bench, "bench", never)
+    rc, err = main_rc(capsys, "bench", *args)
+    assert rc == 2, err
+    one_line(err, name, why)
+
+
+def test_bench_prints_a_dash_where_a_run_has_no_figure(capsys, monkeypatch):
+    """1 ns of P1 or of the fabric: rates over no CPU time are None in the JSON; the text
+    shows `-` (a TypeError formatting None before)."""
+    from superpacket import cli
+
+    p1 = {k: None for k in ("wall_s", "events_per_s", "bottleneck_pkts_per_s", "bottleneck_utilization",
+                            "peak_rss_bytes")} | {"events": 0, "bottleneck_pkts": 0, "peak_live_packets": 0}
+    monkeypatch.setattr(cli, "bench_p1", lambda d: p1)
+    rc = cli.main(["bench", "--duration", "1e-9"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "- M pkts/s" in out, out
+    dc = {k: None for k in ("wall_s", "cpu_s", "packet_hops_per_cpu_s", "cpu_ns_per_packet_hop", "events_per_s",
+                            "peak_rss_bytes")} | {"nodes": 36, "links": 96, "packet_hops": 0, "events": 0,
+                                                  "flows_finished": 0}
+    monkeypatch.setattr(cli, "bench_datacenter", lambda *a: dc)
+    rc = cli.main(["bench", "--scenario", "datacenter", "--hosts", "16", "--duration", "1e-9"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "- M hops per CPU s" in out, out
+
+
+def test_bench_child_errors_are_one_line(capsys, monkeypatch):
+    """The fresh interpreter's traceback was wrapped in an uncaught RuntimeError; now its
+    last line, exit 2 when it is bad input (ValueError, ScenarioError), else 1."""
+    from superpacket import cli
+
+    monkeypatch.setattr(cli, "_BENCH_CHILD", "raise ValueError('duration: must be > 0')")
+    rc, err = main_rc(capsys, "bench", "--duration", "0.001")
+    assert rc == 2
+    assert one_line(err) == "superpacket: bench P1: ValueError: duration: must be > 0"
+    monkeypatch.setattr(cli, "_BENCH_CHILD", "import os; os.abort()")
+    rc, err = main_rc(capsys, "bench", "--duration", "0.001")
+    assert rc == 1
+    one_line(err, "bench P1")

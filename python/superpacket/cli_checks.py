@@ -108,9 +108,15 @@ def parse_seeds(text: str, flag: str = "--seeds", limit: int = MAX_RUNS, what: s
     return seeds
 
 
+#: The simulated clock's step: a shorter duration is 0 ns, a run of nothing.
+MIN_SIM_S = 1e-9
+
+
 def duration_s(value: float, flag: str = "--duration") -> str | None:
     if not (math.isfinite(value) and value > 0):
         return f"{flag} must be a finite number of seconds > 0 (got {value:g})"
+    if value < MIN_SIM_S:
+        return f"{flag} must be at least 1e-09 s, one step of the simulated clock (got {value:g})"
     if value > MAX_SIM_S:
         return f"{flag} must be at most {MAX_SIM_S:.4g} s, the simulated clock's range (got {value:g})"
     return None
