@@ -244,3 +244,49 @@ def test_bench_child_errors_are_one_line(capsys, monkeypatch):
     rc, err = main_rc(capsys, "bench", "--duration", "0.001")
     assert rc == 1
     one_line(err, "bench P1")
+
+
+# ---- class 8: a dict's value the schema's JSON cannot carry is named by its field ----------
+
+def _incast(examples):
+    return tomllib.loads((examples / "incast.toml").read_text())
+
+
+@pytest.mark.parametrize("path,value,needle", [
+    # 10**400 reached the schema as JSON: "number out of range at line 1 column 693"
+    ("tcp.init_cwnd", 10**400, "tcp.init_cwnd: must be an integer in"),
+    ("tcp.init_cwnd", 10**5000, "tcp.init_cwnd: must be an integer in"),  # json.dumps: a ValueError, no field
+    ("tcp.init_cwnd", -(2**63) - 1, "tcp.init_cwnd: must be an integer in"),
+    # a lone surrogate: "lone leading surrogate in hex escape at line 1 column 17"
+    ("name", "\ud800x", "name: not valid Unicode text"),
+    ("traffic[0].from", "s\udcff", "traffic[0].from: not valid Unicode text"),
+    ("topology.sender_link", {"rate": "1Gbps", "delay": "25us", "\udcff": 1}, "topology.sender_link: key"),
+], ids=["1e400", "1e5000", "below-i64", "surrogate-name", "surrogate-node", "surrogate-key"])
+def test_dict_values_json_cannot_carry_are_named(examples, tmp_path, path, value, needle):
+    d = _incast(examples)
+    sweeps.set_path(d, path, value)
+    with pytest.raises(ScenarioError) as e:
+        api.run(d)
+    assert str(e.value).startswith(needle) and "\n" not in str(e.value), str(e.value)
+    # the same value through a sweep: as a parameter, and in the base
+    with pytest.raises(sweeps.SweepError) as e2:
+        sweeps.sweep(_incast(examples), {path: [value]}, seeds=1, out=tmp_path / "a", workers=0)
+    assert str(e2.value).startswith(f"--param {path}") and needle in str(e2.value), str(e2.value)
+    with pytest.raises(sweeps.SweepError, match=needle.replace("[", r"\[").replace(".", r"\.")):
+        sweeps.sweep(d, seeds=1, out=tmp_path / "b", workers=0)
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+def test_undecodable_command_line_text_is_named(tmp_path, examples):
+    """Bytes that are not UTF-8 arrive as lone surrogates: a --param value was blamed on
+    the scenario file ("'utf-8' codec can't encode"), a --pcap name gave a traceback."""
+    for args, needle in ((["sweep", str(examples / "incast.toml"), "--param", b"name=a\xff", "--seeds", "1",
+                           "--workers", "0", "--out", str(tmp_path / "s")], "--param name: not valid Unicode"),
+                         (["sweep", str(examples / "incast.toml"), "--param", b'name={a="\xff"}', "--seeds", "1",
+                           "--workers", "0", "--out", str(tmp_path / "s")], "--param name: not valid Unicode"),
+                         (["run", str(examples / "incast.toml"), "--pcap", b"R->\xff", "--out", str(tmp_path / "r")],
+                          "pcap")):
+        r = subprocess.run([EXE, *args], capture_output=True, text=True, errors="replace", check=False)
+        assert r.returncode == 2, r.stderr
+        one_line(r.stderr, needle)
+    assert list(tmp_path.iterdir()) == []

@@ -188,8 +188,13 @@ def pcap_names(pcap: str | list[str] | None) -> list[str]:
     """Link names from a list and/or comma-separated strings ("R->d,s0->R")."""
     if pcap is None:
         return []
+    from superpacket._toml import _check_text
+
     items = [pcap] if isinstance(pcap, str) else list(pcap)
-    return [n.strip() for item in items for n in item.split(",") if n.strip()]
+    names = [n.strip() for item in items for n in item.split(",") if n.strip()]
+    for n in names:  # e.g. undecodable bytes on the command line: ScenarioError naming pcap
+        _check_text(n, f"pcap {n!r:.40}")
+    return names
 
 
 def _run_with_progress(sim: _core.Simulation, progress: bool | None) -> None:

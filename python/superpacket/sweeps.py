@@ -131,6 +131,10 @@ def parse_value(text: str, path: str = "") -> Any:
     valid TOML inline table (or holds NaN or an infinity) raises SweepError naming `path`."""
     from superpacket._core import ScenarioError
 
+    try:  # undecodable bytes on the command line arrive as lone surrogates
+        _toml.check_values(text, path)
+    except ScenarioError as e:
+        raise SweepError(f"--param {_one_line(e)}") from None
     if text.strip() in _NON_FINITE:
         return float(text)
     if text.lstrip().startswith("{"):
@@ -187,6 +191,10 @@ def _check_value(path: str, v: Any) -> Any:
     if isinstance(v, float) and not math.isfinite(v):
         raise SweepError(f"--param {path}={v!r}: must be a finite number")
     if isinstance(v, (bool, int, float, str)):
+        try:  # a 64-bit integer, a string without lone surrogates (its folder name is UTF-8)
+            _toml.check_values(v, path)
+        except ScenarioError as e:
+            raise SweepError(f"--param {_one_line(e)}") from None
         return v
     if isinstance(v, Mapping):
         v = dict(v)
