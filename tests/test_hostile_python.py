@@ -290,3 +290,20 @@ def test_undecodable_command_line_text_is_named(tmp_path, examples):
         assert r.returncode == 2, r.stderr
         one_line(r.stderr, needle)
     assert list(tmp_path.iterdir()) == []
+
+
+# ---- argparse's own refusals: one line too ------------------------------------------------
+
+@pytest.mark.parametrize("args,name", [
+    (["bench", "--gate", "maybe"], "--gate"), (["bench", "--hosts", "x"], "--hosts"),
+    (["run"], "file"), (["nosuch"], "nosuch"), (["run", "x.toml", "--seed"], "--seed"),
+    (["reproduce", "jumbo", "--workers", "1.5"], "--workers"), (["sweep", "x.toml", "--chunk", "x"], "--chunk"),
+])
+def test_usage_errors_are_one_line_exit_2(capsys, args, name):
+    """argparse printed its usage (five lines) before the error: a refusal of many lines."""
+    from superpacket import cli
+
+    with pytest.raises(SystemExit) as e:
+        cli.main(args)
+    assert e.value.code == 2
+    one_line(capsys.readouterr().err, name, "error:")

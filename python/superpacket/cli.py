@@ -508,8 +508,17 @@ def _print_regimes(r: dict[str, Any]) -> None:
         print(f"  {b['explanation']}")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with a usage error on one line (`superpacket bench: error: argument --gate:
+    invalid choice ...`), exit 2, as every other refusal; `-h` still shows the usage.
+    Subcommands' parsers are of this class too (add_subparsers takes the parent's)."""
+
+    def error(self, message: str) -> Any:
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {' '.join(message.split())}\n")
+
+
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="superpacket", description=__doc__.split("\n\n")[0])
+    p = _Parser(prog="superpacket", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run a scenario file")
     r.add_argument("file")
