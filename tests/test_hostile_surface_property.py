@@ -546,3 +546,17 @@ def test_issue_reproducers_with_a_cause_in_the_simulator(tmp_path, cid, sc, must
         r2 = _run_json(g)
         assert r.returncode == 0 and r2.returncode == 0, (r.stderr, r2.stderr)
         assert json.loads(r.stdout)["flows"] != json.loads(r2.stdout)["flows"]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "scenario_fabric.rs build_fat_tree: the host check `(k as u64).pow(3) / 4 > MAX_HOSTS` wraps for "
+    "k = 4194304, so the sweep's validation of each point (sweeps.build_points -> _core.validate) builds the "
+    "fabric and never returns: check k with checked_pow (or k <= 146) first"))
+def test_sweep_over_a_fat_tree_radix_past_the_cube_root_is_refused(tmp_path):
+    """Issue 30 class 2: `sweep --param topology.k=4,4194304` hung in the check itself."""
+    f = tmp_path / "fat.toml"
+    f.write_text(_toml.dumps(_sc("20ms", topology=copy.deepcopy(_FAT_TREE), traffic=[])))
+    r = _spawn([EXE, "sweep", str(f), "--param", "topology.k=4,4194304", "--seeds", "1", "--workers", "0",
+                "--quiet", "--out", str(tmp_path / "s")], tmp_path, tmp_path / ".peak", REPRODUCER_TIMEOUT_S)
+    assert r is not None, "still validating after 5 s"
+    assert r.returncode == 2 and "topology.k" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
