@@ -280,7 +280,7 @@ def normalize_seeds(seeds: int | str | Iterable[int]) -> list[int]:
     if isinstance(seeds, str):
         return parse_seeds(seeds)
     if isinstance(seeds, int):
-        if not 1 <= seeds <= checks.MAX_RUNS:
+        if isinstance(seeds, bool) or not 1 <= seeds <= checks.MAX_RUNS:  # True is not "1 seed"
             raise SweepError(f"--seeds {seeds}: must be an integer in 1..{checks.MAX_RUNS}")
         return list(range(1, seeds + 1))
     if isinstance(seeds, Sized):  # range(10**12) is not made a set
