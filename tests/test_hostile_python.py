@@ -309,3 +309,32 @@ def test_usage_errors_are_one_line_exit_2(capsys, args, name):
         cli.main(args)
     assert e.value.code == 2
     one_line(capsys.readouterr().err, name, "error:")
+
+
+# ---- options a combination would ignore --------------------------------------------------
+
+@pytest.mark.parametrize("args,name", [
+    # --chunk sizes Dask tasks: with --workers 0 there are none
+    (["sweep", "{e}", "--seeds", "1", "--workers", "0", "--chunk", "4", "--out", "o"], "--chunk"),
+    # with --scheduler the cluster's workers run: --workers was dropped
+    (["sweep", "{e}", "--seeds", "1", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1", "--out", "o"],
+     "--workers 2"),
+    (["reproduce", "jumbo", "--seeds", "1", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1", "--out", "o"],
+     "--workers 2"),
+])
+def test_options_a_combination_ignores_are_refused(capsys, tmp_path, monkeypatch, examples, args, name):
+    monkeypatch.chdir(tmp_path)
+    rc, err = main_rc(capsys, *[a.format(e=examples / "incast.toml") for a in args])
+    assert rc == 2
+    one_line(err, name)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_python_sweep_refuses_options_it_would_ignore(examples, tmp_path):
+    for kw, name in (({"workers": 0, "chunk": 2}, "--chunk"), ({"workers": 0, "shared_fs": True}, "shared_fs"),
+                     ({"workers": 2, "scheduler": "tcp://127.0.0.1:1"}, "--workers"),
+                     ({"workers": 2, "client": object()}, "--workers"),
+                     ({"client": object(), "scheduler": "tcp://127.0.0.1:1"}, "--scheduler")):
+        with pytest.raises(sweeps.SweepError, match=name):
+            sweeps.sweep(examples / "incast.toml", seeds=1, out=tmp_path / "s", **kw)
+    assert not (tmp_path / "s").exists()

@@ -407,6 +407,9 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
             return _fail(str(e))
     if a.jitter_us is not None and not (math.isfinite(a.jitter_us) and a.jitter_us >= 0):
         return _fail(f"--jitter-us must be >= 0 and finite (got {a.jitter_us:g})")
+    if a.scheduler is not None and a.workers is not None:  # dask_client would ignore --workers
+        return _fail(f"--workers {a.workers}: applies to a local cluster; with --scheduler the cluster's own "
+                     "workers run")
     bad = (checks.workers(a.workers) or checks.scheduler(a.scheduler)
            or (checks.duration_s(a.duration) if a.duration is not None else None)
            or (checks.out_dir(a.out) if a.out else None))

@@ -647,6 +647,15 @@ def sweep(
         raise SweepError(f"--chunk {chunk}: must be >= 1")
     if bad := checks.workers(workers):
         raise SweepError(bad)
+    # an option that would have no effect is refused, not silently ignored
+    if client is not None and scheduler is not None:
+        raise SweepError("--scheduler: give a scheduler address or a client, not both")
+    if workers is not None and (scheduler is not None or client is not None):
+        raise SweepError(f"--workers {workers}: applies to a local cluster; with "
+                         f"{'--scheduler' if scheduler is not None else 'a client'} the cluster's own workers run")
+    if workers == 0 and (chunk is not None or shared_fs is not None):
+        raise SweepError(f"--{'chunk' if chunk is not None else 'shared_fs'}: applies to runs on Dask; "
+                         "--workers 0 runs them one after another in this process")
     base = load_base(scenario)
     seed_list = normalize_seeds(seeds)
     # the grid bounded by the runs left for each seed before any value is expanded
