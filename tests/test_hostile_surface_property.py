@@ -455,8 +455,14 @@ _INCAST = {"kind": "incast", "client": "h0_0", "servers": ["h1_*"], "bytes": 200
 #: option changes the run).
 ISSUE_CASES: list[tuple[str, dict[str, Any], Any, str]] = [
     ("fixed-window-1e12", _sc(tcp={"cc": {"kind": "fixed", "window": 1e12}}), "property",
-     ("tcp/cc/fixed.rs: `window` is not bounded nor charged to the memory estimate (scenario_memory.rs); the "
-     "first flight is built at once: bound it as init_cwnd (MAX_INIT_CWND) in the cc table's validation")),
+     ("tcp/sender.rs Sender::try_send puts the whole window's flight into `out` at once, and tcp/cc/fixed.rs "
+      "`window` has no upper bound nor a share of the memory estimate: bound it as init_cwnd (MAX_INIT_CWND), "
+      "or cap the window try_send uses")),
+    ("fast-alpha-1e300", _sc(tcp={"cc": {"kind": "fast", "alpha": 1e300, "cap_2w": False, "mi_threshold": 0.0}}),
+     "property",
+     ("tcp/cc/fast.rs Params::validate: alpha has no upper bound (init_cwnd is capped at 10^6 for this very "
+      "reason); without cap_2w one update sets w ~ alpha / 2 and Sender::try_send builds that flight: cap "
+      "alpha (e.g. at MAX_INIT_CWND) or clamp Fast::target")),
     ("sample-flows-50ns", _sc("1s", output={"sample_flows": "50ns"}), "property",
      ("scenario_memory.rs: the per-flow series (flows x duration / sample_flows rows) is not charged to the "
      "estimate, and MONITOR_MAX_ROWS bounds rows per flow, not in all: bound flows x rows")),
