@@ -338,3 +338,16 @@ def test_python_sweep_refuses_options_it_would_ignore(examples, tmp_path):
         with pytest.raises(sweeps.SweepError, match=name):
             sweeps.sweep(examples / "incast.toml", seeds=1, out=tmp_path / "s", **kw)
     assert not (tmp_path / "s").exists()
+
+
+def test_param_numbers_toml_cannot_hold_are_named_as_numbers(capsys, examples, tmp_path):
+    """`--param tcp.init_cwnd=1e400` became the string "1e400" ("invalid type: string,
+    expected f64"): now a number out of range. A 20,000-character value is not echoed whole."""
+    e = str(examples / "incast.toml")
+    for value in ("1e400", "99999999999999999999999", "-1e999"):
+        rc, err = main_rc(capsys, "sweep", e, "--param", f"tcp.init_cwnd={value}", "--out", str(tmp_path / "s"))
+        assert rc == 2
+        one_line(err, f"--param tcp.init_cwnd={value}: a number out of range")
+    rc, err = main_rc(capsys, "sweep", e, "--param", "x=" + "{" * 20000, "--out", str(tmp_path / "s"))
+    assert rc == 2 and len(one_line(err, "--param x={{{")) < 300, err
+    assert not (tmp_path / "s").exists()

@@ -145,13 +145,19 @@ def parse_value(text: str, path: str = "") -> Any:
             # the parser's position and field are those of `v = TEXT`: give them in TEXT
             msg = re.sub(r"at line 1, column (\d+)", lambda m: f"at column {max(1, int(m.group(1)) - 4)}", msg)
             msg = re.sub(r"^v(?=[.\[:])", lambda _: path, msg)  # v.min_th -> PATH.min_th
-            raise SweepError(f"--param {path}={' '.join(text.split())}: {msg}") from None  # one line
+            raise SweepError(f"--param {path}={_cut(' '.join(text.split()))}: {msg}") from None  # one line
     if "\n" in text or "\r" in text:
         return text
     try:
         return _toml.loads(f"v = {text}")["v"]
     except ScenarioError:
+        if _NUMBER.fullmatch(text.strip()):  # a number TOML cannot hold: not a string "1e400"
+            raise SweepError(f"--param {path}={_cut(text.strip())}: a number out of range (integers are "
+                             "64-bit, floats finite)") from None
         return text
+
+
+_NUMBER = re.compile(r"[+-]?(\d[\d_]*)(\.\d[\d_]*)?([eE][+-]?\d+)?")
 
 
 def _split_param(arg: str) -> tuple[str, list[str]]:
@@ -415,8 +421,13 @@ def build_points(base: dict[str, Any], params: dict[str, list[Any]]) -> list[Poi
 
 
 def _show(v: Any) -> str:
-    """A value in an error message: scalars as before (repr: '10Gbs'), tables in short form."""
-    return value_label(v) if isinstance(v, dict) else repr(v)
+    """A value in an error message: scalars as before (repr: '10Gbs'), tables in short form;
+    at most 80 characters (a 20,000-character value is not echoed whole)."""
+    return _cut(value_label(v) if isinstance(v, dict) else repr(v))
+
+
+def _cut(text: str, n: int = 80) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
 
 
 def check_dir_names(params: dict[str, list[Any]]) -> None:
