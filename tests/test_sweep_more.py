@@ -56,7 +56,8 @@ def test_sweep_keeps_the_flow_series_of_every_run(examples, tmp_path):
     assert (r.runs, r.ran, r.failed) == (4, 4, [])
     data = superpacket.load_sweep(out)
     fs = data.flow_series
-    assert fs.columns[:2] == [LIMIT, "seed"] and fs.schema[LIMIT] == pl.Int64 and fs.schema["seed"] == pl.Int64
+    # the seed is a u64 in the simulator: UInt64 (seeds from 2^63 up, issue 30)
+    assert fs.columns[:2] == [LIMIT, "seed"] and fs.schema[LIMIT] == pl.Int64 and fs.schema["seed"] == pl.UInt64
     singles = {}
     for limit in (20, 50):
         for seed in (1, 2):

@@ -97,7 +97,14 @@ def check_values(d: Any, where: str = "") -> None:
         name = path or "scenario"
         if isinstance(v, float) and not math.isfinite(v):
             raise ScenarioError(f"{name}: must be a finite number (got {v})")
-        if isinstance(v, (bool, int, float, str)):
+        if isinstance(v, int) and not isinstance(v, bool) and not -(2**63) <= v <= 2**64 - 1:
+            # JSON would carry it, the schema's parser not ("number out of range" at a column)
+            raise ScenarioError(f"{name}: must be an integer in {-(2**63)}..{2**64 - 1}, a scenario's integers "
+                                f"are 64-bit (got one of {v.bit_length()} bits)")
+        if isinstance(v, str):
+            _check_text(v, name)
+            continue
+        if isinstance(v, (bool, int, float)):
             continue
         if v is None:
             raise ScenarioError(f"{name}: must be a value, not None (TOML has no null: leave the field out)")
@@ -107,12 +114,26 @@ def check_values(d: Any, where: str = "") -> None:
             for k in reversed(list(v)):
                 if not isinstance(k, str):
                     raise ScenarioError(f"{name}: keys must be strings, got {k!r}")
+                _check_text(k, f"{name}: key {k!r:.40}")
                 stack.append((f"{path}.{k}" if path else k, v[k], depth + 1))
         elif isinstance(v, (list, tuple)):
             stack.extend((f"{path}[{i}]", x, depth + 1) for i, x in reversed(list(enumerate(v))))
         else:
             raise ScenarioError(f"{name}: a scenario holds tables, arrays, strings, numbers and booleans, "
                                 f"not {type(v).__name__}")
+
+
+def _check_text(text: str, name: str) -> None:
+    """A string must be Unicode text a file can hold: Python lets a str hold a lone
+    surrogate (U+D800..U+DFFF, e.g. from undecodable bytes), which UTF-8 and the schema
+    cannot (its JSON parser said "lone leading surrogate in hex escape" at a column)."""
+    from superpacket._core import ScenarioError
+
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ScenarioError(f"{name}: not valid Unicode text (a lone surrogate U+{ord(text[e.start]):04X} at "
+                            f"character {e.start})") from None
 
 
 def scenario_json(d: dict[str, Any]) -> str:

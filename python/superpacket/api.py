@@ -165,8 +165,8 @@ def run(
     added to the scenario's `[output] pcap`; `pcap_snaplen`: bytes kept per frame (0 =
     whole frames). `out`: write the results and traces there (`Results.write`).
     """
-    if seed is not None and not (isinstance(seed, int) and 0 <= seed < 2**64):
-        raise ValueError(f"seed: must be an integer in 0..{2**64 - 1} (got {seed!r})")
+    if seed is not None and not (isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 2**64):
+        raise ValueError(f"seed: must be an integer in 0..{2**64 - 1} (got {seed!r:.60})")
     if pcap_snaplen is not None and not (isinstance(pcap_snaplen, int) and 0 <= pcap_snaplen <= MAX_SNAPLEN):
         raise ValueError(f"pcap_snaplen: must be an integer in 0..{MAX_SNAPLEN} (got {pcap_snaplen!r})")
     text, fmt = load_scenario(scenario)
@@ -189,8 +189,13 @@ def pcap_names(pcap: str | list[str] | None) -> list[str]:
     """Link names from a list and/or comma-separated strings ("R->d,s0->R")."""
     if pcap is None:
         return []
+    from superpacket._toml import _check_text
+
     items = [pcap] if isinstance(pcap, str) else list(pcap)
-    return [n.strip() for item in items for n in item.split(",") if n.strip()]
+    names = [n.strip() for item in items for n in item.split(",") if n.strip()]
+    for n in names:  # e.g. undecodable bytes on the command line: ScenarioError naming pcap
+        _check_text(n, f"pcap {n!r:.40}")
+    return names
 
 
 def _run_with_progress(sim: _core.Simulation, progress: bool | None) -> None:

@@ -73,8 +73,12 @@ def cmd_run(a: argparse.Namespace) -> int:
         return _fail("--pcap needs --out DIR (the pcap files are written there)")
     if a.pcap_snaplen is not None and not 0 <= a.pcap_snaplen <= checks.MAX_SNAPLEN:
         return _fail(f"--pcap-snaplen must be an integer in 0..{checks.MAX_SNAPLEN} (0: whole frames)")
-    bad = (checks.seed(a.seed) if a.seed is not None else None) or (checks.out_dir(a.out) if a.out else None)
-    if bad:
+    if a.seed is not None:
+        try:
+            a.seed = checks.parse_seed(a.seed)  # text: the strict parser sweep and reproduce share
+        except checks.SeedError as e:
+            return _fail(str(e))
+    if bad := checks.out_dir(a.out) if a.out else None:
         return _fail(bad)
     try:
         # a bad scenario is refused before polars loads (half of the command's start-up)
@@ -188,14 +192,31 @@ def cmd_list(a: argparse.Namespace) -> int:
 _BENCH_CHILD = "import sys; from superpacket import _core; print(_core.bench_p1(float(sys.argv[1])))"
 
 
+class BenchChildError(RuntimeError):
+    """A benchmark's fresh interpreter failed: its error's last line (`str`), and whether
+    that is bad input (a ScenarioError or ValueError: exit 2) or a bug (exit 1)."""
+
+    def __init__(self, stderr: str, returncode: int = 1) -> None:
+        lines = stderr.strip().splitlines()
+        super().__init__(lines[-1] if lines else f"the benchmark's interpreter failed (exit {returncode})")
+        self.bad_input = bool(lines) and lines[-1].startswith(("ValueError", "_core.ScenarioError",
+                                                               "superpacket._core.ScenarioError"))
+
+
 def _bench_child(script: str, *args: Any) -> dict[str, Any]:
     """Runs a benchmark `script` in a fresh interpreter (so peak RSS is its own) with
-    `args` as its argv; its stdout's JSON, or RuntimeError with its stderr."""
+    `args` as its argv; its stdout's JSON, or BenchChildError with its stderr."""
     r = subprocess.run([sys.executable, "-c", script, *map(str, args)], capture_output=True, text=True, check=False)
     if r.returncode != 0:
-        raise RuntimeError(r.stderr.strip())
+        raise BenchChildError(r.stderr, r.returncode)
     out: dict[str, Any] = json.loads(r.stdout)
     return out
+
+
+def _n(x: Any, scale: float = 1.0, spec: str = ".2f") -> str:
+    """A benchmark's figure for the screen; `-` where the run gives none (a rate over no
+    time, a CPU time too short to measure)."""
+    return "-" if x is None else format(x / scale, spec)
 
 
 def bench_p1(duration_s: float) -> dict[str, Any]:
@@ -225,8 +246,8 @@ def cmd_bench_fast_burstiness(a: argparse.Namespace) -> int:
         return 0
     print(f"fast-burstiness: one FAST flow, 622 Mb/s x 360 ms, txqueuelen {a.txqueuelen}, "
           f"burstiness control {a.gate}, {a.duration:g} simulated s")
-    print(f"  wall {r['wall_s']:.3f} s   events {r['events']}   {r['events_per_s'] / 1e6:.2f} M events/s")
-    print(f"  goodput {r['goodput_bps'] / 1e6:.1f} Mb/s   router drops {r['router_drops']}   "
+    print(f"  wall {_n(r['wall_s'], spec='.3f')} s   events {r['events']}   {_n(r['events_per_s'], 1e6)} M events/s")
+    print(f"  goodput {_n(r['goodput_bps'], 1e6, '.1f')} Mb/s   router drops {r['router_drops']}   "
           f"sender drops {r['sender_drops']}")
     rss = [s["rss_bytes"] / 2**20 for s in r["steps"] if s["rss_bytes"] is not None]
     if rss:
@@ -251,6 +272,8 @@ def cmd_bench_datacenter(a: argparse.Namespace) -> int:
         return _fail(bad)
     if not (math.isfinite(a.warmup) and 0 <= a.warmup <= 10):
         return _fail(f"--warmup: must be a number of seconds in [0, 10] (got {a.warmup})")
+    if 0 < a.warmup < checks.MIN_SIM_S:
+        return _fail(f"--warmup: must be 0 or at least 1e-09 s, one step of the simulated clock (got {a.warmup:g})")
     if a.hosts not in DC_HOSTS:
         return _fail(f"--hosts: must be one of {', '.join(map(str, DC_HOSTS))} (got {a.hosts})")
     r = bench_datacenter(a.hosts, duration, a.warmup)
@@ -259,10 +282,11 @@ def cmd_bench_datacenter(a: argparse.Namespace) -> int:
         return 0
     print(f"datacenter: web search at 50 % load, DCTCP, {a.hosts} hosts ({r['nodes']} nodes, {r['links']} links), "
           f"{duration:g} s after {a.warmup:g} s warm-up")
-    print(f"  wall {r['wall_s']:.3f} s (CPU {r['cpu_s']:.3f} s)   packet-hops {r['packet_hops']}   "
-          f"{r['packet_hops_per_cpu_s'] / 1e6:.2f} M hops per CPU s ({r['cpu_ns_per_packet_hop']:.0f} ns each)")
-    print(f"  events {r['events']}   {r['events_per_s'] / 1e6:.2f} M events/s (wall)   flows finished "
-          f"{r['flows_finished']}   peak RSS {r['peak_rss_bytes'] / 2**20:.1f} MiB")
+    print(f"  wall {_n(r['wall_s'], spec='.3f')} s (CPU {_n(r['cpu_s'], spec='.3f')} s)   packet-hops "
+          f"{r['packet_hops']}   {_n(r['packet_hops_per_cpu_s'], 1e6)} M hops per CPU s "
+          f"({_n(r['cpu_ns_per_packet_hop'], spec='.0f')} ns each)")
+    print(f"  events {r['events']}   {_n(r['events_per_s'], 1e6)} M events/s (wall)   flows finished "
+          f"{r['flows_finished']}   peak RSS {_n(r['peak_rss_bytes'], 2**20, '.1f')} MiB")
     return 0
 
 
@@ -299,10 +323,7 @@ def cmd_bench_riops_web(a: argparse.Namespace) -> int:
     duration = 600.0 if a.duration is None else a.duration
     if bad := checks.duration_s(duration):
         return _fail(bad)
-    try:
-        r = bench_riops_web(duration)
-    except RuntimeError as e:  # the child's error (e.g. the memory budget): its last line
-        return _fail(f"bench riops-web: {str(e).splitlines()[-1] if str(e) else 'failed'}")
+    r = bench_riops_web(duration)  # the child's error (e.g. the memory budget): cmd_bench
     if a.json:
         print(json.dumps(r, indent=2, sort_keys=True))
         return 0
@@ -316,19 +337,61 @@ def cmd_bench_riops_web(a: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_bench(a: argparse.Namespace) -> int:
-    if a.scenario == "datacenter":
-        return cmd_bench_datacenter(a)
-    if a.scenario == "riops-web":
-        return cmd_bench_riops_web(a)
-    if a.duration is None:
-        a.duration = 5.0
-    if a.fast_burstiness:
-        return cmd_bench_fast_burstiness(a)
-    if a.sweep:
-        from superpacket import cli_sweep
+#: The options each benchmark uses (and the defaults of those that have one): an option
+#: given to a benchmark that does not use it is refused, not silently ignored.
+BENCH_OPTIONS: dict[str, dict[str, Any]] = {
+    "P1 (no --fast-burstiness, --sweep or --scenario)": {"duration": 5.0},
+    "--fast-burstiness": {"duration": 5.0, "txqueuelen": 10_000, "gate": "off"},
+    "--scenario datacenter": {"duration": None, "hosts": 144, "warmup": 0.02, "scenario": "datacenter"},
+    "--scenario riops-web": {"duration": None, "scenario": "riops-web"},
+    "--sweep": {"runs": 200, "workers": 2, "scenario": "examples/incast.toml"},
+}
+_BENCH_FLAGS = ("duration", "hosts", "warmup", "txqueuelen", "gate", "runs", "workers", "scenario")
 
-        return cli_sweep.cmd_bench_sweep(a)
+
+def _bench_mode(a: argparse.Namespace) -> tuple[str | None, str | None]:
+    """(the benchmark the options ask for, None) or (None, the line refusing them)."""
+    named = a.scenario if a.scenario in ("datacenter", "riops-web") and not a.sweep else None
+    if a.scenario is not None and named is None and not a.sweep:
+        return None, (f"--scenario {a.scenario}: not a benchmark (datacenter or riops-web); a scenario file is "
+                      "benchmarked with --sweep")
+    picked = [m for m, on in (("--fast-burstiness", a.fast_burstiness), ("--sweep", a.sweep),
+                              (f"--scenario {named}", named)) if on]
+    if len(picked) > 1:
+        return None, f"{picked[0]} and {picked[1]} are different benchmarks: give one"
+    mode = picked[0] if picked else next(iter(BENCH_OPTIONS))
+    for opt in _BENCH_FLAGS:
+        if getattr(a, opt) is not None and opt not in BENCH_OPTIONS[mode]:
+            users = [m.split(" (")[0] for m, o in BENCH_OPTIONS.items() if opt in o]
+            return None, f"--{opt} applies to {_join(users)} only"
+    return mode, None
+
+
+def cmd_bench(a: argparse.Namespace) -> int:
+    mode, bad = _bench_mode(a)
+    if mode is None:
+        return _fail(str(bad))
+    for opt, default in BENCH_OPTIONS[mode].items():
+        if getattr(a, opt) is None:
+            setattr(a, opt, default)
+    try:
+        if mode == "--scenario datacenter":
+            return cmd_bench_datacenter(a)
+        if mode == "--scenario riops-web":
+            return cmd_bench_riops_web(a)
+        if mode == "--fast-burstiness":
+            return cmd_bench_fast_burstiness(a)
+        if mode == "--sweep":
+            from superpacket import cli_sweep
+
+            return cli_sweep.cmd_bench_sweep(a)
+        return cmd_bench_p1(a)
+    except BenchChildError as e:  # checked input the benchmark still refused, or a bug: one line
+        print(f"superpacket: bench {mode.split(' (')[0]}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT if e.bad_input else 1
+
+
+def cmd_bench_p1(a: argparse.Namespace) -> int:
     if bad := checks.duration_s(a.duration):
         return _fail(bad)
     r = bench_p1(a.duration)
@@ -336,10 +399,10 @@ def cmd_bench(a: argparse.Namespace) -> int:
         print(json.dumps(r, indent=2, sort_keys=True))
         return 0
     print(f"P1: 64 NewReno flows, 10 Gbps dumbbell, {a.duration:g} simulated s")
-    print(f"  wall {r['wall_s']:.3f} s   events {r['events']}   {r['events_per_s'] / 1e6:.2f} M events/s")
-    print(f"  bottleneck packets {r['bottleneck_pkts']}   {r['bottleneck_pkts_per_s'] / 1e6:.2f} M pkts/s   "
-          f"utilisation {r['bottleneck_utilization']:.4f}")
-    print(f"  peak RSS {r['peak_rss_bytes'] / 2**20:.1f} MiB   peak packets live {r['peak_live_packets']}")
+    print(f"  wall {_n(r['wall_s'], spec='.3f')} s   events {r['events']}   {_n(r['events_per_s'], 1e6)} M events/s")
+    print(f"  bottleneck packets {r['bottleneck_pkts']}   {_n(r['bottleneck_pkts_per_s'], 1e6)} M pkts/s   "
+          f"utilisation {_n(r['bottleneck_utilization'], spec='.4f')}")
+    print(f"  peak RSS {_n(r['peak_rss_bytes'], 2**20, '.1f')} MiB   peak packets live {r['peak_live_packets']}")
     return 0
 
 
@@ -362,19 +425,16 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
         return _fail(f"unknown experiment {a.name!r}; available: {', '.join(sorted(EXPERIMENTS))}")
     seeds: list[int] | None = None
     if a.seeds is not None:
-        # the syntax of `sweep --seeds`: N (1..N), A..B, 1,3,5, 3..5,9
-        from superpacket.sweeps import SweepError, parse_seeds
-
+        # the syntax and parser of `sweep --seeds`: N (1..N), A..B, 1,3,5, 3..5,9
         try:
-            seeds = parse_seeds(a.seeds)
-        except SweepError as e:  # its count limit is a sweep's runs; an experiment's is lower
-            return _fail(str(e).replace(f"at most {checks.MAX_RUNS} in one sweep",
-                                        f"at most {checks.MAX_EXPERIMENT_SEEDS} in one experiment"))
-        if len(seeds) > checks.MAX_EXPERIMENT_SEEDS:
-            return _fail(f"--seeds {a.seeds.strip()}: {len(seeds)} seeds; at most "
-                         f"{checks.MAX_EXPERIMENT_SEEDS} in one experiment")
+            seeds = checks.parse_seeds(a.seeds, limit=checks.MAX_EXPERIMENT_SEEDS, what="experiment")
+        except checks.SeedError as e:
+            return _fail(str(e))
     if a.jitter_us is not None and not (math.isfinite(a.jitter_us) and a.jitter_us >= 0):
         return _fail(f"--jitter-us must be >= 0 and finite (got {a.jitter_us:g})")
+    if a.scheduler is not None and a.workers is not None:  # dask_client would ignore --workers
+        return _fail(f"--workers {a.workers}: applies to a local cluster; with --scheduler the cluster's own "
+                     "workers run")
     bad = (checks.workers(a.workers) or checks.scheduler(a.scheduler)
            or (checks.duration_s(a.duration) if a.duration is not None else None)
            or (checks.out_dir(a.out) if a.out else None))
@@ -492,13 +552,22 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with a usage error on one line (`superpacket bench: error: argument --gate:
+    invalid choice ...`), exit 2, as every other refusal; `-h` still shows the usage.
+    Subcommands' parsers are of this class too (add_subparsers takes the parent's)."""
+
+    def error(self, message: str) -> Any:
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {' '.join(message.split())}\n")
+
+
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="superpacket", description=__doc__.split("\n\n")[0])
+    p = _Parser(prog="superpacket", description=__doc__.split("\n\n")[0])
     p.add_argument("--version", action=_Version, help="print the version and exit")
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run a scenario file")
     r.add_argument("file")
-    r.add_argument("--seed", type=int, default=None)
+    r.add_argument("--seed", default=None, metavar="N", help="the run's seed, 0..2^64-1 (ASCII digits)")
     r.add_argument("--out", default=None, help="write Parquet tables and summary.json here")
     r.add_argument("--json", action="store_true", help="print a machine-readable summary")
     r.add_argument("--timing", action="store_true", help="include wall-clock time")
@@ -516,13 +585,13 @@ def main(argv: list[str] | None = None) -> int:
     b = sub.add_parser("bench", help="run benchmark scenario P1")
     b.add_argument("--duration", type=float, default=None,
                    help="simulated seconds (default 5; --scenario datacenter: 0.1; riops-web: 600)")
-    b.add_argument("--hosts", type=int, default=144, help="--scenario datacenter: 16, 128, 144 or 1024 hosts (144)")
-    b.add_argument("--warmup", type=float, default=0.02, help="--scenario datacenter: warm-up seconds (0.02)")
+    b.add_argument("--hosts", type=int, default=None, help="--scenario datacenter: 16, 128, 144 or 1024 hosts (144)")
+    b.add_argument("--warmup", type=float, default=None, help="--scenario datacenter: warm-up seconds (0.02)")
     b.add_argument("--json", action="store_true")
     b.add_argument("--fast-burstiness", action="store_true",
                    help="the 622 Mb/s x 360 ms FAST TCP run of Wei, Hegde and Low (PFLDnet 2005) instead of P1 (--duration 300 for the full run)")
-    b.add_argument("--txqueuelen", type=int, default=10_000, help="--fast-burstiness: the host's NIC queue (10000)")
-    b.add_argument("--gate", choices=("on", "off"), default="off",
+    b.add_argument("--txqueuelen", type=int, default=None, help="--fast-burstiness: the host's NIC queue (10000)")
+    b.add_argument("--gate", choices=("on", "off"), default=None,
                    help="--fast-burstiness: burstiness control on or off (off)")
     b.set_defaults(fn=cmd_bench)
     from superpacket import cli_sweep

@@ -36,8 +36,8 @@ def cmd_sweep(a: argparse.Namespace) -> int:
     if bad := checks.workers(a.workers) or checks.scheduler(a.scheduler) or checks.out_dir(out):
         return _fail(bad)
     try:
-        params = sweeps.normalize_params(a.param or [])
         seeds = sweeps.parse_seeds(a.seeds)
+        params = sweeps.normalize_params(a.param or [], max_points=max(1, checks.MAX_RUNS // len(seeds)))
         base = sweeps.load_base(a.file)
     except sweeps.SweepError as e:
         return _fail(str(e))
@@ -83,10 +83,15 @@ def cmd_bench_sweep(a: argparse.Namespace) -> int:
     from superpacket import sweeps
     from superpacket._core import ScenarioError
 
+    try:  # the scenario checked here: a leg's error would be another interpreter's traceback
+        sweeps.build_points(sweeps.load_base(a.scenario), {})
+    except (sweeps.SweepError, ScenarioError, OSError, UnicodeDecodeError, ValueError) as e:
+        return _fail(f"--scenario {a.scenario}: {e}")
     try:
         r = sweep_bench.bench(a.scenario, runs=a.runs, workers=a.workers)
-    except (sweeps.SweepError, ScenarioError, FileNotFoundError, ValueError) as e:
-        return _fail(f"{a.scenario}: {e}")
+    except RuntimeError as e:  # a leg failed all the same: its last line
+        print(f"superpacket: bench --sweep: {str(e).strip().splitlines()[-1]}", file=sys.stderr)
+        return EXIT_RUNS_FAILED
     if a.json:
         print(json.dumps(r, indent=2, sort_keys=True))
         return 0
@@ -118,8 +123,10 @@ def add_parsers(sub: Any) -> None:
 def add_bench_args(b: Any) -> None:
     b.add_argument("--sweep", action="store_true",
                    help="benchmark a sweep on a local Dask cluster against the same runs one after another")
-    b.add_argument("--runs", type=int, default=200, help="runs (seeds) for --sweep (default 200)")
-    b.add_argument("--workers", type=int, default=2, help="local cluster workers for --sweep (default 2)")
-    b.add_argument("--scenario", default="examples/incast.toml",
-                   help="scenario for --sweep; or 'datacenter': web search at 50 %% load with DCTCP on a fabric; or 'riops-web': "
-                        "the memory of an open-loop web workload through the Python API")
+    # defaults None: cli.BENCH_OPTIONS fills them in for the benchmark that uses them
+    b.add_argument("--runs", type=int, default=None, help="runs (seeds) for --sweep (default 200)")
+    b.add_argument("--workers", type=int, default=None, help="local cluster workers for --sweep (default 2)")
+    b.add_argument("--scenario", default=None,
+                   help="scenario file for --sweep (default examples/incast.toml); or 'datacenter': web search at 50 "
+                        "%% load with DCTCP on a fabric; or 'riops-web': the memory of an open-loop web workload "
+                        "through the Python API")

@@ -128,7 +128,9 @@ def _hive_type(values: list[Any]) -> Any:
     if all(isinstance(v, bool) for v in values):
         return pl.Boolean
     if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        return pl.Int64
+        if all(-(2**63) <= v < 2**63 for v in values):
+            return pl.Int64
+        return pl.UInt64 if all(0 <= v < 2**64 for v in values) else pl.String
     if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
         return pl.Float64
     return pl.String
@@ -150,7 +152,8 @@ def load_table(out: str | Path, table: str) -> Any:
     outp = Path(out)
     meta = read_meta(outp)
     params = list(meta["params"])
-    schema = {p: _hive_type(v) for p, v in meta["params"].items()} | {"seed": pl.Int64}
+    # the seed is a u64 (seeds from 2^63 up do not fit Int64)
+    schema = {p: _hive_type(v) for p, v in meta["params"].items()} | {"seed": pl.UInt64}
     files = sorted(f for f in outp.glob(f"**/{table}.parquet")
                    if not any(part.startswith(".") for part in f.relative_to(outp).parts))
     if not files:

@@ -46,10 +46,12 @@ import io
 import itertools
 import json
 import math
+import numbers
 import os
 import re
 import shutil
 import socket
+import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sized
@@ -129,6 +131,10 @@ def parse_value(text: str, path: str = "") -> Any:
     valid TOML inline table (or holds NaN or an infinity) raises SweepError naming `path`."""
     from superpacket._core import ScenarioError
 
+    try:  # undecodable bytes on the command line arrive as lone surrogates
+        _toml.check_values(text, path)
+    except ScenarioError as e:
+        raise SweepError(f"--param {_one_line(e)}") from None
     if text.strip() in _NON_FINITE:
         return float(text)
     if text.lstrip().startswith("{"):
@@ -139,55 +145,48 @@ def parse_value(text: str, path: str = "") -> Any:
             # the parser's position and field are those of `v = TEXT`: give them in TEXT
             msg = re.sub(r"at line 1, column (\d+)", lambda m: f"at column {max(1, int(m.group(1)) - 4)}", msg)
             msg = re.sub(r"^v(?=[.\[:])", lambda _: path, msg)  # v.min_th -> PATH.min_th
-            raise SweepError(f"--param {path}={' '.join(text.split())}: {msg}") from None  # one line
+            raise SweepError(f"--param {path}={_cut(' '.join(text.split()))}: {msg}") from None  # one line
     if "\n" in text or "\r" in text:
         return text
     try:
         return _toml.loads(f"v = {text}")["v"]
     except ScenarioError:
+        if _NUMBER.fullmatch(text.strip()):  # a number TOML cannot hold: not a string "1e400"
+            raise SweepError(f"--param {path}={_cut(text.strip())}: a number out of range (integers are "
+                             "64-bit, floats finite)") from None
         return text
 
 
-def parse_param(arg: str) -> tuple[str, list[Any]]:
-    """`path=v1,v2,...` -> (path, [values]); a value may be an inline table `{k = v, ...}`."""
+_NUMBER = re.compile(r"[+-]?(\d[\d_]*)(\.\d[\d_]*)?([eE][+-]?\d+)?")
+
+
+def _split_param(arg: str) -> tuple[str, list[str]]:
+    """`path=v1,v2,...` -> (path, ["v1", "v2", ...]): the texts of the values, not parsed."""
     path, eq, values = arg.partition("=")
     path = path.strip()
     if not eq or not values.strip():
         raise SweepError(f"--param {arg}: expected PATH=VALUE[,VALUE...]")
     parse_path(path)
-    out = []
-    for v in _split_commas(values):
-        if not v:
-            raise SweepError(f"--param {arg}: empty value")
-        out.append(parse_value(v, path))
-    return path, out
+    texts = _split_commas(values)
+    if not all(texts):
+        raise SweepError(f"--param {arg}: empty value")
+    return path, texts
 
 
-def parse_seeds(text: str) -> list[int]:
-    """`10` -> 1..10; `1..10` (inclusive); `1,4,9`; `3..5,9`. At most MAX_RUNS seeds, each
-    in 0..2^64-1 (the simulator's seed), counted before any list is made."""
-    text = text.strip()
+def parse_param(arg: str) -> tuple[str, list[Any]]:
+    """`path=v1,v2,...` -> (path, [values]); a value may be an inline table `{k = v, ...}`."""
+    path, texts = _split_param(arg)
+    return path, [parse_value(v, path) for v in texts]
+
+
+def parse_seeds(text: str, limit: int = checks.MAX_RUNS, what: str = "sweep") -> list[int]:
+    """`10` -> 1..10; `1..10` (inclusive); `1,4,9`; `3..5,9`. At most `limit` seeds, each
+    in 0..2^64-1 written in ASCII digits (cli_checks.parse_seeds, the parser `run --seed`
+    and `reproduce --seeds` share), counted before any list is made."""
     try:
-        if re.fullmatch(r"[0-9]+", text):
-            spans = [(1, int(text))]
-        else:
-            spans = []
-            for part in _split_commas(text):
-                lo, dots, hi = part.partition("..")
-                spans.append((int(lo), int(hi)) if dots else (int(part), int(part)))
-    except ValueError:
-        raise SweepError(f"--seeds {text}: expected N, A..B or a list such as 1,3,5") from None
-    if any(lo < 0 for lo, _ in spans):
-        raise SweepError(f"--seeds {text}: no seeds, or a negative seed")
-    if any(hi > checks.U64_MAX for _, hi in spans):
-        raise SweepError(f"--seeds {text}: a seed must be at most {checks.U64_MAX}")
-    count = sum(max(0, hi - lo + 1) for lo, hi in spans)
-    if count > checks.MAX_RUNS:
-        raise SweepError(f"--seeds {text}: {count} seeds; at most {checks.MAX_RUNS} in one sweep")
-    seeds = sorted({s for lo, hi in spans for s in range(lo, hi + 1)})
-    if not seeds:
-        raise SweepError(f"--seeds {text}: no seeds, or a negative seed")
-    return seeds
+        return checks.parse_seeds(text, limit=limit, what=what)
+    except checks.SeedError as e:
+        raise SweepError(str(e)) from None
 
 
 def _check_value(path: str, v: Any) -> Any:
@@ -198,6 +197,10 @@ def _check_value(path: str, v: Any) -> Any:
     if isinstance(v, float) and not math.isfinite(v):
         raise SweepError(f"--param {path}={v!r}: must be a finite number")
     if isinstance(v, (bool, int, float, str)):
+        try:  # a 64-bit integer, a string without lone surrogates (its folder name is UTF-8)
+            _toml.check_values(v, path)
+        except ScenarioError as e:
+            raise SweepError(f"--param {_one_line(e)}") from None
         return v
     if isinstance(v, Mapping):
         v = dict(v)
@@ -212,30 +215,58 @@ def _check_value(path: str, v: Any) -> Any:
                      f"float or boolean) or a table (an inline table {{...}}, a dict from Python)")
 
 
-def normalize_params(params: Mapping[str, Any] | Iterable[str] | None) -> dict[str, list[Any]]:
+def _value_count(vals: Any) -> int:
+    """How many values a parameter lists, without making them: len() of a list, tuple or
+    range (a range too long for len() counts as more than any bound)."""
+    try:
+        return len(vals)
+    except OverflowError:  # range(10**30)
+        return sys.maxsize
+
+
+def normalize_params(params: Mapping[str, Any] | Iterable[str] | None,
+                     max_points: int = checks.MAX_RUNS) -> dict[str, list[Any]]:
     """A dict path -> values (a list, a range, one value or table, or a "v1,v2" string
     parsed like the command line), or an iterable of "path=v1,v2" strings. Duplicates
-    (by canonical JSON: 1, 1.0 and true differ, key order does not) are dropped."""
+    (by canonical JSON: 1, 1.0 and true differ, key order does not) are dropped.
+
+    The grid is bounded before any value is parsed, checked or copied: the product of the
+    lists' lengths as given (duplicates counted) may not pass `max_points` (a sweep's
+    runs over its seeds), so range(10**8) is refused at once, not after 10^8 values."""
     if params is None:
         return {}
-    out: dict[str, list[Any]] = {}
-    items: Iterable[tuple[str, Any]]
+    raw: list[tuple[str, Any, bool]] = []  # (path, values, values are texts to parse)
     if isinstance(params, Mapping):
-        items = params.items()
+        for path, vals in params.items():
+            if not isinstance(path, str):
+                raise SweepError(f"--param {path!r:.60}: a parameter path is a string")
+            parse_path(path)
+            if isinstance(vals, str):
+                if vals.count(",") >= max_points:  # an upper bound of the values, before splitting
+                    raise SweepError(f"--param {path}: more than {max_points} values ({_too_many()})")
+                raw.append((path, _split_commas(vals), True))
+            elif isinstance(vals, (list, tuple, range)):
+                raw.append((path, vals, False))
+            else:
+                raw.append((path, [vals], False))  # one value, a table (dict) too
     else:
-        items = (parse_param(a) for a in params)
-    for path, vals in items:
-        parse_path(path)
+        raw = [(*_split_param(a), True) for a in params]
+    points = 1
+    for path, vals, _ in raw:
         if path == "seed":
             raise SweepError("--param seed: sweep seeds with --seeds (seeds=...)")
-        if isinstance(vals, str):
-            vals = [parse_value(v, path) for v in _split_commas(vals)]
-        elif not isinstance(vals, (list, tuple, range)):
-            vals = [vals]  # one value, a table (dict) too
+        n = _value_count(vals)
+        points *= max(n, 1)
+        if points > max_points:
+            given = f"{n} values" if n < sys.maxsize else "too many values"
+            raise SweepError(f"--param {path}: {given}: more than {max_points} parameter points in the grid "
+                             f"({_too_many()})")
+    out: dict[str, list[Any]] = {}
+    for path, vals, texts in raw:
         uniq: list[Any] = []
         seen: set[str] = set()
         for v in vals:
-            v = _check_value(path, v)
+            v = _check_value(path, parse_value(v, path) if texts else v)
             if (key := canonical(v)) not in seen:  # 1, 1.0 and true are distinct values
                 seen.add(key)
                 uniq.append(v)
@@ -247,11 +278,15 @@ def normalize_params(params: Mapping[str, Any] | Iterable[str] | None) -> dict[s
     return out
 
 
+def _too_many() -> str:
+    return f"at most {checks.MAX_RUNS} runs in one sweep: parameter points x seeds"
+
+
 def normalize_seeds(seeds: int | str | Iterable[int]) -> list[int]:
     if isinstance(seeds, str):
         return parse_seeds(seeds)
     if isinstance(seeds, int):
-        if not 1 <= seeds <= checks.MAX_RUNS:
+        if isinstance(seeds, bool) or not 1 <= seeds <= checks.MAX_RUNS:  # True is not "1 seed"
             raise SweepError(f"--seeds {seeds}: must be an integer in 1..{checks.MAX_RUNS}")
         return list(range(1, seeds + 1))
     if isinstance(seeds, Sized):  # range(10**12) is not made a set
@@ -263,6 +298,9 @@ def normalize_seeds(seeds: int | str | Iterable[int]) -> list[int]:
             raise SweepError(f"--seeds: more than {checks.MAX_RUNS} seeds in one sweep")
     distinct: set[int] = set()
     for s in seeds:
+        # an integer as it is (numpy's too); int() would turn 2.7 into 2 and "1_0" into 10
+        if isinstance(s, bool) or not isinstance(s, numbers.Integral):
+            raise SweepError(f"--seeds: each seed must be an integer in 0..{checks.U64_MAX} (got {s!r:.60})")
         distinct.add(int(s))
         if len(distinct) > checks.MAX_RUNS:
             raise SweepError(f"--seeds: more than {checks.MAX_RUNS} seeds in one sweep")
@@ -322,7 +360,17 @@ class Point:
     """One combination of parameter values and its scenario."""
 
     values: tuple[tuple[str, Any], ...]
-    scenario: dict[str, Any] = field(compare=False, hash=False)
+    #: The base scenario, shared by every point: a point's scenario is made when it runs,
+    #: so a grid of a million points holds a million small tuples, not a million scenarios.
+    base: dict[str, Any] = field(compare=False, hash=False, repr=False)
+
+    @property
+    def scenario(self) -> dict[str, Any]:
+        """The base scenario with this point's values set."""
+        sc = copy.deepcopy(self.base)
+        for p, v in self.values:
+            set_path(sc, p, v)
+        return sc
 
     @property
     def dir(self) -> str:
@@ -349,6 +397,7 @@ def build_points(base: dict[str, Any], params: dict[str, list[Any]]) -> list[Poi
     check_dir_names(params)
     paths = list(params)
     points = []
+    base = copy.deepcopy(base)  # the points' shared base: the caller's dict may change later
     for combo in itertools.product(*(params[p] for p in paths)):
         sc = copy.deepcopy(base)
         for p, v in zip(paths, combo, strict=True):
@@ -366,13 +415,19 @@ def build_points(base: dict[str, Any], params: dict[str, list[Any]]) -> list[Poi
             raise SweepError(f"scenario: cannot be written as TOML: {e}") from None
         if _toml.loads(text) != sc:  # pragma: no cover - a bug in _toml
             raise SweepError(f"point {combo}: the scenario does not survive TOML round-trip")
-        points.append(Point(tuple(zip(paths, combo, strict=True)), sc))
+        points.append(Point(tuple(zip(paths, combo, strict=True)), base))
+        del sc
     return points
 
 
 def _show(v: Any) -> str:
-    """A value in an error message: scalars as before (repr: '10Gbs'), tables in short form."""
-    return value_label(v) if isinstance(v, dict) else repr(v)
+    """A value in an error message: scalars as before (repr: '10Gbs'), tables in short form;
+    at most 80 characters (a 20,000-character value is not echoed whole)."""
+    return _cut(value_label(v) if isinstance(v, dict) else repr(v))
+
+
+def _cut(text: str, n: int = 80) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
 
 
 def check_dir_names(params: dict[str, list[Any]]) -> None:
@@ -405,13 +460,17 @@ def _one_line(e: BaseException) -> str:
 # ---- running -----------------------------------------------------------------------------
 
 def _summary_frame(summary: dict[str, Any]) -> Any:
-    """One row with stable column types: None -> Float64 null, nested values -> JSON."""
+    """One row with stable column types: None -> Float64 null, nested values -> JSON; the
+    seed UInt64 (the simulator's seed is a u64: 2^63 and above do not fit Int64), as the
+    loader's `seed` column (sweep_load.load_table)."""
     import polars as pl
 
     cols: dict[str, pl.Series] = {}
     for k in sorted(summary):
         v = summary[k]
-        if v is None:
+        if k == "seed" and isinstance(v, int) and not isinstance(v, bool):
+            cols[k] = pl.Series(k, [v], dtype=pl.UInt64)
+        elif v is None:
             cols[k] = pl.Series(k, [None], dtype=pl.Float64)
         elif isinstance(v, bool):
             cols[k] = pl.Series(k, [v], dtype=pl.Boolean)
@@ -602,9 +661,19 @@ def sweep(
         raise SweepError(f"--chunk {chunk}: must be >= 1")
     if bad := checks.workers(workers):
         raise SweepError(bad)
+    # an option that would have no effect is refused, not silently ignored
+    if client is not None and scheduler is not None:
+        raise SweepError("--scheduler: give a scheduler address or a client, not both")
+    if workers is not None and (scheduler is not None or client is not None):
+        raise SweepError(f"--workers {workers}: applies to a local cluster; with "
+                         f"{'--scheduler' if scheduler is not None else 'a client'} the cluster's own workers run")
+    if workers == 0 and (chunk is not None or shared_fs is not None):
+        raise SweepError(f"--{'chunk' if chunk is not None else 'shared_fs'}: applies to runs on Dask; "
+                         "--workers 0 runs them one after another in this process")
     base = load_base(scenario)
-    pv = normalize_params(params)
     seed_list = normalize_seeds(seeds)
+    # the grid bounded by the runs left for each seed before any value is expanded
+    pv = normalize_params(params, max_points=max(1, checks.MAX_RUNS // len(seed_list)))
     n_runs = math.prod(len(v) for v in pv.values()) * len(seed_list)
     if n_runs > checks.MAX_RUNS:
         raise SweepError(f"{n_runs} runs ({n_runs // len(seed_list)} parameter points x {len(seed_list)} seeds): "
