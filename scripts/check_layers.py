@@ -43,14 +43,14 @@ KNOWN_CIRCLES = [
     {"scenario/costs.rs", "scenario/fabric.rs", "scenario/mod.rs", "scenario/riops.rs", "scenario/workload.rs"},
 ]
 
-MOD_DECL = re.compile(r'^\s*(?:#\[path\s*=\s*"([^"]+)"\]\s*)?(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;', re.M)
+MOD_DECL = re.compile(r'^\s*(?:#\[path\s*=\s*"([^"]+)"\]\s*)?(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;', re.MULTILINE)
 PATH_ATTR_THEN_MOD = re.compile(r'#\[path\s*=\s*"([^"]+)"\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;')
-USE_STMT = re.compile(r"\buse\s+([^;]+);", re.S)
+USE_STMT = re.compile(r"\buse\s+([^;]+);", re.DOTALL)
 INLINE = re.compile(r"\b(crate|super|self)((?:::\w+)+)")
 
 
 def strip_comments(text: str) -> str:
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.DOTALL)
     return re.sub(r"//[^\n]*", " ", text)
 
 
@@ -225,7 +225,7 @@ def main(argv: list[str]) -> int:
     src = Path(args[0] if args else "crates/sim/src")
     crate = Crate(src)
     graph = {f: crate.imports(f) for f in crate.module_of}
-    rel = lambda f: str(f.relative_to(src))  # noqa: E731
+    rel = lambda f: str(f.relative_to(src))
     if "--graph" in argv:
         for f in sorted(graph):
             for g in sorted(graph[f]):

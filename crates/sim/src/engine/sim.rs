@@ -11,8 +11,7 @@ use crate::core::event::EventList;
 use crate::core::packet::{flags, FlowId, LinkId, NodeId, Packet, PacketSlab, PktId, RouteId};
 use crate::engine::flows::Flows;
 use crate::engine::monitor::{window_queue_bits, FluidFlow, Monitor, MonitorRow};
-use crate::net::link::Slot;
-use crate::net::queue::{DropReason, Verdict};
+use crate::net::link::Arrival;
 use crate::net::topology::{FiveTuple, Multipath};
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::recovery::LossRecovery;
@@ -731,9 +730,7 @@ impl Sim {
     }
 
     #[inline]
-    fn drop_pkt(&mut self, l: LinkId, id: PktId, why: DropReason) {
-        let link = &mut self.net.links[l as usize];
-        link.stats.drops[why as usize] += 1;
+    fn drop_pkt(&mut self, id: PktId) {
         let p = self.slab.get(id);
         let (flow, sack) = (p.flow, p.sack);
         if p.has(flags::RAW) {
@@ -773,63 +770,19 @@ impl Sim {
         }
     }
 
-    /// A packet arrives at the egress of link `l`.
+    /// A packet arrives at the egress of link `l` (the link decides and keeps its
+    /// counters, net/link.rs); the engine schedules the link's event or frees the packet.
     #[inline]
     fn link_arrive(&mut self, l: LinkId, id: PktId) {
         let now = self.now;
         if let Some(c) = self.net.links[l as usize].classifier {
-            // RIO-PS edge classifier (classifier.rs): tag In/Out before the queue decides
+            // RIO-PS edge classifier (net/classifier.rs): tag In/Out before the queue decides
             self.net.classifiers[c as usize].classify(self.slab.get_mut(id), now);
         }
-        let link = &mut self.net.links[l as usize];
-        link.advance(now, &self.slab);
-        let size = self.slab.get(id).size;
-        link.stats.arrivals += 1;
-        link.stats.bytes_arrived += size as u64;
-        if link.loss > 0.0 && link.rng.uniform() < link.loss {
-            self.drop_pkt(l, id, DropReason::RandomLoss);
-            return;
-        }
-        match link.disc.enqueue(self.slab.get(id), link.q, now) {
-            Verdict::Drop(why) => {
-                self.drop_pkt(l, id, why);
-                return;
-            }
-            Verdict::Mark => {
-                link.stats.marks += 1;
-                self.slab.get_mut(id).flags |= flags::CE;
-            }
-            Verdict::Enqueue => {}
-        }
-        let start = now.max(link.busy_until);
-        if let Some(tr) = link.trace.as_deref_mut() {
-            tr.record(start, self.slab.get(id)); // pcap trace (trace/mod.rs)
-        }
-        let dt = link.tx_time(size);
-        link.busy_until = start + dt;
-        link.stats.busy_ns += dt.ns();
-        let arrive = link.busy_until + link.delay;
-        if link.ring.is_empty() {
-            self.events.push(arrive.ns(), Ev::PipeOut(l));
-        }
-        link.ring.push_back(Slot { start, arrive, pkt: id, size });
-        if start == now {
-            // idle serialiser: straight into service (ns-2's enque then deque)
-            link.started += 1;
-            link.disc.on_dequeue(self.slab.get(id), link.q, now);
-        } else {
-            link.account(now);
-            link.q.pkts += 1;
-            link.q.bytes += size as u64;
-            if link.q.pkts > link.stats.max_pkts {
-                link.stats.max_pkts = link.q.pkts;
-            }
-            if link.q.pkts > link.stats.recent_max_pkts {
-                link.stats.recent_max_pkts = link.q.pkts;
-            }
-            if link.q.bytes > link.stats.max_bytes {
-                link.stats.max_bytes = link.q.bytes;
-            }
+        match self.net.links[l as usize].arrive(now, id, &mut self.slab) {
+            Arrival::Accepted(Some(t)) => self.events.push(t.ns(), Ev::PipeOut(l)),
+            Arrival::Accepted(None) => {}
+            Arrival::Dropped(_) => self.drop_pkt(id),
         }
     }
 
@@ -838,38 +791,25 @@ impl Sim {
     fn pipe_out(&mut self, l: LinkId) {
         let now = self.now;
         let link = &mut self.net.links[l as usize];
-        link.advance(now, &self.slab);
-        let slot = link.ring.pop_front().expect("PipeOut with an empty ring");
-        debug_assert!(link.started > 0 && slot.arrive == now);
-        link.started -= 1;
-        if let Some(next) = link.ring.front() {
-            self.events.push(next.arrive.ns(), Ev::PipeOut(l));
+        let slot = link.depart_head(now, &self.slab);
+        if let Some(next) = link.head() {
+            self.events.push(next.0.ns(), Ev::PipeOut(l));
             // its packet is read at that event: on a fabric too large for the caches the
             // miss is taken now, overlapping this event
-            self.slab.prefetch(next.pkt);
+            self.slab.prefetch(next.1);
         }
-        if let Some(r) = link.reorder.as_deref_mut() {
-            if let Some(d) = r.choose(self.slab.get(slot.pkt)) {
-                // held back beside the propagation delay: later packets overtake it
-                r.hold(now + d, slot.pkt, slot.size);
-                self.events.push((now + d).ns(), Ev::Reorder(l));
-                return;
-            }
+        if let Some(t) = link.hold_back(now, slot, &self.slab) {
+            self.events.push(t.ns(), Ev::Reorder(l));
+            return;
         }
-        link.stats.delivered += 1;
-        link.stats.bytes_delivered += slot.size as u64;
+        link.delivered(slot);
         self.forward(slot.pkt);
     }
 
     /// The reordering stage of link `l` releases the packet due now.
     #[cold]
     fn reorder_out(&mut self, l: LinkId) {
-        let link = &mut self.net.links[l as usize];
-        let r = link.reorder.as_deref_mut().expect("Reorder event without a stage");
-        let (t, id, size) = r.release().expect("Reorder event with nothing held");
-        debug_assert_eq!(t, self.now);
-        link.stats.delivered += 1;
-        link.stats.bytes_delivered += size as u64;
+        let id = self.net.links[l as usize].release_held(self.now);
         self.forward_cold(id);
     }
 
@@ -948,7 +888,7 @@ impl Sim {
         let mut sack_held = 0;
         for (i, l) in self.net.links.iter().enumerate() {
             let s = &l.stats;
-            let queued = l.ring.len() - l.started;
+            let queued = l.waiting();
             let svc = l.in_service(now) as u64;
             let departures = l.departures(now);
             if s.arrivals != s.total_drops() + departures + queued as u64 + svc {

@@ -9,11 +9,11 @@
 //! starts are applied lazily, at their exact times, before anything reads the queue
 //! (`advance`), so disciplines see the same queue as with a departure event per packet.
 
-use crate::core::packet::{NodeId, PktId};
+use crate::core::packet::{flags, NodeId, PacketSlab, PktId};
 use crate::core::ring::Ring;
 use crate::core::rng::Rng;
 use crate::core::time::{BitsPerSec, SimTime};
-use crate::net::queue::{Disc, DropReason, QueueDisc, QueueState};
+use crate::net::queue::{Disc, DropReason, QueueDisc, QueueState, Verdict};
 
 /// Per-link counters (the link table of the results). `repr(C)`, those every packet
 /// updates first: they share cache lines.
@@ -41,11 +41,22 @@ pub struct LinkStats {
 
 /// A packet the link holds, with its fixed service start and far-end arrival times.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Slot {
+pub struct Slot {
     pub start: SimTime,
     pub arrive: SimTime,
     pub pkt: PktId,
     pub size: u32,
+}
+
+/// What became of a packet offered to a link (`Link::arrive`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arrival {
+    /// Refused (counted in the link's drops): the caller frees the packet and tells its
+    /// sender.
+    Dropped(DropReason),
+    /// Accepted; `Some(t)`: the link held nothing, so its one pending event (the head of
+    /// its ring reaching the far end) is now due at `t` and the caller schedules it.
+    Accepted(Option<SimTime>),
 }
 
 impl LinkStats {
@@ -60,12 +71,12 @@ impl LinkStats {
 #[repr(C, align(64))]
 pub struct Link {
     /// Every packet held, in FIFO order.
-    pub(crate) ring: Ring<Slot>,
+    ring: Ring<Slot>,
     /// How many slots at the front of the ring have started service.
-    pub(crate) started: usize,
+    started: usize,
     /// Waiting packets (not yet in service), as of the last `advance`.
     pub(crate) q: QueueState,
-    pub(crate) busy_until: SimTime,
+    busy_until: SimTime,
     pub delay: SimTime,
     /// Serialisation times of the last two packet sizes seen (a division saved per packet:
     /// nearly every packet is a full segment or a pure ACK).
@@ -135,6 +146,12 @@ impl Link {
 
     pub fn disc_counters(&self) -> Vec<(&'static str, f64)> {
         self.disc.counters()
+    }
+
+    /// Packets waiting in the queue (not yet in service): the ring's slots that have
+    /// not started, as of the last `advance`.
+    pub fn waiting(&self) -> usize {
+        self.ring.len() - self.started
     }
 
     /// Packets on the wire (serialised, not yet arrived) at `now` (after `advance`).
@@ -221,6 +238,109 @@ impl Link {
             self.started += 1;
             self.disc.on_dequeue(pkts.get(pkt), self.q, start);
         }
+    }
+
+    /// A packet arrives at the link's egress at `now`: random loss, then the discipline's
+    /// verdict on the queue as it is, then into the ring with its service start and
+    /// far-end arrival fixed (straight into service on an idle serialiser, ns-2's enque
+    /// then deque). Every counter of the arrival is kept here. A traced link records the
+    /// packet at its service start.
+    #[inline(always)]
+    pub fn arrive(&mut self, now: SimTime, id: PktId, slab: &mut PacketSlab) -> Arrival {
+        self.advance(now, slab);
+        let size = slab.get(id).size;
+        self.stats.arrivals += 1;
+        self.stats.bytes_arrived += size as u64;
+        if self.loss > 0.0 && self.rng.uniform() < self.loss {
+            return self.refuse(DropReason::RandomLoss);
+        }
+        match self.disc.enqueue(slab.get(id), self.q, now) {
+            Verdict::Drop(why) => return self.refuse(why),
+            Verdict::Mark => {
+                self.stats.marks += 1;
+                slab.get_mut(id).flags |= flags::CE;
+            }
+            Verdict::Enqueue => {}
+        }
+        let start = now.max(self.busy_until);
+        if let Some(tr) = self.trace.as_deref_mut() {
+            tr.record(start, slab.get(id)); // pcap trace (net/trace/)
+        }
+        let dt = self.tx_time(size);
+        self.busy_until = start + dt;
+        self.stats.busy_ns += dt.ns();
+        let arrive = self.busy_until + self.delay;
+        let due = self.ring.is_empty().then_some(arrive);
+        self.ring.push_back(Slot { start, arrive, pkt: id, size });
+        if start == now {
+            self.started += 1;
+            self.disc.on_dequeue(slab.get(id), self.q, now);
+        } else {
+            self.account(now);
+            self.q.pkts += 1;
+            self.q.bytes += size as u64;
+            if self.q.pkts > self.stats.max_pkts {
+                self.stats.max_pkts = self.q.pkts;
+            }
+            if self.q.pkts > self.stats.recent_max_pkts {
+                self.stats.recent_max_pkts = self.q.pkts;
+            }
+            if self.q.bytes > self.stats.max_bytes {
+                self.stats.max_bytes = self.q.bytes;
+            }
+        }
+        Arrival::Accepted(due)
+    }
+
+    #[inline]
+    fn refuse(&mut self, why: DropReason) -> Arrival {
+        self.stats.drops[why as usize] += 1;
+        Arrival::Dropped(why)
+    }
+
+    /// The link's one pending event at `now`: the head of its ring reaches the far end
+    /// and leaves the link (`head` is then the next one). The caller asks the reordering
+    /// stage (`hold_back`) or counts it delivered (`delivered`).
+    #[inline(always)]
+    pub fn depart_head(&mut self, now: SimTime, slab: &PacketSlab) -> Slot {
+        self.advance(now, slab);
+        let slot = self.ring.pop_front().expect("a departure from an empty link");
+        debug_assert!(self.started > 0 && slot.arrive == now);
+        self.started -= 1;
+        slot
+    }
+
+    /// The next packet to reach the far end: (its arrival time, the packet).
+    #[inline(always)]
+    pub fn head(&self) -> Option<(SimTime, PktId)> {
+        self.ring.front().map(|n| (n.arrive, n.pkt))
+    }
+
+    /// A departed packet reached the far end.
+    #[inline(always)]
+    pub fn delivered(&mut self, slot: Slot) {
+        self.stats.delivered += 1;
+        self.stats.bytes_delivered += slot.size as u64;
+    }
+
+    /// The reordering stage may hold a departing packet back (net/reorder.rs): until when.
+    #[inline(always)]
+    pub fn hold_back(&mut self, now: SimTime, slot: Slot, slab: &PacketSlab) -> Option<SimTime> {
+        let r = self.reorder.as_deref_mut()?;
+        let d = r.choose(slab.get(slot.pkt))?;
+        r.hold(now + d, slot.pkt, slot.size);
+        Some(now + d)
+    }
+
+    /// The reordering stage releases the packet it holds that is due at `now`; delivered.
+    #[cold]
+    pub fn release_held(&mut self, now: SimTime) -> PktId {
+        let r = self.reorder.as_deref_mut().expect("a release without a reordering stage");
+        let (t, id, size) = r.release().expect("a release with nothing held");
+        debug_assert_eq!(t, now);
+        self.stats.delivered += 1;
+        self.stats.bytes_delivered += size as u64;
+        id
     }
 
     /// Ids of the packets the link holds (queued, in service, on the wire, held back by
