@@ -19,6 +19,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 import superpacket
+from superpacket.tcp_config import readable_summary
 from superpacket import _toml, sweep_load, sweeps
 
 EXE = str(Path(sys.executable).parent / "superpacket")
@@ -221,7 +222,9 @@ def test_sweep_switches_the_queue_kind(examples, tmp_path):
             assert run_rows(data.flows, keys).equals(truth.flows)
             assert run_rows(data.links, keys).equals(truth.links)
             d = out / f"{QUEUE}={sweep_load.dir_value(QUEUE, value)}" / f"seed={seed}"
-            assert json.loads((d / "summary.json").read_text()) == truth.summary
+            # summary.json is the run's summary made readable (TCP configurations as tables,
+            # times to the nanosecond), as `Results.write` writes it
+            assert json.loads((d / "summary.json").read_text()) == readable_summary(truth.summary)
             bott = truth.links.filter(pl.col("name") == "R1->R2").row(0, named=True)
             assert bott["queue"] == kind
             # replaced, not merged with the base's DropTail of 40: RED gets its default
@@ -324,8 +327,8 @@ def test_seeds_forms_give_those_seeds(examples, tmp_path, seeds, expect):
 
 
 def test_readme_table_value_claims(root):
-    """The README's example of a table value: its folder and column, as it states them."""
-    readme = (root / "README.md").read_text()
+    """The sweeps how-to's example of a table value: its folder and column, as it states them."""
+    readme = (root / "docs/howto/sweeps.md").read_text()
     arg = ('topology.bottleneck.queue={kind="red", min_th=5, max_th=15, limit=100},'
            '{kind="droptail", limit=100}')
     assert f"--param '{arg}'" in readme
