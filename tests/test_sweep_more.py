@@ -19,8 +19,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 import superpacket
-from superpacket.tcp_config import readable_summary
 from superpacket import _toml, sweep_load, sweeps
+from superpacket.tcp_config import readable_summary
 
 EXE = str(Path(sys.executable).parent / "superpacket")
 LIMIT = "topology.receiver_link.queue.limit"
