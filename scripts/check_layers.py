@@ -102,6 +102,19 @@ class Crate:
         self.children: dict[Path, dict[str, tuple[str, ...]]] = {}
         self.module_of: dict[Path, tuple[str, ...]] = {}
         self._load((), src / "lib.rs")
+        # modules a macro declares (tcp/cc's `registry!`) are not seen as `mod` lines:
+        # every other file of the tree is a module by its path
+        for f in sorted(src.rglob("*.rs")):
+            if f in self.module_of or "bin" in f.relative_to(src).parts:
+                continue
+            parts = f.relative_to(src).with_suffix("").parts
+            module = parts[:-1] if parts[-1] == "mod" else parts
+            if module in self.files or f.stem.endswith("_tests"):
+                continue
+            self._load(tuple(module), f)
+            parent = self.files.get(tuple(module[:-1]))
+            if parent is not None:
+                self.children[parent][module[-1]] = tuple(module)
 
     def _load(self, module: tuple[str, ...], file: Path) -> None:
         self.files[module] = file

@@ -83,6 +83,26 @@ def test_list(root):
     assert "examples/incast.toml" in r.stdout
 
 
+def test_list_shows_every_registered_kind(root):
+    """`list` shows every name the scenario schema accepts for each pluggable family
+    (read here from the checked-in JSON Schema, itself generated from the scenario types
+    and checked current by the Rust tests), each with its whole description: all eleven
+    congestion controls (the listing showed 3 of them), every queue discipline, traffic
+    kind, send gate and reordering response."""
+    r = sp("list", cwd=root)
+    assert r.returncode == 0, r.stderr
+    defs = json.loads((root / "docs/scenario.schema.json").read_text())["$defs"]
+    out = " ".join(r.stdout.split())  # descriptions are wrapped
+    for d in ("CcConfig", "QueueSpec", "TrafficSpec", "GateSpec", "ReorderingTable", "TopologySpec"):
+        for v in defs[d]["oneOf"]:
+            kind = v["properties"]["kind"]["const"]
+            assert f"\n  {kind} " in r.stdout, (d, kind)
+            desc = " ".join((v.get("description") or "").split())
+            assert desc in out, (d, kind, desc)
+    ccs = [v["properties"]["kind"]["const"] for v in defs["CcConfig"]["oneOf"]]
+    assert len(ccs) == 11 and {"cubic", "htcp", "bic", "fast", "vegas"} <= set(ccs)
+
+
 def test_bench_fast_burstiness_memory_flat():
     """Issue 11: the 622 Mb/s x 360 ms FAST run keeps memory flat in simulated time with
     some 10^4 packets in flight. 60 simulated s (about 1 s of wall): the window passes

@@ -212,7 +212,9 @@ def test_registered():
     assert EXPERIMENTS["mbs"] is mbs and EXPERIMENTS["lion"] is lion
     r = subprocess.run([EXE, "list"], capture_output=True, text=True, check=False)
     assert r.returncode == 0 and "  mbs  " in r.stdout and "  lion  " in r.stdout
-    assert "without transport: cbr, onoff, mbs_probe" in r.stdout and "bursts (burst_pkts, rate), pda" in r.stdout
+    # the non-TCP traffic kinds and the send gates are listed from the registries
+    for kind in ("cbr", "onoff", "mbs_probe", "bursts", "pda", "burstiness"):
+        assert f"\n  {kind} " in r.stdout, kind
     assert mbs.VARIANTS[:5] == ["window", "paced-large", "paced-small", "window/newreno-recovery",
                                "paced-large/newreno-recovery"]
     assert lion.VARIANTS[:4] == ["paced", "newreno", "paced-vs-cubic", "cubic"]

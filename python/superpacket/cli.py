@@ -176,16 +176,18 @@ def cmd_list(a: argparse.Namespace) -> int:
         first = (mod.__doc__ or "").strip().splitlines()[0] if mod.__doc__ else ""
         print(f"  {name}  {first}")
     print("benchmarks:\n  P1  dumbbell of 64 long-lived NewReno flows, 10 Gbps (superpacket bench)")
-    print("congestion controls ([tcp] cc = NAME or [tcp.cc] kind = NAME plus parameters):")
-    print("  newreno, fixed (window = N: a constant window, validation and benchmarks)")
-    print("  dctcp (g = 0.0625; RFC 8257: turns ECN on; mark with droptail ecn_threshold)")
+    import json
+    import textwrap
+
+    from superpacket import _core
+
+    # every pluggable family, read from the simulator's registries
+    for fam in json.loads(_core.families()):
+        print(f"{fam['name']} ({fam['field']}):")
+        for name, desc in fam["members"]:
+            print(textwrap.fill(desc, width=100, initial_indent=f"  {name:<12} ", subsequent_indent=" " * 15))
     print("loss recovery ([tcp] recovery):\n  newreno (RFC 6582), sack (RFC 2018 + RFC 6675)")
     print("send scheduler ([tcp] pacing):\n  off, cc, a rate such as \"10Mbps\"")
-    print("queue disciplines:\n  droptail (ecn_threshold: DCTCP marking), red, rio, riops, superpacket")
-    print("send gates ([tcp] gate = { kind = NAME, ... }):\n  bursts (burst_pkts, rate), pda (packet drop avoidance)")
-    print("traffic kinds:\n  bulk, flow, poisson, back_to_back, web, incast,\n"
-          "  workload (cdf = web_search, data_mining, fb_hadoop or { file = ... });\n"
-          "  without transport: cbr, onoff, mbs_probe")
     return 0
 
 

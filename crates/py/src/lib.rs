@@ -336,6 +336,18 @@ fn validate(text: &str, fmt: &str) -> PyResult<()> {
 
 /// A TOML document as JSON text, by the parser `Simulation` uses (one TOML dialect for
 /// `run` and `sweep`); a syntax error or a NaN/infinity raises ScenarioError naming it.
+/// The pluggable families (congestion controls, queue disciplines, topologies, traffic
+/// kinds, send gates, reordering responses) as JSON: a list of {name, field, members:
+/// [[name, description], ...]}, read from the simulator's registries (scenario/registry.rs).
+#[pyfunction]
+fn families() -> String {
+    let v: Vec<serde_json::Value> = sim::scenario::registry::families()
+        .into_iter()
+        .map(|f| serde_json::json!({ "name": f.name, "field": f.field, "members": f.members }))
+        .collect();
+    serde_json::Value::from(v).to_string()
+}
+
 #[pyfunction]
 fn toml_to_json(text: &str) -> PyResult<String> {
     Scenario::toml_to_json(text).map(|v| v.to_string()).map_err(ScenarioError::new_err)
@@ -376,6 +388,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(toml_to_json, m)?)?;
+    m.add_function(wrap_pyfunction!(families, m)?)?;
     m.add_function(wrap_pyfunction!(bench_p1, m)?)?;
     m.add_function(wrap_pyfunction!(bench_fast_burstiness, m)?)?;
     m.add_function(wrap_pyfunction!(bench_datacenter, m)?)?;

@@ -1,4 +1,4 @@
-//! Datacenter fabrics (issue 16 section 1): `topology.kind = "leaf_spine"` and
+//! Datacenter fabrics: `topology.kind = "leaf_spine"` and
 //! `"fat_tree"`, with ECMP or per-packet spraying over their equal-cost paths
 //! (topology.rs) and queue disciplines put on classes of ports. A child module of
 //! scenario.rs (it shares its private helpers); scenario.rs only routes to it.
@@ -88,7 +88,7 @@ pub struct PortQueues {
     pub queue: QueueSpec,
 }
 
-/// `kind = "leaf_spine"`.
+/// A two-tier Clos: every leaf linked to every spine, hosts `h{leaf}_{i}` on the leaves.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LeafSpineSpec {
@@ -111,7 +111,8 @@ pub struct LeafSpineSpec {
     pub queues: Vec<PortQueues>,
 }
 
-/// `kind = "fat_tree"`.
+/// A k-ary fat tree (Al-Fares, Loukissas, Vahdat, SIGCOMM 2008): k pods, (k/2)^2 cores,
+/// k^3/4 hosts `h{pod}_{edge}_{i}`.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FatTreeSpec {

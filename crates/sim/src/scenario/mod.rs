@@ -46,6 +46,7 @@ use riops::{BackToBackSpec, ClassifierSpec, RioSpec, WebSpec};
 pub mod workload;
 
 pub mod costs;
+pub mod registry;
 pub mod schema;
 use crate::core::memory::MemoryEstimate;
 use workload::{IncastSpec, WorkloadSpec};
@@ -426,6 +427,8 @@ pub enum QueueSpec {
     Riops(RioSpec),
 }
 
+/// DropTail: a FIFO that refuses an arrival finding it full (the default queue of every
+/// link, limit 1000 packets); with `ecn_threshold`, DCTCP's marking.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DropTailSpec {

@@ -8,56 +8,127 @@
 //! ALGORITHMS.md need: Linux's cong_avoid / ssthresh / pkts_acked / set_state). Loss
 //! detection and recovery are not its business (tcp/recovery/).
 //!
-//! Each algorithm is one file and one variant of `CcConfig`, its typed parameter table
-//! in the scenario (`[tcp.cc] kind = "newreno"` plus its constants; `cc = "newreno"` is
-//! the short form), validated like every other field.
+//! The registry: each algorithm is one file (its `Params`, the scenario's typed
+//! parameter table with `validate` and `build`, and the controller) and one line of
+//! `registry!` below, which declares the module and makes the `CcConfig` variant
+//! (`[tcp.cc] kind = "name"` plus its constants; `cc = "name"` is the short form), the
+//! name lookups, the validation and the builder, and the list `superpacket list` and
+//! the schema reference show (the line's doc comment is the description).
 
-pub mod bic;
 pub mod control;
-pub mod cubic;
-pub mod dctcp;
-pub mod fast;
 pub mod fixed;
-pub mod highspeed;
-pub mod htcp;
-pub mod ltcp;
 pub mod newreno;
-pub mod scalable;
-pub mod vegas;
 
 pub use control::{CcState, CongestionControl, CongestionEvent, EcnAck};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-/// A congestion control and its parameters, as a scenario gives them.
-#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum CcConfig {
-    /// RFC 5681 NewReno window growth (no parameters).
-    Newreno {},
-    /// A constant window of `window` segments (validation and benchmarks, fixed.rs).
-    Fixed {
-        /// The window, segments; finite, at least 1.
-        window: f64,
-    },
+/// The registry of congestion controls with parameters. A line reads
+/// `/// description` then `module: Variant,` (or `module: Variant, ecn` for an algorithm
+/// that works on ECN and turns it on): the module holds `Params` (Default, Deserialize,
+/// JsonSchema, `validate(&self, path)`, `build(&self)`), the kind name is the module's.
+/// NewReno (no parameters) and the fixed window (validation only) are written out.
+macro_rules! registry {
+    ($($(#[doc = $doc:literal])* $module:ident: $variant:ident $(, $ecn:ident)?;)*) => {
+        $(pub mod $module;)*
+
+        /// A congestion control and its parameters, as a scenario gives them.
+        #[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
+        #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+        pub enum CcConfig {
+            /// RFC 5681 NewReno window growth (no parameters).
+            Newreno {},
+            /// A constant window of `window` segments (validation and benchmarks, fixed.rs).
+            Fixed {
+                /// The window, segments; finite, at least 1.
+                window: f64,
+            },
+            $($(#[doc = $doc])* $variant($module::Params),)*
+        }
+
+        /// The names `cc = "name"` takes (each with its default parameters), in the
+        /// registry's order.
+        pub const NAMES: &[&str] = &["newreno", $(stringify!($module)),*];
+
+        /// (name, description) of every algorithm, the table form's `fixed` included.
+        pub const DESCRIPTIONS: &[(&str, &str)] = &[
+            ("newreno", "RFC 5681 NewReno window growth (no parameters)."),
+            ("fixed", "A constant window of `window` segments (validation and benchmarks, fixed.rs)."),
+            $((stringify!($module), concat!($($doc),*)),)*
+        ];
+
+        impl CcConfig {
+            /// The short form `cc = "name"`: the algorithm with its default parameters.
+            pub fn by_name(name: &str) -> Option<CcConfig> {
+                match name {
+                    "newreno" => Some(CcConfig::Newreno {}),
+                    $(stringify!($module) => Some(CcConfig::$variant(Default::default())),)*
+                    _ => None,
+                }
+            }
+
+            pub fn name(&self) -> &'static str {
+                match self {
+                    CcConfig::Newreno {} => "newreno",
+                    CcConfig::Fixed { .. } => "fixed",
+                    $(CcConfig::$variant(_) => stringify!($module),)*
+                }
+            }
+
+            /// Checks the parameters; the error names the field under `path`.
+            pub fn validate(&self, path: &str) -> Result<(), String> {
+                match self {
+                    CcConfig::Newreno {} => Ok(()),
+                    CcConfig::Fixed { window } if !(window.is_finite() && *window >= 1.0) => {
+                        Err(format!("{path}.window: must be a finite number >= 1 (got {window})"))
+                    }
+                    CcConfig::Fixed { .. } => Ok(()),
+                    $(CcConfig::$variant(p) => p.validate(path),)*
+                }
+            }
+
+            /// A fresh per-flow controller (quinn's ControllerFactory::build).
+            pub fn build(&self) -> Box<dyn CongestionControl> {
+                match self {
+                    CcConfig::Newreno {} => Box::new(newreno::NewReno),
+                    CcConfig::Fixed { window } => Box::new(fixed::Fixed { window: *window }),
+                    $(CcConfig::$variant(p) => Box::new(p.build()),)*
+                }
+            }
+
+            /// Whether the flow must negotiate ECN (DCTCP: RFC 8257 section 3 works on ECE).
+            pub fn needs_ecn(&self) -> bool {
+                match self {
+                    $($(CcConfig::$variant(_) => registry!(@flag $ecn),)?)*
+                    _ => false,
+                }
+            }
+        }
+    };
+    (@flag ecn) => {
+        true
+    };
+}
+
+registry! {
     /// HighSpeed TCP, RFC 3649 (highspeed.rs).
-    Highspeed(highspeed::Params),
+    highspeed: Highspeed;
     /// Scalable TCP, Kelly 2003 (scalable.rs).
-    Scalable(scalable::Params),
+    scalable: Scalable;
     /// Layered TCP, draft-bhandarkar-ltcp-01 (ltcp.rs).
-    Ltcp(ltcp::Params),
+    ltcp: Ltcp;
     /// BIC-TCP (bic.rs): Linux tcp_bic.c, or the `paper` / `ns3` preset.
-    Bic(bic::Params),
+    bic: Bic;
     /// CUBIC, RFC 9438 (cubic.rs).
-    Cubic(cubic::Params),
+    cubic: Cubic;
     /// H-TCP (htcp.rs): Linux tcp_htcp.c semantics, draft options.
-    Htcp(htcp::Params),
+    htcp: Htcp;
     /// TCP Vegas (vegas.rs).
-    Vegas(vegas::Params),
+    vegas: Vegas;
     /// FAST TCP (fast.rs).
-    Fast(fast::Params),
+    fast: Fast;
     /// DCTCP, RFC 8257 (dctcp.rs); needs ECN, which it turns on.
-    Dctcp(dctcp::Params),
+    dctcp: Dctcp, ecn;
 }
 
 impl Default for CcConfig {
@@ -67,87 +138,14 @@ impl Default for CcConfig {
 }
 
 impl CcConfig {
-    /// The short form `cc = "name"`: the algorithm with its default parameters.
-    pub fn by_name(name: &str) -> Option<CcConfig> {
-        match name {
-            "newreno" => Some(CcConfig::Newreno {}),
-            "highspeed" => Some(CcConfig::Highspeed(Default::default())),
-            "scalable" => Some(CcConfig::Scalable(Default::default())),
-            "ltcp" => Some(CcConfig::Ltcp(Default::default())),
-            "bic" => Some(CcConfig::Bic(Default::default())),
-            "cubic" => Some(CcConfig::Cubic(Default::default())),
-            "htcp" => Some(CcConfig::Htcp(Default::default())),
-            "vegas" => Some(CcConfig::Vegas(Default::default())),
-            "fast" => Some(CcConfig::Fast(Default::default())),
-            "dctcp" => Some(CcConfig::Dctcp(Default::default())),
-            _ => None,
-        }
-    }
-
-    pub fn name(&self) -> &'static str {
-        match self {
-            CcConfig::Newreno {} => "newreno",
-            CcConfig::Fixed { .. } => "fixed",
-            CcConfig::Highspeed(_) => "highspeed",
-            CcConfig::Scalable(_) => "scalable",
-            CcConfig::Ltcp(_) => "ltcp",
-            CcConfig::Bic(_) => "bic",
-            CcConfig::Cubic(_) => "cubic",
-            CcConfig::Htcp(_) => "htcp",
-            CcConfig::Vegas(_) => "vegas",
-            CcConfig::Fast(_) => "fast",
-            CcConfig::Dctcp(_) => "dctcp",
-        }
-    }
-
-    /// Checks the parameters; the error names the field under `path`.
-    pub fn validate(&self, path: &str) -> Result<(), String> {
-        match self {
-            CcConfig::Newreno {} => Ok(()),
-            CcConfig::Fixed { window } if !(window.is_finite() && *window >= 1.0) => {
-                Err(format!("{path}.window: must be a finite number >= 1 (got {window})"))
-            }
-            CcConfig::Fixed { .. } => Ok(()),
-            CcConfig::Highspeed(p) => p.validate(path),
-            CcConfig::Scalable(p) => p.validate(path),
-            CcConfig::Ltcp(p) => p.validate(path),
-            CcConfig::Bic(p) => p.validate(path),
-            CcConfig::Cubic(p) => p.validate(path),
-            CcConfig::Htcp(p) => p.validate(path),
-            CcConfig::Vegas(p) => p.validate(path),
-            CcConfig::Fast(p) => p.validate(path),
-            CcConfig::Dctcp(p) => p.validate(path),
-        }
-    }
-
-    /// A fresh per-flow controller (quinn's ControllerFactory::build).
-    pub fn build(&self) -> Box<dyn CongestionControl> {
-        match self {
-            CcConfig::Newreno {} => Box::new(newreno::NewReno),
-            CcConfig::Fixed { window } => Box::new(fixed::Fixed { window: *window }),
-            CcConfig::Highspeed(p) => Box::new(p.build()),
-            CcConfig::Scalable(p) => Box::new(p.build()),
-            CcConfig::Ltcp(p) => Box::new(p.build()),
-            CcConfig::Bic(p) => Box::new(p.build()),
-            CcConfig::Cubic(p) => Box::new(p.build()),
-            CcConfig::Htcp(p) => Box::new(p.build()),
-            CcConfig::Vegas(p) => Box::new(p.build()),
-            CcConfig::Fast(p) => Box::new(p.build()),
-            CcConfig::Dctcp(p) => Box::new(p.build()),
-        }
-    }
-
-    /// Whether the flow must negotiate ECN (DCTCP: RFC 8257 section 3 works on ECE).
-    pub fn needs_ecn(&self) -> bool {
-        matches!(self, CcConfig::Dctcp(_))
-    }
-
     /// The receiver's ECE echo this algorithm's sender relies on: DCTCP's exact echo
-    /// (RFC 8257 section 3.2), RFC 3168's for the others.
+    /// (RFC 8257 section 3.2) for an algorithm that measures ECN itself, RFC 3168's for
+    /// the others.
     pub fn ece_echo(&self) -> super::EceEcho {
-        match self {
-            CcConfig::Dctcp(_) => super::EceEcho::Accurate,
-            _ => super::EceEcho::Rfc3168,
+        if self.needs_ecn() {
+            super::EceEcho::Accurate
+        } else {
+            super::EceEcho::Rfc3168
         }
     }
 }
@@ -156,9 +154,6 @@ impl CcConfig {
 pub fn by_name(name: &str) -> Option<Box<dyn CongestionControl>> {
     CcConfig::by_name(name).map(|c| c.build())
 }
-
-pub const NAMES: &[&str] =
-    &["newreno", "highspeed", "scalable", "ltcp", "bic", "cubic", "htcp", "vegas", "fast", "dctcp"];
 
 /// `cc` in a scenario: a name (`cc = "newreno"`, default parameters) or a table
 /// (`[tcp.cc] kind = "newreno"` plus parameters).
