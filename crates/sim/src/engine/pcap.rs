@@ -51,8 +51,7 @@ impl Sim {
             let links = &self.net.links;
             let id = self
                 .net
-                .link_by_name(name)
-                .or_else(|| links.iter().position(|l| file_stem(&l.name) == *name).map(|i| i as LinkId))
+                .link_by_any_name(name)
                 .ok_or_else(|| {
                     format!(
                         "{path}[{i}]: unknown link {name:?} (links are named \"a->b\" or \"a-to-b\", e.g. {:?}, or \"all\")",

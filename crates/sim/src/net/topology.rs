@@ -91,6 +91,10 @@ impl Network {
         if self.by_name.contains_key(name) {
             return Err(format!("duplicate node name {name:?}"));
         }
+        if name.contains("->") {
+            // a link is named "a->b": "a->b" as a node would make link names ambiguous
+            return Err(format!("node name {name:?} holds \"->\", which joins node names into link names"));
+        }
         let id = self.nodes.len() as NodeId;
         self.nodes.push(Node { name: name.to_string() });
         self.by_name.insert(name.to_string(), id);
@@ -118,6 +122,14 @@ impl Network {
 
     pub fn link_by_name(&self, name: &str) -> Option<LinkId> {
         self.links.iter().position(|l| l.name == name).map(|i| i as LinkId)
+    }
+
+    /// A link by its name ("R->d") or the form its pcap file takes ("R-to-d",
+    /// net/trace/), as every field that names a link accepts it.
+    pub fn link_by_any_name(&self, name: &str) -> Option<LinkId> {
+        self.link_by_name(name).or_else(|| {
+            self.links.iter().position(|l| crate::net::trace::file_stem(&l.name) == name).map(|i| i as LinkId)
+        })
     }
 
     /// Shortest path from `src` to `dst` as a list of links.

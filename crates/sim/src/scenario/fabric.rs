@@ -209,7 +209,9 @@ pub(super) fn build_leaf_spine(b: &mut Builder, s: &LeafSpineSpec) -> Result<(),
 
 pub(super) fn build_fat_tree(b: &mut Builder, s: &FatTreeSpec) -> Result<(), String> {
     let k = s.k;
-    if k < 2 || !k.is_multiple_of(2) || (k as u64).pow(3) / 4 > MAX_HOSTS as u64 {
+    // k^3 in u64 wraps for k past 2^21: checked, so a radix of millions is refused here
+    let hosts = (k as u64).checked_pow(3).map(|c| c / 4);
+    if k < 2 || !k.is_multiple_of(2) || hosts.is_none_or(|h| h > MAX_HOSTS as u64) {
         return Err(format!("topology.k: must be even, at least 2, with k^3/4 <= {MAX_HOSTS} hosts (got {k})"));
     }
     use PortClass::*;

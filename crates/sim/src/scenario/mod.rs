@@ -312,7 +312,7 @@ pub struct ChainSpec {
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GraphSpec {
-    /// Node names, each unique.
+    /// Node names, each unique; a name may not hold "->" (links are named "a->b").
     pub nodes: Vec<String>,
     /// Full-duplex links between named nodes.
     pub links: Vec<GraphLink>,
@@ -750,7 +750,8 @@ pub struct TcpSpec {
     /// Super-packet sends in all under "retry" before falling back; at least 1.
     #[schemars(default = "tcp_default::sp_attempts")]
     pub sp_attempts: Option<u8>,
-    /// RFC 3042 limited transmit (false: the papers' ns-2 NewReno has none).
+    /// RFC 3042 limited transmit (false: the papers' ns-2 NewReno has none); NewReno
+    /// recovery only.
     #[schemars(default = "tcp_default::limited_transmit")]
     pub limited_transmit: Option<bool>,
     /// Quantise RTT samples and RTO to ticks of this length, as ns-2's tcpTick_ ("100ms"
@@ -772,7 +773,8 @@ pub struct TcpSpec {
     #[schemars(default = "tcp_default::reordering")]
     pub reordering: Option<ReorderingSpec>,
     /// The send scheduler: "off" (window-limited, default), "cc" (the congestion
-    /// control's pacing rate) or a rate ("10Mbps"): one packet per size x 8 / rate.
+    /// control's pacing rate, for an algorithm that gives one: none built in does) or a
+    /// rate ("10Mbps"): one packet per size x 8 / rate.
     #[schemars(default = "tcp_default::pacing")]
     pub pacing: Option<String>,
     /// A per-packet send rule (tcp/gate/): a table with `kind` = "bursts" (`burst_pkts`,
@@ -1039,7 +1041,8 @@ pub enum GateSpec {
         #[serde(default)]
         #[schemars(default = "param_default::bc_threshold")]
         threshold: Option<f64>,
-        /// true: send only while B < threshold; false: while B <= threshold.
+        /// true: send only while B < threshold (then threshold must be above 0); false:
+        /// while B <= threshold.
         #[serde(default)]
         #[schemars(default = "param_default::bc_strict")]
         strict: Option<bool>,
@@ -1170,6 +1173,13 @@ impl GateSpec {
                 }
                 if !(p.gain > 0.0 && p.gain <= 1.0) {
                     return Err(format!("{path}.gain: must be in (0, 1] (got {})", p.gain));
+                }
+                if p.strict && p.threshold == 0.0 {
+                    // B < 0 never holds: nothing could ever leave (the gate re-armed every ns)
+                    return Err(format!(
+                        "{path}.threshold: 0 with strict = true lets no packet leave (B < 0 never holds); \
+                         use strict = false or a threshold above 0"
+                    ));
                 }
                 Ok(GateConfig::Burstiness(p))
             }
@@ -1477,6 +1487,25 @@ impl TcpSpec {
         if matches!(p.reordering, Reordering::Ncr(_)) && p.recovery != RecoveryKind::Sack {
             return Err(format!("{path}.reordering: \"ncr\" needs recovery = \"sack\" (RFC 4653 builds on SACK)"));
         }
+        if p.limited_transmit && p.recovery == RecoveryKind::Sack {
+            // only the NewReno recovery sends new data on the first duplicate ACKs
+            return Err(format!(
+                "{path}.limited_transmit: has no effect with recovery = \"sack\" (only the NewReno recovery \
+                 implements RFC 3042); leave it unset or use recovery = \"newreno\""
+            ));
+        }
+        if p.pacing == Pacing::Cc {
+            // asked of the algorithm itself: a controller that never gives a rate would
+            // make "cc" the same as "off"
+            let state = cc::CcState { cwnd: p.init_cwnd, ssthresh: f64::INFINITY, max_cwnd: p.max_cwnd };
+            if cc_cfg.build().pacing_rate(&state, Some(SimTime::from_ms(100))).is_none() {
+                return Err(format!(
+                    "{path}.pacing: \"cc\" needs a congestion control that gives a pacing rate, and {:?} gives \
+                     none; use \"off\" or a rate such as \"10Mbps\"",
+                    cc_cfg.name()
+                ));
+            }
+        }
         if p.mss == 0 || p.mss > 65_495 {
             return Err(format!("{path}.mss: must be in 1..=65495 (got {})", p.mss));
         }
@@ -1594,7 +1623,7 @@ pub struct CbrSpec {
     /// without this traffic).
     #[serde(default = "d_one")]
     pub count: u32,
-    /// Sending rate, in packets of `packet_bytes`.
+    /// Sending rate, in packets of `packet_bytes`; at most 1e8 packets a second.
     pub rate: Rate,
     /// Wire bytes per packet, 28..=65535.
     #[serde(default = "d_pkt_bytes")]
@@ -1602,7 +1631,8 @@ pub struct CbrSpec {
     /// Time the first packet leaves.
     #[serde(default)]
     pub start: Dur,
-    /// No packet leaves at or after this time (default: the end of the run).
+    /// No packet leaves at or after this time, after `start` (default: the end of the
+    /// run).
     #[serde(default)]
     pub stop: Option<Dur>,
 }
@@ -1628,7 +1658,8 @@ pub struct OnOffSpec {
     /// without this traffic).
     #[serde(default = "d_one")]
     pub count: u32,
-    /// Sending rate during on periods, in packets of `packet_bytes`.
+    /// Sending rate during on periods, in packets of `packet_bytes`; at most 1e8 packets
+    /// a second.
     pub rate: Rate,
     /// Mean (or fixed) length of an on period; above 0.
     pub on_time: Dur,
@@ -1643,7 +1674,8 @@ pub struct OnOffSpec {
     /// Time the first on period starts.
     #[serde(default)]
     pub start: Dur,
-    /// No packet leaves at or after this time (default: the end of the run).
+    /// No packet leaves at or after this time, after `start` (default: the end of the
+    /// run).
     #[serde(default)]
     pub stop: Option<Dur>,
 }
@@ -1881,9 +1913,9 @@ impl ReorderSpec {
         }
         let mut ids = Vec::new();
         for (j, name) in self.links.iter().enumerate() {
-            ids.push(net.link_by_name(name).ok_or_else(|| {
+            ids.push(net.link_by_any_name(name).ok_or_else(|| {
                 format!(
-                    "{path}.links[{j}]: unknown link {name:?} (links are named \"a->b\", e.g. {:?})",
+                    "{path}.links[{j}]: unknown link {name:?} (links are named \"a->b\" or \"a-to-b\", e.g. {:?})",
                     net.links.first().map(|l| l.name.as_str()).unwrap_or("")
                 )
             })?);
@@ -2072,9 +2104,9 @@ impl Scenario {
                 if name == "all" {
                     ids.extend(0..sim.net.links.len() as u32);
                 } else {
-                    let id = sim.net.link_by_name(name).ok_or_else(|| {
+                    let id = sim.net.link_by_any_name(name).ok_or_else(|| {
                         format!(
-                            "output.sample_queues[{i}]: unknown link {name:?} (links are named \"a->b\", e.g. {:?})",
+                            "output.sample_queues[{i}]: unknown link {name:?} (links are named \"a->b\" or \"a-to-b\", e.g. {:?})",
                             sim.net.links.first().map(|l| l.name.as_str()).unwrap_or("")
                         )
                     })?;
@@ -2104,9 +2136,9 @@ impl Scenario {
             sim.sample_flows(iv.0);
         }
         if let Some(m) = &self.output.monitor {
-            let l = sim.net.link_by_name(&m.link).ok_or_else(|| {
+            let l = sim.net.link_by_any_name(&m.link).ok_or_else(|| {
                 format!(
-                    "output.monitor.link: unknown link {:?} (links are named \"a->b\", e.g. {:?})",
+                    "output.monitor.link: unknown link {:?} (links are named \"a->b\" or \"a-to-b\", e.g. {:?})",
                     m.link,
                     sim.net.links.first().map(|l| l.name.as_str()).unwrap_or("")
                 )
@@ -2206,6 +2238,10 @@ fn tcp_config_line(params: &TcpParams, cc: &cc::CcConfig) -> String {
     format!("cc: {cc:?}; recovery: {:?}; reordering: {:?}; gate: {:?}", params.recovery, params.reordering, params.gate)
 }
 
+/// The fastest non-TCP source, packets a second (an attacker's `rate_pps` bound too):
+/// each packet is an event, so a faster one piles events up faster than any run ends.
+pub const MAX_SOURCE_PPS: f64 = 1e8;
+
 /// Adds the non-TCP sources of traffic entry `k` (cbr, onoff, mbs_probe).
 fn add_raw(sim: &mut Sim, k: usize, t: &TrafficSpec, seed: u64, end: SimTime) -> Result<(), String> {
     let path = format!("traffic[{k}]");
@@ -2233,13 +2269,34 @@ fn add_raw(sim: &mut Sim, k: usize, t: &TrafficSpec, seed: u64, end: SimTime) ->
         let rev = sim.source_route(dst, src, false).map_err(|e| format!("{path}: {e}"))?;
         let rng = Rng::stream(seed, STREAM_TRAFFIC + ((k as u64) << 12) + i as u64);
         let stop_of = |s: &Option<Dur>| s.map_or(end, |d| d.0.min(end));
+        // a stream's rate (at most MAX_SOURCE_PPS packets a second, as an attacker's) and
+        // its period (stop after start), as workload and incast check theirs
+        let check_stream = |rate: Rate, b: u32, start: Dur, stop: Option<Dur>| -> Result<(), String> {
+            let pps = rate.0 .0 as f64 / (8.0 * b as f64);
+            if pps > MAX_SOURCE_PPS {
+                return Err(format!(
+                    "{path}.rate: at most {MAX_SOURCE_PPS:e} packets/s of packet_bytes {b} (got {pps:.3e}); \
+                     use larger packets or a lower rate"
+                ));
+            }
+            if let Some(stop) = stop.filter(|s| s.0 <= start.0) {
+                return Err(format!(
+                    "{path}.stop: must be after start ({} <= {})",
+                    crate::core::schema::format_duration(stop.0),
+                    crate::core::schema::format_duration(start.0)
+                ));
+            }
+            Ok(())
+        };
         let kind = match t {
             TrafficSpec::Cbr(c) => {
                 let b = check_bytes(c.packet_bytes, "packet_bytes")?;
+                check_stream(c.rate, b, c.start, c.stop)?;
                 RawKind::Stream(Stream::new(c.rate.0 .0 as f64, b, None, c.start.0, stop_of(&c.stop)))
             }
             TrafficSpec::OnOff(c) => {
                 let b = check_bytes(c.packet_bytes, "packet_bytes")?;
+                check_stream(c.rate, b, c.start, c.stop)?;
                 if c.on_time.0 == SimTime::ZERO {
                     return Err(format!("{path}.on_time: must be > 0"));
                 }
@@ -2300,7 +2357,7 @@ fn add_raw(sim: &mut Sim, k: usize, t: &TrafficSpec, seed: u64, end: SimTime) ->
                         ))
                     }
                 };
-                if !(c.rate_pps.is_finite() && c.rate_pps > 0.0 && c.rate_pps <= 1e8) {
+                if !(c.rate_pps.is_finite() && c.rate_pps > 0.0 && c.rate_pps <= MAX_SOURCE_PPS) {
                     return Err(format!("{path}.rate_pps: must be in (0, 1e8] packets/s (got {})", c.rate_pps));
                 }
                 let b = check_bytes(c.packet_bytes, "packet_bytes")?;

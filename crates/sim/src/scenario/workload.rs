@@ -64,7 +64,7 @@ pub enum CdfSpec {
 #[serde(deny_unknown_fields)]
 struct CdfFile {
     /// Path of a two-column file (size_bytes, cumulative probability; traffic/cdf.rs),
-    /// relative to the current directory.
+    /// relative to the current directory; at most 16 MiB.
     file: String,
 }
 
@@ -99,6 +99,23 @@ impl<'de> Deserialize<'de> for CdfSpec {
     }
 }
 
+/// The largest flow-size CDF file read (a table of a few thousand rows is a few hundred
+/// kB; scenario files are capped at 16 MiB likewise): a longer file, or one that never
+/// ends (`/dev/zero`), is refused after reading this much.
+pub const MAX_CDF_FILE_BYTES: u64 = 16 << 20;
+
+/// A text file of at most `max` bytes.
+fn read_bounded(f: &str, max: u64) -> Result<String, String> {
+    use std::io::Read;
+    let mut text = String::new();
+    let file = std::fs::File::open(f).map_err(|e| e.to_string())?;
+    file.take(max + 1).read_to_string(&mut text).map_err(|e| e.to_string())?;
+    if text.len() as u64 > max {
+        return Err(format!("longer than {} MiB", max >> 20));
+    }
+    Ok(text)
+}
+
 impl CdfSpec {
     fn load(&self, path: &str) -> Result<FlowSizeCdf, String> {
         match self {
@@ -109,7 +126,8 @@ impl CdfSpec {
                 )
             }),
             CdfSpec::File(f) => {
-                let text = std::fs::read_to_string(f).map_err(|e| format!("{path}.file: cannot read {f:?}: {e}"))?;
+                let text =
+                    read_bounded(f, MAX_CDF_FILE_BYTES).map_err(|e| format!("{path}.file: cannot read {f:?}: {e}"))?;
                 FlowSizeCdf::parse(&text).map_err(|e| format!("{path}.file: {f:?} {e}"))
             }
         }
@@ -190,7 +208,8 @@ pub struct IncastSpec {
     /// Rounds per second at Poisson times (the first an exponential gap after `start`).
     #[serde(default)]
     pub rate_per_s: Option<f64>,
-    /// Each server's flow opens at the round's start + uniform[0, jitter) (default 0).
+    /// Each server's flow opens at the round's start + uniform[0, jitter) (default 0); at
+    /// most the entry's time window (stop - start).
     #[serde(default)]
     pub jitter: Dur,
     /// The first round (periodic), or the time Poisson rounds count from (default 0).
@@ -431,6 +450,14 @@ fn add_incast(sc: &Scenario, sim: &mut Sim, k: usize, c: &IncastSpec, seed: u64,
     }
     let (start, stop) = window(c.start, c.stop, end, &path)?;
     let secs = (stop.saturating_sub(start)).as_secs_f64();
+    if c.jitter.0 > stop.saturating_sub(start) {
+        // a flow jittered past the entry's window would never open
+        return Err(format!(
+            "{path}.jitter: at most the entry's time window, stop - start = {} (got {})",
+            crate::core::schema::format_duration(stop.saturating_sub(start)),
+            crate::core::schema::format_duration(c.jitter.0)
+        ));
+    }
     let (rounds, expected) = match (c.period, c.rate_per_s) {
         (Some(p), None) => {
             if p.0 == SimTime::ZERO {

@@ -33,7 +33,7 @@ use serde::Deserialize;
 #[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
-    /// Packets each flow keeps queued at equilibrium (100); finite, above 0.
+    /// Packets each flow keeps queued at equilibrium (100); finite, in (0, 1000000].
     pub alpha: f64,
     /// Step of the window law, (0, 1] (0.5).
     pub gamma: f64,
@@ -53,8 +53,10 @@ impl Default for Params {
 
 impl Params {
     pub fn validate(&self, path: &str) -> Result<(), String> {
-        if !(self.alpha.is_finite() && self.alpha > 0.0) {
-            return Err(format!("{path}.alpha: must be a finite number > 0 (got {})", self.alpha));
+        // at most 10^6 packets, as init_cwnd: without cap_2w one update sets w near
+        // alpha / 2, and the sender builds that flight at once
+        if !(self.alpha.is_finite() && self.alpha > 0.0 && self.alpha <= 1e6) {
+            return Err(format!("{path}.alpha: must be a finite number in (0, 1000000] packets (got {})", self.alpha));
         }
         if !(self.gamma > 0.0 && self.gamma <= 1.0) {
             return Err(format!("{path}.gamma: must be in (0, 1] (got {})", self.gamma));

@@ -40,7 +40,7 @@ macro_rules! registry {
             Newreno {},
             /// A constant window of `window` segments (validation and benchmarks, fixed.rs).
             Fixed {
-                /// The window, segments; finite, at least 1.
+                /// The window, segments; finite, 1..=1000000.
                 window: f64,
             },
             $($(#[doc = $doc])* $variant($module::Params),)*
@@ -79,8 +79,10 @@ macro_rules! registry {
             pub fn validate(&self, path: &str) -> Result<(), String> {
                 match self {
                     CcConfig::Newreno {} => Ok(()),
-                    CcConfig::Fixed { window } if !(window.is_finite() && *window >= 1.0) => {
-                        Err(format!("{path}.window: must be a finite number >= 1 (got {window})"))
+                    // at most 10^6 segments, as init_cwnd: the sender builds the window's
+                    // flight at once
+                    CcConfig::Fixed { window } if !(window.is_finite() && (1.0..=1e6).contains(window)) => {
+                        Err(format!("{path}.window: must be a finite number in 1..1000000 (got {window})"))
                     }
                     CcConfig::Fixed { .. } => Ok(()),
                     $(CcConfig::$variant(p) => p.validate(path),)*
