@@ -5,4 +5,5 @@
 pub mod flows;
 pub mod monitor;
 pub mod pcap;
+pub mod routes;
 pub mod sim;

@@ -1,0 +1,150 @@
+//! Traffic that is not one TCP flow's own: generators that open flows as the run goes
+//! (traffic/), and non-TCP sources (cbr, on-off, MBS probes, attackers) with their
+//! packets' delivery.
+
+use super::{Ev, Sim};
+use crate::core::packet::{flags, Packet};
+use crate::traffic::raw::{RawKind, RawSource};
+use crate::traffic::Generator;
+
+impl Sim {
+    pub fn add_generator(&mut self, mut g: Generator) {
+        let first = g.first_arrival();
+        let id = self.gens.len() as u32;
+        self.gens.push(g);
+        if let Some(t) = first {
+            self.events.push(t.ns(), Ev::Gen(id));
+        }
+    }
+
+    /// Adds a non-TCP source; its first event is its own (`Stream::first`, a probe's start).
+    pub fn add_source(&mut self, mut s: RawSource) {
+        let first = match &mut s.kind {
+            RawKind::Stream(st) => st.first(&mut s.rng),
+            RawKind::Probe(p) => p.next_wake(),
+            RawKind::Attack(a) => a.first(),
+        };
+        let id = self.sources.len() as u32;
+        s.wake_at = first;
+        self.sources.push(s);
+        if let Some(t) = first {
+            self.events.push(t.max(self.now).ns(), Ev::Source(id));
+        }
+    }
+
+    pub(super) fn generator_fire(&mut self, g: u32) {
+        let now = self.now;
+        let (spec, next) = self.gens[g as usize].fire(now);
+        if let Some(spec) = spec {
+            self.open_generated(g, spec);
+        }
+        if let Some(t) = next {
+            self.events.push(t.ns(), Ev::Gen(g));
+        }
+    }
+
+    /// A source's event: a packet time (stream, probe train) or a probe's decision.
+    pub(super) fn source_fire(&mut self, s: u32) {
+        let now = self.now;
+        let src = &mut self.sources[s as usize];
+        if src.wake_at != Some(now) {
+            return; // superseded
+        }
+        src.wake_at = None;
+        let mut forged = None;
+        let pkt = match &mut src.kind {
+            RawKind::Stream(st) => {
+                let (send, next) = st.fire(now, &mut src.rng);
+                src.wake_at = next;
+                send.then_some((0, src.stats.pkts_sent, st.pkt_bytes))
+            }
+            RawKind::Probe(p) => {
+                let k = p.fire(now);
+                src.wake_at = p.next_wake();
+                k.map(|(train, idx)| (train as u64, idx as u64, p.p.pkt_bytes))
+            }
+            RawKind::Attack(a) => {
+                let (ap, next) = a.fire(&mut src.rng);
+                src.wake_at = next;
+                forged = Some(ap);
+                Some((0, src.stats.pkts_sent, a.pkt_bytes))
+            }
+        };
+        if let Some(t) = src.wake_at {
+            self.events.push(t.ns(), Ev::Source(s));
+        }
+        if let Some((train, seq, size)) = pkt {
+            let src = &mut self.sources[s as usize];
+            src.stats.pkts_sent += 1;
+            src.stats.bytes_sent += size as u64;
+            let mut p = Packet {
+                seq,
+                ack: train,
+                ts: now,
+                flow: s,
+                route: src.fwd,
+                src: src.src,
+                dst: src.dst,
+                size,
+                payload: size.saturating_sub(28), // IPv4 + UDP headers
+                flags: flags::RAW,
+                ..Packet::default()
+            };
+            if let Some(ap) = forged {
+                // an attacker claims any source address (routing uses the route)
+                p.src = ap.src;
+                p.sp = Some(ap.sp);
+            }
+            self.inject(p);
+        }
+    }
+
+    /// A non-TCP packet reached the end of its route: counted; a probe's packet is
+    /// reported back (40 B), a report goes to its probe.
+    #[inline(never)]
+    pub(super) fn raw_deliver(&mut self, pkt: Packet) {
+        let now = self.now;
+        let s = pkt.flow;
+        let src = &mut self.sources[s as usize];
+        if pkt.has(flags::ACK) {
+            src.stats.replies_delivered += 1;
+            if let RawKind::Probe(p) = &mut src.kind {
+                p.on_report(pkt.ack as u32, pkt.ts, pkt.ts_echo, now);
+                if let Some(w) = p.next_wake().filter(|&w| Some(w) != src.wake_at) {
+                    src.wake_at = Some(w);
+                    self.events.push(w.max(now).ns(), Ev::Source(s));
+                }
+            }
+            return;
+        }
+        src.stats.pkts_delivered += 1;
+        src.stats.bytes_delivered += pkt.size as u64;
+        if let RawKind::Probe(_) = src.kind {
+            src.stats.replies_sent += 1;
+            let r = Packet {
+                seq: pkt.seq,
+                ack: pkt.ack,
+                ts: now,
+                ts_echo: pkt.ts,
+                flow: s,
+                route: src.rev,
+                src: src.dst,
+                dst: src.src,
+                size: 40,
+                payload: 12,
+                flags: flags::RAW | flags::ACK,
+                ..Packet::default()
+            };
+            self.inject(r);
+        }
+    }
+
+    /// Opens a flow generator `g` asked for, now; the flow remembers its generator.
+    pub(super) fn open_generated(&mut self, g: u32, spec: crate::traffic::FlowSpec) {
+        let cc = spec.cc.build();
+        // routes were validated when the generator was added
+        if let Ok(f) = self.add_flow(spec.src, spec.dst, spec.params, cc, spec.size, self.now) {
+            self.flows.live_mut(f).owner = Some(g);
+        }
+    }
+}
