@@ -510,9 +510,10 @@ SIZES = [
     ("poisson-1e12-per-s", _small(traffic=[{"kind": "poisson", "from": "s0", "to": "d0", "rate_per_s": 1e12,
                                             "size_pkts": 1}]),
      "traffic[0].rate_per_s: the run would hold about 6.0 PB"),
-    # the scenario's [tcp] is each entry's default: named at the entry it reaches
+    # an error the scenario's [tcp] table makes by itself is named there, where it was
+    # written (it was named at the first entry that inherits it)
     ("init-cwnd-1e9", _small(tcp={"init_cwnd": 1e9}),
-     "traffic[0].tcp.init_cwnd: must be at most 1000000 (got 1000000000)"),
+     "tcp.init_cwnd: must be at most 1000000 (got 1000000000)"),
     ("entry-init-cwnd-1e9", _small(traffic=[{"kind": "bulk", "from": "s0", "to": "d0", "tcp": {"init_cwnd": 1e9}}]),
      "traffic[0].tcp.init_cwnd: must be at most 1000000"),
     ("classifier-2^28", _small(topology={**_small()["topology"], "access": {

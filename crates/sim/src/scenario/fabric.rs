@@ -31,6 +31,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Builder, LinkSpec, QueueSpec, MAX_HOSTS};
+use crate::core::rng::Rng;
+use crate::core::time::BitsPerSec;
 use crate::net::topology::Multipath;
 
 /// Route choice among equal-cost paths.
@@ -149,10 +151,18 @@ fn with_queues(spec: &LinkSpec, queues: &[PortQueues], up: PortClass, down: Port
     LinkSpec { queue: fwd, reverse_queue: Some(rev), ..spec.clone() }
 }
 
-fn check_classes(queues: &[PortQueues], allowed: &[PortClass], kind: &str) -> Result<(), String> {
+/// Each `queues[i]` names port classes of this fabric, and its queue is valid on its own
+/// (checked under its own path here: merged into the links' queues, an error would name
+/// the link's `queue` instead of the entry that made it).
+fn check_classes(queues: &[PortQueues], allowed: &[PortClass], kind: &str, rate: BitsPerSec) -> Result<(), String> {
     for (i, q) in queues.iter().enumerate() {
         if q.ports != PortClass::AllSwitchPorts && !allowed.contains(&q.ports) {
             return Err(format!("topology.queues[{i}].ports: {:?} is not a port class of a {kind}", q.ports));
+        }
+        // (not the super-packet router: its tables are allocated when built, after the
+        // memory estimate has charged them at the link)
+        if !matches!(q.queue, QueueSpec::Superpacket(_)) {
+            q.queue.build(rate, Rng::new(0), &format!("topology.queues[{i}].queue"))?;
         }
     }
     Ok(())
@@ -179,7 +189,7 @@ pub(super) fn build_leaf_spine(b: &mut Builder, s: &LeafSpineSpec) -> Result<(),
         ));
     }
     use PortClass::*;
-    check_classes(&s.queues, &[HostNics, HostFacing, LeafUplinks, SpineDownlinks], "leaf_spine")?;
+    check_classes(&s.queues, &[HostNics, HostFacing, LeafUplinks, SpineDownlinks], "leaf_spine", s.host_link.rate.0)?;
     for sp in 0..s.spines {
         b.node(&format!("spine{sp}"))?;
     }
@@ -219,6 +229,7 @@ pub(super) fn build_fat_tree(b: &mut Builder, s: &FatTreeSpec) -> Result<(), Str
         &s.queues,
         &[HostNics, HostFacing, LeafUplinks, AggDownlinks, AggUplinks, CoreDownlinks],
         "fat_tree",
+        s.host_link.rate.0,
     )?;
     let h = k / 2;
     for c in 0..h * h {

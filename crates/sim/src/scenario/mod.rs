@@ -594,7 +594,7 @@ impl Default for QueueSpec {
 }
 
 impl QueueSpec {
-    fn build(&self, rate: BitsPerSec, rng: Rng, path: &str) -> Result<Box<dyn QueueDisc>, String> {
+    pub(crate) fn build(&self, rate: BitsPerSec, rng: Rng, path: &str) -> Result<Box<dyn QueueDisc>, String> {
         match self {
             &QueueSpec::Droptail(DropTailSpec { limit, unit, ecn_threshold }) => {
                 if limit == 0 {
@@ -1395,6 +1395,16 @@ impl TcpSpec {
         }
     }
 
+    /// This entry's table over the scenario's `[tcp]` table, resolved. An error the `[tcp]`
+    /// table makes by itself (the same check failing on it alone) is reported under `tcp`,
+    /// where it was written, not under every traffic entry that inherits it.
+    pub(crate) fn resolve_over(&self, base: &TcpSpec, path: &str) -> Result<(TcpParams, cc::CcConfig), String> {
+        self.over(base).resolve(path).map_err(|e| match base.resolve("tcp") {
+            Err(b) if b.strip_prefix("tcp").map(|rest| format!("{path}{rest}")).as_deref() == Some(e.as_str()) => b,
+            _ => e,
+        })
+    }
+
     fn resolve(&self, path: &str) -> Result<(TcpParams, cc::CcConfig), String> {
         let d = TcpParams::default();
         let cc_cfg = self.cc.clone().map(|c| c.0).unwrap_or_default();
@@ -1839,7 +1849,8 @@ pub struct OutputSpec {
     #[serde(default = "d_sample")]
     pub sample_interval: Dur,
     /// Interval of the per-flow received-bytes series (throughput over time); off when
-    /// absent. Above 0 and at least duration / 20000000 (MONITOR_MAX_ROWS).
+    /// absent. Above 0 and at least duration / 20000000 (MONITOR_MAX_ROWS); the same
+    /// bound holds for the rows of all the flows open at the start together.
     #[serde(default)]
     pub sample_flows: Option<Dur>,
     /// Links traced to pcap files ("R->d" or "R-to-d"), or ["all"] (trace/mod.rs).
@@ -1869,6 +1880,9 @@ pub struct MonitorSpec {
 /// Rows the monitor, the queue series or the flow series may write in one run
 /// (duration / interval, times the links sampled).
 pub const MONITOR_MAX_ROWS: u64 = 20_000_000;
+
+/// One row of the per-flow series (engine/sim.rs `FlowSample`), bytes.
+const FLOW_SAMPLE_BYTES: f64 = std::mem::size_of::<crate::engine::sim::FlowSample>() as f64;
 
 /// The largest initial window (segments): a flow's first flight is built in one event
 /// (10^9 segments took all memory). 10^6 segments of 1460 bytes (1.46 GB) exceed any
@@ -1941,7 +1955,7 @@ impl ReorderSpec {
             let link = &mut net.links[l as usize];
             // the stage holds q of the link's packets for about mean + 3 sd (at most the run)
             let hold = (self.delay_mean.0 + self.delay_sd.0 + self.delay_sd.0 + self.delay_sd.0).min(end);
-            mem.charge(&format!("{path}.delay_mean"), self.q * costs::pipe_bytes(link.rate, hold, end))?;
+            mem.charge(&format!("{path}.delay_mean"), costs::held_bytes(self.q, link.rate, hold, end))?;
             if link.reorder.is_some() {
                 return Err(format!("{path}: link {} already has a reordering stage", link.name));
             }
@@ -2133,6 +2147,19 @@ impl Scenario {
                     iv.0.as_secs_f64()
                 ));
             }
+            // every flow gets a row per interval: the flows opened at the start count in
+            // all against the same bound as one link's series, and their rows are charged
+            let rows = (self.duration.0.ns() / iv.0.ns().max(1)).saturating_mul(sim.flows.len() as u64);
+            if rows > MONITOR_MAX_ROWS {
+                return Err(format!(
+                    "output.sample_flows: {}s over {}s for {} flows is {rows} rows, above {MONITOR_MAX_ROWS} \
+                     (a longer interval, or fewer flows)",
+                    iv.0.as_secs_f64(),
+                    self.duration.0.as_secs_f64(),
+                    sim.flows.len()
+                ));
+            }
+            sim.memory.charge("output.sample_flows", rows as f64 * FLOW_SAMPLE_BYTES)?;
             sim.sample_flows(iv.0);
         }
         if let Some(m) = &self.output.monitor {
@@ -2174,7 +2201,7 @@ impl Scenario {
                 return add_raw(sim, k, t, seed, end);
             }
         };
-        let (params, cc_name) = tcp.over(&self.tcp).resolve(&format!("{path}.tcp"))?;
+        let (params, cc_name) = tcp.resolve_over(&self.tcp, &format!("{path}.tcp"))?;
         sim.tcp_configs.push((path.clone(), tcp_config_line(&params, &cc_name)));
         let size_of = |bytes: Option<u64>, pkts: Option<u64>| -> Result<u64, String> {
             match (bytes, pkts) {

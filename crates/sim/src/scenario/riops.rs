@@ -350,7 +350,7 @@ pub(super) fn add_traffic(
     let path = format!("traffic[{k}]");
     match t {
         TrafficSpec::BackToBack(b) => {
-            let (params, cc) = b.tcp.over(&sc.tcp).resolve(&format!("{path}.tcp"))?;
+            let (params, cc) = b.tcp.resolve_over(&sc.tcp, &format!("{path}.tcp"))?;
             let size = match (b.size_bytes, b.size_pkts) {
                 (Some(x), None) if x > 0 => x,
                 (None, Some(p)) if p > 0 => p
@@ -385,7 +385,7 @@ pub(super) fn add_traffic(
             Ok(())
         }
         TrafficSpec::Web(w) => {
-            let (params, cc) = w.tcp.over(&sc.tcp).resolve(&format!("{path}.tcp"))?;
+            let (params, cc) = w.tcp.resolve_over(&sc.tcp, &format!("{path}.tcp"))?;
             let model = WebModel {
                 inter_page_s: w.inter_page.0.as_secs_f64(),
                 inter_object_s: w.inter_object.0.as_secs_f64(),

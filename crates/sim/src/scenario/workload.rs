@@ -345,7 +345,7 @@ fn add_workload(
 ) -> Result<(), String> {
     let path = format!("traffic[{k}]");
     let tcp = w.tcp.over(&sc.tcp);
-    let (params, cc) = tcp.resolve(&format!("{path}.tcp"))?;
+    let (params, cc) = w.tcp.resolve_over(&sc.tcp, &format!("{path}.tcp"))?;
     sim.tcp_configs.push((path.clone(), super::tcp_config_line(&params, &cc)));
     let short = match &w.short_tcp {
         None => None,
@@ -433,7 +433,7 @@ fn add_workload(
 
 fn add_incast(sc: &Scenario, sim: &mut Sim, k: usize, c: &IncastSpec, seed: u64, end: SimTime) -> Result<(), String> {
     let path = format!("traffic[{k}]");
-    let (params, cc) = c.tcp.over(&sc.tcp).resolve(&format!("{path}.tcp"))?;
+    let (params, cc) = c.tcp.resolve_over(&sc.tcp, &format!("{path}.tcp"))?;
     sim.tcp_configs.push((path.clone(), super::tcp_config_line(&params, &cc)));
     if c.bytes == 0 || c.bytes > crate::traffic::cdf::MAX_SIZE_BYTES as u64 {
         return Err(format!(
