@@ -11,79 +11,29 @@ it plotted (`data`), so a test can compare them with the summary.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from superpacket.experiments.common import interval_kind
+from superpacket.figure_kit import (  # noqa: F401 (the kit's names, as builders and tests read them here)
+    CLASS_COLORS,
+    REGISTRY,
+    SCHEME_COLORS,
+    Builder,
+    ExpFigure,
+    _ebar,
+    _err,
+    _grid,
+    _legend_below,
+    _nan,
+    register,
+)
 from superpacket.figures import OURS, PAPER, _f, plt
-
-
-@dataclass
-class ExpFigure:
-    name: str
-    caption: str
-    fig: Any
-    data: dict[str, Any] = field(default_factory=dict)
-
-
-Builder = Callable[[dict[str, Any]], list[ExpFigure]]
-REGISTRY: dict[str, Builder] = {}
-
-SCHEME_COLORS = {"droptail": "#7f7f7f", "red": "#ff7f0e", "riops": "#2ca02c", "superpacket": "#1f77b4"}
-CLASS_COLORS = {"special": OURS, "regular": "#ff7f0e", "short": "#2ca02c", "long": "#9467bd", "total": "#555555"}
-
-
-def register(experiment: str) -> Callable[[Builder], Builder]:
-    def deco(fn: Builder) -> Builder:
-        REGISTRY[experiment] = fn
-        return fn
-    return deco
 
 
 def build(summary: dict[str, Any]) -> list[ExpFigure]:
     """The experiment-specific figures of a summary (an empty list if none are registered)."""
     fn = REGISTRY.get(str(summary.get("experiment")))
     return fn(summary) if fn is not None else []
-
-
-def _nan(xs: list[Any]) -> list[float]:
-    return [_f(x) for x in xs]
-
-
-def _err(ms: dict[str, Any], metric: str) -> tuple[float, float, float]:
-    """(mean, minus, plus) of a metric of a variant; no error bar when the CI is unknown."""
-    m = _f(ms.get(metric))
-    lo, hi = (_f(x) for x in (ms.get(f"{metric}_ci95") or [None, None]))
-    if any(math.isnan(v) for v in (m, lo, hi)):
-        return m, 0.0, 0.0
-    return m, m - lo, hi - m
-
-
-def _ebar(ax: Any, x: float, m: float, lo: float, hi: float) -> None:
-    """An error bar from lo to hi (the interval of mean_ci95), none where it is unknown."""
-    if lo > 0 or hi > 0:
-        ax.errorbar(x, m, yerr=[[lo], [hi]], fmt="none", ecolor="black", capsize=2, lw=0.8)
-
-
-def _grid(n: int, ncols: int, w: float, h: float, **kw: Any) -> tuple[Any, list[Any]]:
-    ncols = max(1, min(ncols, n))
-    nrows = max(1, math.ceil(n / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(w * ncols, h * nrows), squeeze=False, **kw)
-    flat = [a for row in axes for a in row]
-    for a in flat[n:]:
-        a.set_visible(False)
-    return fig, flat[:n]
-
-
-def _legend_below(fig: Any, axes: list[Any], ncol: int | None = None) -> None:
-    handles: dict[str, Any] = {}
-    for ax in axes:
-        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
-            handles.setdefault(lab, h)
-    if handles:
-        fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=ncol or min(4, len(handles)),
-                   fontsize=8, frameon=False)
 
 
 # ---- jumbo: Fig. 6a-b -------------------------------------------------------------------

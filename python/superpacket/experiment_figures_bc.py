@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from superpacket.experiment_figures import ExpFigure, _ebar, _err, _grid, _legend_below, _nan, register
+from superpacket.figure_kit import ExpFigure, _ebar, _err, _grid, _legend_below, _nan, register
 from superpacket.figures import OURS, PAPER, _f
 
 ROUTER = "#d62728"
@@ -35,9 +35,9 @@ def _main(variants: list[str]) -> list[str]:
 
 
 def _order(s: dict[str, Any], names: list[str]) -> list[str]:
-    from superpacket.reports import _variant_order
+    from superpacket.figure_kit import variant_order
 
-    return _variant_order(str(s.get("experiment")), names)
+    return variant_order(str(s.get("experiment")), names)
 
 
 def _buffer(s: dict[str, Any]) -> float:

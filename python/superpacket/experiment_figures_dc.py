@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from superpacket.experiment_figures import ExpFigure, _err, register
 from superpacket.experiments.common import interval_kind
+from superpacket.figure_kit import ExpFigure, _err, register
 from superpacket.figures import _f, plt
 
 METRICS = (("small_p99_slowdown", "small flows (< 100 KB): p99 slowdown"),

@@ -13,7 +13,7 @@ from typing import Any
 from matplotlib.colors import LogNorm
 from matplotlib.patches import Rectangle
 
-from superpacket.experiment_figures import ExpFigure, register
+from superpacket.figure_kit import ExpFigure, register
 from superpacket.figures import _f, plt
 
 REL_RANGE = 4.0  # the colour scale runs from 1/4 to 4 x DropTail (log), saturated beyond

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from superpacket.experiments.common import MIN_SEEDS_FOR_CI, interval_kind, mean_ci95
+from superpacket.figure_kit import variant_order
 
 
 class ReportError(ValueError):
@@ -234,15 +235,6 @@ def _metrics(variants: dict[str, dict[str, Any]]) -> list[str]:
     return list(out)
 
 
-def _variant_order(experiment: str, names: list[str]) -> list[str]:
-    """The experiment's own order of variants (summary.json's keys are sorted)."""
-    from superpacket.experiments import EXPERIMENTS
-
-    mod = EXPERIMENTS.get(experiment)
-    known = list(getattr(mod, "VARIANTS", None) or getattr(mod, "PAPER", {}) or [])
-    return [v for v in known if v in names] + sorted(v for v in names if v not in known)
-
-
 def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
     """Verdict first: the scale (full or quick, seeds, durations, wall time), the claims
     (holds / fails, indicative at a reduced scale, ours beside the paper's, the numbers
@@ -254,7 +246,7 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
     from superpacket.experiments.common import seed_text
 
     mod = EXPERIMENTS.get(s["experiment"])
-    order = _variant_order(s["experiment"], list(s["variants"]))
+    order = variant_order(s["experiment"], list(s["variants"]))
     variants: dict[str, dict[str, Any]] = {v: s["variants"][v] for v in order}
     paper: dict[str, dict[str, Any]] = s.get("paper", {})
     if "per_flow" in s:
@@ -307,7 +299,7 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
                    "(blue line) and the paper's (red dashed)")
     if "regimes" in s:  # incast: the other regime's per-flow times beside the main one's
         for name, b in s["regimes"].items():
-            rorder = _variant_order(s["experiment"], list(b["variants"]))
+            rorder = variant_order(s["experiment"], list(b["variants"]))
             doc.figure(figures.per_flow_fct({v: b["per_flow"][v] for v in rorder if v in b["per_flow"]}, {},
                                             b["variants"]), f"per_flow_fct_{name}",
                        f"Regime {name}: FCT of each flow, one panel per variant, mean over {seeds} seeds with its "
@@ -351,7 +343,7 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
               f"{s['explanation']}")
         per_round = [[s["regime"], v, ", ".join(f"{x:.1f}" for x in xs)] for v, xs in s["admitted_per_round"].items()]
         for name, b in s["regimes"].items():
-            rorder = _variant_order(s["experiment"], list(b["variants"]))
+            rorder = variant_order(s["experiment"], list(b["variants"]))
             doc.p(f"Regime {name} (sender links {b['access_link']}; R->D {b['bottleneck_link']}): {b['explanation']}")
             rows = []
             for v in rorder:

@@ -183,7 +183,7 @@ def run(seeds: Any = 10, duration_s: float = 10.0, client: Any = None, **_: Any)
     variants = summarize(per_seed)
     claims = []
     for v in VARIANTS:
-        # issue 9: judged on the 95 % CI of the per-seed ratio special / mean regular, not on
+        # judged on the 95 % CI of the per-seed ratio special / mean regular, not on
         # its mean: the claim holds iff the CI's lower bound is >= CLAIM_RATIO (with fewer
         # than 3 seeds the interval is the values' min-max, so their least)
         ratio = variants[v]["ratio"]
