@@ -30,6 +30,7 @@ from typing import Any
 
 import pytest
 from superpacket import _toml
+from test_hostile_property import _paths  # every value's path, as the first property test walks them
 
 ROOT = Path(__file__).resolve().parent.parent
 EXE = str(Path(sys.executable).parent / "superpacket")
@@ -165,17 +166,6 @@ def _extreme(rng: random.Random, old: Any) -> Any:
     if isinstance(old, dict):
         return rng.choice([{}, "x", 0, [old], {**old, "unknown_field": 1}])
     return rng.choice(INTS)
-
-
-def _paths(d: Any, path: tuple = ()) -> list[tuple]:
-    out = [path] if path else []
-    if isinstance(d, dict):
-        for k, v in d.items():
-            out += _paths(v, (*path, k))
-    elif isinstance(d, list):
-        for i, v in enumerate(d):
-            out += _paths(v, (*path, i))
-    return out
 
 
 def _mutate(rng: random.Random, d: dict[str, Any]) -> None:

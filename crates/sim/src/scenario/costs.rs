@@ -33,7 +33,12 @@ pub fn queue_bytes(q: &QueueSpec) -> f64 {
 /// 1500 bytes, `PIPE_PACKET_BYTES` each. (A CBR source at 100 Gb/s into a link of 100 s
 /// delay aborted the process in its first seconds.)
 pub fn pipe_bytes(rate: crate::core::time::BitsPerSec, delay: SimTime, duration: SimTime) -> f64 {
-    rate.0 as f64 * delay.min(duration).as_secs_f64() / (8.0 * 1500.0) * PIPE_PACKET_BYTES
+    packets_bytes(rate, delay.min(duration), 1500.0)
+}
+
+/// The packets of `wire_bytes` a link of `rate` carries in `t`, `PIPE_PACKET_BYTES` each.
+fn packets_bytes(rate: crate::core::time::BitsPerSec, t: SimTime, wire_bytes: f64) -> f64 {
+    rate.0 as f64 * t.as_secs_f64() / (8.0 * wire_bytes) * PIPE_PACKET_BYTES
 }
 
 /// The packets a reordering stage may hold: `q` of the link's packets for `hold` (at
@@ -41,7 +46,7 @@ pub fn pipe_bytes(rate: crate::core::time::BitsPerSec, delay: SimTime, duration:
 /// cbr's least) rather than full ones: a stage holding a small-packet stream for a long
 /// time (10 Gb/s of 28 B packets held 10^7 s) took tens of GB unseen.
 pub fn held_bytes(q: f64, rate: crate::core::time::BitsPerSec, hold: SimTime, duration: SimTime) -> f64 {
-    q * rate.0 as f64 * hold.min(duration).as_secs_f64() / (8.0 * MIN_WIRE_BYTES) * PIPE_PACKET_BYTES
+    q * packets_bytes(rate, hold.min(duration), MIN_WIRE_BYTES)
 }
 
 /// The smallest packet a source sends, wire bytes (a cbr or on-off source's least).
