@@ -31,11 +31,13 @@ pub mod timers;
 
 use crate::core::packet::{FlowId, NodeId, Packet, RouteId};
 use crate::core::time::SimTime;
+pub use cc::EceEcho;
 use cc::{CcState, CongestionControl};
-use recovery::{LossRecovery, Recovery, RecoveryKind, Reordering};
+use recovery::{Decisions, LossRecovery, Recovery, RecoveryKind, Reordering};
 use sack::{SackBlocks, SackReporter};
 use sched::{Pacing, Scheduler};
 use spmark::SpMarker;
+pub use spmark::{SpDenial, SpMode};
 use timers::{TimerKind, Timers};
 
 /// Per-flow TCP parameters. `Default` is a scenario's `[tcp]` defaults, stated in
@@ -116,18 +118,6 @@ pub enum LocalDrop {
     Cwr,
 }
 
-/// The receiver's ECN feedback (receiver.rs).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum EceEcho {
-    /// RFC 3168 section 6.1.3: ECE on every ACK from a CE packet until a CWR packet.
-    #[default]
-    Rfc3168,
-    /// RFC 8257 section 3.2: every ACK's ECE is the CE state of the data it
-    /// acknowledges; with delayed ACKs, a change of CE state first acknowledges the
-    /// packets held under the old state.
-    Accurate,
-}
-
 /// When the RTO doubled by timeouts (RFC 6298 5.5) is recomputed from SRTT and RTTVAR.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RtoBackoffReset {
@@ -139,26 +129,6 @@ pub enum RtoBackoffReset {
     /// where a flow retransmits every byte, this decides whether its second timeout comes
     /// one backed-off RTO (400 ms) or one plain RTO (200 ms) after the first.
     NewAck,
-}
-
-/// How a sender uses super-packets (seeds/000 section 2.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SpMode {
-    Off,
-    /// The whole flow is one super-packet (short flows, sections 4.2-4.3).
-    Flow,
-    /// Each run of `len` consecutive packets is one super-packet (section 4.4 `sp`).
-    Runs(u16),
-}
-
-/// Reaction to a denied super-packet (section 2.3, SCENARIOS.md incast variants).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SpDenial {
-    /// The paper's implementation: time out, then fall back to plain NewReno.
-    Fallback,
-    /// The paper's ideal: after the timeout resend as a new super-packet with the initial
-    /// cwnd, up to `attempts` sends in all, then fall back.
-    Retry { attempts: u8 },
 }
 
 impl Default for TcpParams {
@@ -291,8 +261,11 @@ pub struct Flow {
     pub(crate) cc_hooks: bool,
     /// `cc.handles_ece()`, read once: the sender calls `cc.on_ecn_ack` per ACK.
     pub(crate) cc_ece: bool,
-    /// Loss detection and recovery (recovery/); taken out while it runs.
-    pub(crate) rec: Option<Recovery>,
+    /// Loss detection and recovery (recovery/): it reads a `SendState` and answers with
+    /// decisions, which the sender applies (sender.rs `apply_decisions`).
+    pub(crate) rec: Recovery,
+    /// The decisions of the current call, empty between calls (kept for its capacity).
+    pub(crate) decisions: Decisions,
     /// Between window and wire (sched.rs).
     pub(crate) sched: Scheduler,
     /// Super-packet marking (spmark.rs).
@@ -312,11 +285,6 @@ pub struct Flow {
     /// snd_una when the retransmission timer last fired (0: never): a second timeout of
     /// the same segment keeps ssthresh (RFC 5681 3.1, after eq. 4).
     pub(crate) rto_una: u64,
-    /// The FlightSize (segments) a congestion response is based on, when a recovery
-    /// wrapper fixes it: TCP-DCR's flight at the first duplicate ACK, TCP-NCR's
-    /// FlightSizePrev (RFC 4653 section 3.4). The response uses the smaller of it and the
-    /// current FlightSize (`response_flight`).
-    pub response_flight: Option<f64>,
     // ---- receiver (receiver.rs)
     pub(crate) rcv: Receiver,
     // ---- timers of both ends (timers.rs) and their plumbing (sim.rs)
@@ -360,7 +328,8 @@ impl Flow {
             cc_hooks: cc.per_packet_hooks(),
             cc_ece: cc.handles_ece(),
             cc,
-            rec: Some(Recovery::build(p.recovery, p.reordering)),
+            rec: Recovery::build(p.recovery, p.reordering),
+            decisions: Decisions::new(),
             sched: Scheduler::new(p.pacing),
             sp: SpMarker::new(id, p.sp),
             srtt_ns: None,
@@ -373,7 +342,6 @@ impl Flow {
             gate_limited: false,
             cwr_pending: false,
             rto_una: 0,
-            response_flight: None,
             rcv: Receiver { rcv_nxt: 1, ..Receiver::default() },
             timers: Timers::default(),
             timer_at: None,
@@ -381,10 +349,10 @@ impl Flow {
         }
     }
 
-    /// The loss-recovery piece (panics if called while it runs).
+    /// The loss-recovery piece.
     #[inline]
     pub fn recovery(&self) -> &Recovery {
-        self.rec.as_ref().expect("recovery is not running")
+        &self.rec
     }
 
     /// Puts a per-packet sending rule between window and wire (sched.rs).
@@ -403,7 +371,7 @@ impl Flow {
 
     /// Replaces the loss-recovery piece (a wrapper such as TCP-DCR around a built-in).
     pub fn set_recovery(&mut self, r: Box<dyn LossRecovery>) {
-        self.rec = Some(Recovery::Custom(r));
+        self.rec = Recovery::Custom(r);
     }
 
     /// One past the last data byte.
@@ -451,9 +419,9 @@ impl Flow {
             self.on_rto(now, out);
         }
         if self.timers.take_due(TimerKind::Recovery, now) {
-            let mut rec = self.rec.take().expect("recovery");
-            rec.on_timer(self, now, out);
-            self.rec = Some(rec);
+            let s = self.send_state();
+            self.rec.on_timer(&s, now, &mut self.decisions);
+            self.apply_decisions(now, out);
             self.try_send(now, out);
         }
         if self.timers.take_due(TimerKind::Send, now) {

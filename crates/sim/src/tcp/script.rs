@@ -263,7 +263,7 @@ impl Script {
     }
     /// RFC 6675 pipe in segments (SACK recovery only).
     pub fn pipe_segs(&self) -> Option<f64> {
-        self.flow.recovery().pipe(&self.flow).map(|b| b as f64 / self.flow.p.mss as f64)
+        self.flow.recovery().pipe(&self.flow.send_state()).map(|b| b as f64 / self.flow.p.mss as f64)
     }
 }
 

@@ -8,7 +8,7 @@
 //! tested on its own in crates/sim/tests/tcp/ (a scripted flow, tcp/script.rs).
 
 use super::cc::{CongestionEvent, EcnAck};
-use super::recovery::{next_in_order, AckInfo, LossRecovery, Recovery};
+use super::recovery::{in_order_segment, AckInfo, Decision, LossRecovery, Recovery, SendState};
 use super::sack::SackBlock;
 use super::sched::{GateView, Pacing};
 use super::spmark::{SpGate, SpTimeout};
@@ -42,11 +42,68 @@ impl Flow {
     }
 
     /// FlightSize for a congestion response (ssthresh): the current one, or the smaller
-    /// one a recovery wrapper fixed (`Flow::response_flight`).
+    /// one a recovery wrapper has fixed (TCP-NCR's FlightSizePrev, RFC 4653 section 3.4).
     #[inline]
     pub fn response_flight(&self) -> f64 {
         let f = self.flight();
-        self.response_flight.map_or(f, |r| r.min(f))
+        self.rec.response_flight().map_or(f, |r| r.min(f))
+    }
+
+    /// The sender as loss recovery reads it.
+    #[inline]
+    pub fn send_state(&self) -> SendState {
+        SendState {
+            snd_una: self.snd_una,
+            snd_nxt: self.snd_nxt,
+            snd_max: self.snd_max,
+            end_seq: self.end_seq(),
+            mss: self.p.mss as u64,
+            dupthresh: self.p.dupack_threshold,
+            limited_transmit: self.p.limited_transmit,
+            cwnd: self.cc_state.cwnd,
+            ssthresh: self.cc_state.ssthresh,
+            srtt: self.srtt(),
+            rto: self.rto,
+            response_flight: None,
+        }
+    }
+
+    /// Applies loss recovery's decisions, in order: the sequence space, the window, the
+    /// timers and the counters change here only.
+    #[inline]
+    pub(crate) fn apply_decisions(&mut self, now: SimTime, out: &mut TcpOut) {
+        if !self.decisions.is_empty() {
+            self.apply_pending(now, out);
+        }
+    }
+
+    fn apply_pending(&mut self, now: SimTime, out: &mut TcpOut) {
+        // by index: an applied decision never pushes another
+        for i in 0..self.decisions.len() {
+            match self.decisions[i] {
+                Decision::Respond { flight } => {
+                    self.stats.fast_retransmits += 1;
+                    self.cc_state.ssthresh =
+                        self.cc.ssthresh(&self.cc_state, flight, CongestionEvent::FastRetransmit, now);
+                    self.on_loss_reduction();
+                }
+                Decision::WindowFromSsthresh { plus } => self.cc_state.cwnd = (self.cc_state.ssthresh + plus).max(1.0),
+                Decision::Retransmit { seq, len } => self.send_segment(seq, len as u32, now, out),
+                Decision::SendNew { len } => {
+                    self.send_segment(self.snd_nxt, len as u32, now, out);
+                    self.snd_nxt += len;
+                    self.snd_max = self.snd_max.max(self.snd_nxt);
+                }
+                Decision::SetCwnd(w) => self.cc_state.cwnd = w,
+                Decision::SetSsthresh(v) => self.cc_state.ssthresh = v,
+                Decision::RecoveryExit => self.cc.on_recovery_exit(&mut self.cc_state, now),
+                Decision::Grow { acked } => self.grow_cwnd(acked, None, now),
+                Decision::ArmTimer(t) => self.timers.set(TimerKind::Recovery, t),
+                Decision::DisarmTimer => self.timers.cancel(TimerKind::Recovery),
+                Decision::RestartRto => self.timers.set(TimerKind::Rto, now + self.rto),
+            }
+        }
+        self.decisions.clear();
     }
 
     /// The pacing rate in force, bits/s.
@@ -71,9 +128,13 @@ impl Flow {
         let wnd = wnd_segs * mss;
         let end = self.end_seq();
         // NewReno (P1's path): the in-order rule without a dispatch per segment
-        let in_order = matches!(self.rec, Some(Recovery::NewReno(_)));
+        let in_order = matches!(self.rec, Recovery::NewReno(_));
         loop {
-            let next = if in_order { next_in_order(self, wnd) } else { self.recovery().next_segment(self, wnd) };
+            let next = if in_order {
+                in_order_segment(self.snd_una, self.snd_nxt, end, mss, wnd)
+            } else {
+                self.rec.next_segment(&self.send_state(), wnd)
+            };
             let Some((seq, len)) = next else {
                 self.gate_limited = false; // the window (or the data) is used up
                 break;
@@ -93,10 +154,7 @@ impl Flow {
                 self.sched.on_sent(&v, rate, now);
             }
             if !in_order {
-                let snd_max = self.snd_max;
-                if let Some(r) = self.rec.as_mut() {
-                    r.on_sent(snd_max, seq, len);
-                }
+                self.rec.on_sent(self.snd_max, seq, len);
             }
             self.send_segment(seq, len as u32, now, out);
             if advances {
@@ -118,7 +176,7 @@ impl Flow {
             bytes: len as u32 + self.p.header,
             seq,
             len,
-            sacked: self.rec.as_ref().map_or(0, |r| r.sacked_bytes()),
+            sacked: self.rec.sacked_bytes(),
             ssthresh: self.cc_state.ssthresh,
         }
     }
@@ -243,9 +301,9 @@ impl Flow {
                     self.ecn_recover = self.snd_max;
                     self.cc.on_rto(&mut self.cc_state, now);
                 }
-                let mut rec = self.rec.take().expect("recovery");
-                rec.on_rto(self, now);
-                self.rec = Some(rec);
+                let s = self.send_state();
+                self.rec.on_rto(&s, now, &mut self.decisions);
+                self.apply_decisions(now, out);
                 self.snd_nxt = self.snd_una; // go back N
                 self.rto = SimTime(self.rto.ns() * 2).min(self.p.max_rto); // (5.5) back off
                 self.try_send(now, out); // (5.4) retransmit the earliest unacknowledged
@@ -299,15 +357,13 @@ impl Flow {
                 self.cc.on_ecn_ack(&mut self.cc_state, &a, now);
             }
             let info = AckInfo { ack, newly, dup: false, sack };
-            let r = self.rec.as_mut().expect("recovery");
-            let (v, in_recovery) = match r.on_ack_fast(&info) {
-                Some(v) => (v, r.in_recovery()),
+            let (v, in_recovery) = match self.rec.on_ack_fast(&info) {
+                Some(v) => (v, self.rec.in_recovery()),
                 None => {
-                    let mut rec = self.rec.take().expect("recovery");
-                    let v = rec.on_ack(self, &info, now, out);
-                    let in_recovery = rec.in_recovery();
-                    self.rec = Some(rec);
-                    (v, in_recovery)
+                    let s = self.send_state();
+                    let v = self.rec.on_ack(&s, &info, now, &mut self.decisions);
+                    self.apply_decisions(now, out);
+                    (v, self.rec.in_recovery())
                 }
             };
             if v.grow && !ece {
@@ -329,9 +385,9 @@ impl Flow {
             }
         } else if ack == self.snd_una && self.snd_max > self.snd_una {
             let dup = pkt.payload == 0;
-            let mut rec = self.rec.take().expect("recovery");
-            rec.on_ack(self, &AckInfo { ack, newly: 0, dup, sack }, now, out);
-            self.rec = Some(rec);
+            let s = self.send_state();
+            self.rec.on_ack(&s, &AckInfo { ack, newly: 0, dup, sack }, now, &mut self.decisions);
+            self.apply_decisions(now, out);
         }
         if self.sched.gate.is_some() {
             let v = self.gate_view(self.snd_nxt, 0);
@@ -367,8 +423,7 @@ impl Flow {
         if self.p.local_drop != super::LocalDrop::Cwr || self.state != SenderState::Established {
             return;
         }
-        let in_recovery = self.rec.as_ref().is_some_and(|r| r.in_recovery());
-        if in_recovery || self.snd_una <= self.local_recover {
+        if self.rec.in_recovery() || self.snd_una <= self.local_recover {
             return;
         }
         self.stats.local_cwr += 1;

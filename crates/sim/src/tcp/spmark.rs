@@ -4,8 +4,27 @@
 //! whole), and what a timeout of a denied super-packet means (fall back to normal
 //! packets, or, under the paper's ideal scheme, resend it as a new super-packet).
 
-use super::{SpDenial, SpMode};
 use crate::core::packet::{FlowId, SpHdr};
+
+/// How a sender uses super-packets (seeds/000 section 2.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpMode {
+    Off,
+    /// The whole flow is one super-packet (short flows, sections 4.2-4.3).
+    Flow,
+    /// Each run of `len` consecutive packets is one super-packet (section 4.4 `sp`).
+    Runs(u16),
+}
+
+/// Reaction to a denied super-packet (section 2.3, SCENARIOS.md incast variants).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpDenial {
+    /// The paper's implementation: time out, then fall back to plain NewReno.
+    Fallback,
+    /// The paper's ideal: after the timeout resend as a new super-packet with the initial
+    /// cwnd, up to `attempts` sends in all, then fall back.
+    Retry { attempts: u8 },
+}
 
 #[derive(Clone, Copy, Debug)]
 pub struct SpMarker {

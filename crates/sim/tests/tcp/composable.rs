@@ -5,10 +5,8 @@
 use crate::common::*;
 use sim::tcp::cc::{CcState, CongestionControl, CongestionEvent};
 use sim::tcp::recovery::newreno::NewRenoRecovery;
-use sim::tcp::recovery::{AckInfo, AckVerdict, LossRecovery};
+use sim::tcp::recovery::{AckInfo, AckVerdict, Decision, Decisions, LossRecovery, SendState};
 use sim::tcp::sched::{GateView, Pacing, SendGate};
-use sim::tcp::timers::TimerKind;
-use sim::tcp::{Flow, TcpOut};
 use std::sync::{Arc, Mutex};
 
 /// NewReno growth that records which hooks were called.
@@ -82,30 +80,30 @@ impl LossRecovery for Delayed {
     fn name(&self) -> &'static str {
         "delayed-newreno"
     }
-    fn on_ack(&mut self, f: &mut Flow, a: &AckInfo, now: SimTime, out: &mut TcpOut) -> AckVerdict {
+    fn on_ack(&mut self, s: &SendState, a: &AckInfo, now: SimTime, out: &mut Decisions) -> AckVerdict {
         if a.newly > 0 && self.waiting {
             self.waiting = false; // the hole filled: no response
-            f.cancel_timer(TimerKind::Recovery);
+            out.push(Decision::DisarmTimer);
         }
-        if a.dup && !self.inner.in_recovery() && self.inner.dupacks() + 1 >= f.p.dupack_threshold {
+        if a.dup && !self.inner.in_recovery() && self.inner.dupacks() + 1 >= s.dupthresh {
             if !self.waiting {
                 self.waiting = true;
-                f.set_timer(TimerKind::Recovery, now + SimTime::from_ms(50));
+                out.push(Decision::ArmTimer(now + SimTime::from_ms(50)));
             }
             return AckVerdict { grow: false, restart_rto: false };
         }
-        self.inner.on_ack(f, a, now, out)
+        self.inner.on_ack(s, a, now, out)
     }
-    fn enter_recovery(&mut self, f: &mut Flow, now: SimTime, out: &mut TcpOut) {
-        self.inner.enter_recovery(f, now, out)
+    fn enter_recovery(&mut self, s: &SendState, now: SimTime, out: &mut Decisions) {
+        self.inner.enter_recovery(s, now, out)
     }
-    fn on_rto(&mut self, f: &mut Flow, now: SimTime) {
+    fn on_rto(&mut self, s: &SendState, now: SimTime, out: &mut Decisions) {
         self.waiting = false;
-        self.inner.on_rto(f, now)
+        self.inner.on_rto(s, now, out)
     }
-    fn on_timer(&mut self, f: &mut Flow, now: SimTime, out: &mut TcpOut) {
+    fn on_timer(&mut self, s: &SendState, now: SimTime, out: &mut Decisions) {
         if std::mem::take(&mut self.waiting) {
-            self.inner.enter_recovery(f, now, out);
+            self.inner.enter_recovery(s, now, out);
         }
     }
     fn in_recovery(&self) -> bool {
@@ -117,8 +115,8 @@ impl LossRecovery for Delayed {
     fn recovery_point(&self) -> u64 {
         self.inner.recovery_point()
     }
-    fn next_segment(&self, f: &Flow, wnd: u64) -> Option<(u64, u64)> {
-        self.inner.next_segment(f, wnd)
+    fn next_segment(&self, s: &SendState, wnd: u64) -> Option<(u64, u64)> {
+        self.inner.next_segment(s, wnd)
     }
 }
 

@@ -88,7 +88,7 @@ impl Sim {
             cwnd: f.cc_state.cwnd,
             ssthresh: f.cc_state.ssthresh,
             srtt: f.srtt(),
-            in_recovery: f.rec.as_ref().is_some_and(|r| r.in_recovery()),
+            in_recovery: f.rec.in_recovery(),
         }));
         self.events.push((now + self.flow_sample_interval).ns(), Ev::FlowSample);
     }

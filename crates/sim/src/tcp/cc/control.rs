@@ -94,3 +94,15 @@ pub trait CongestionControl: Send {
         None
     }
 }
+
+/// The receiver's ECN feedback (receiver.rs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EceEcho {
+    /// RFC 3168 section 6.1.3: ECE on every ACK from a CE packet until a CWR packet.
+    #[default]
+    Rfc3168,
+    /// RFC 8257 section 3.2: every ACK's ECE is the CE state of the data it
+    /// acknowledges; with delayed ACKs, a change of CE state first acknowledges the
+    /// packets held under the old state.
+    Accurate,
+}

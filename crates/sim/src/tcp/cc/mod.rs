@@ -19,7 +19,7 @@ pub mod control;
 pub mod fixed;
 pub mod newreno;
 
-pub use control::{CcState, CongestionControl, CongestionEvent, EcnAck};
+pub use control::{CcState, CongestionControl, CongestionEvent, EceEcho, EcnAck};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -143,11 +143,11 @@ impl CcConfig {
     /// The receiver's ECE echo this algorithm's sender relies on: DCTCP's exact echo
     /// (RFC 8257 section 3.2) for an algorithm that measures ECN itself, RFC 3168's for
     /// the others.
-    pub fn ece_echo(&self) -> super::EceEcho {
+    pub fn ece_echo(&self) -> EceEcho {
         if self.needs_ecn() {
-            super::EceEcho::Accurate
+            EceEcho::Accurate
         } else {
-            super::EceEcho::Rfc3168
+            EceEcho::Rfc3168
         }
     }
 }

@@ -31,10 +31,8 @@
 //!   ACK (max(200 ms, SRTT + 4 RTTVAR)) fires before it whenever 2 SRTT exceeds it, and
 //!   every delayed recovery would end in a timeout. [X]
 
-use super::{AckInfo, AckVerdict, LossRecovery, Recovery};
+use super::piece::{AckInfo, AckVerdict, Decision, Decisions, LossRecovery, SendState};
 use crate::core::time::SimTime;
-use crate::tcp::timers::TimerKind;
-use crate::tcp::{Flow, TcpOut};
 
 /// Which state the loss response after tau is based on (ALGORITHMS.md 9 (a)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,49 +84,44 @@ struct Waiting {
 }
 
 pub struct Dcr {
-    inner: Box<Recovery>,
+    /// The built-in piece wrapped (NewReno or SACK).
+    inner: Box<dyn LossRecovery>,
     cfg: DcrConfig,
     waiting: Option<Waiting>,
-    /// The flow's DupThresh, in force only while the inner piece is in recovery; outside
-    /// it the delay timer alone starts a recovery (0: not read from the flow yet).
-    dupthresh: u32,
 }
 
 /// DupThresh outside recovery: no duplicate-ACK count or IsLost() reaches it.
 const LIFTED: u32 = u32::MAX / 2;
 
 impl Dcr {
-    pub fn new(inner: Recovery, cfg: DcrConfig) -> Dcr {
-        Dcr { inner: Box::new(inner), cfg, waiting: None, dupthresh: 0 }
+    pub fn new(inner: Box<dyn LossRecovery>, cfg: DcrConfig) -> Dcr {
+        Dcr { inner, cfg, waiting: None }
     }
 
-    fn tau(&self, f: &Flow) -> SimTime {
-        match (self.cfg.tau, f.srtt()) {
+    fn tau(&self, s: &SendState) -> SimTime {
+        match (self.cfg.tau, s.srtt) {
             (Some(t), _) => t,
-            (None, Some(s)) => SimTime((s.ns() as f64 * self.cfg.tau_srtt) as u64),
+            (None, Some(r)) => SimTime((r.ns() as f64 * self.cfg.tau_srtt) as u64),
             // no RTT sample yet: the RTO bounds the delay (section 4.1)
-            (None, None) => f.rto(),
+            (None, None) => s.rto,
         }
     }
 
-    /// DupThresh is the flow's own in recovery and lifted outside it.
-    fn sync(&mut self, f: &mut Flow) {
-        if self.dupthresh == 0 {
-            self.dupthresh = f.p.dupack_threshold;
-        }
-        f.p.dupack_threshold = if self.inner.in_recovery() { self.dupthresh } else { LIFTED };
+    /// The sender as the inner piece sees it: DupThresh is the flow's in recovery and
+    /// lifted outside it (only the delay timer starts a recovery).
+    fn inner_view(&self, s: &SendState) -> SendState {
+        SendState { dupthresh: if self.inner.in_recovery() { s.dupthresh } else { LIFTED }, ..*s }
     }
 
     /// A first duplicate ACK for the hole at snd_una: tau starts.
-    fn start(&mut self, f: &mut Flow, now: SimTime) {
-        self.waiting = Some(Waiting { una: f.snd_una, flight: f.snd_max - f.snd_una, cwnd: f.cc_state.cwnd, dups: 1 });
-        let t = now + self.tau(f);
-        f.set_timer(TimerKind::Recovery, t);
+    fn start(&mut self, s: &SendState, now: SimTime, out: &mut Decisions) {
+        self.waiting = Some(Waiting { una: s.snd_una, flight: s.snd_max - s.snd_una, cwnd: s.cwnd, dups: 1 });
+        out.push(Decision::ArmTimer(now + self.tau(s)));
     }
 
-    fn stop(&mut self, f: &mut Flow) {
+    fn stop(&mut self, out: &mut Decisions) {
         self.waiting = None;
-        f.cancel_timer(TimerKind::Recovery);
+        out.push(Decision::DisarmTimer);
     }
 
     /// Window growth continues during tau (draft section 4: "additive increase
@@ -137,9 +130,9 @@ impl Dcr {
     /// ACK of one segment would, in slow start as in congestion avoidance. Without it a
     /// flow whose every window holds a reordered packet would open its window only on
     /// the rare cumulative ACKs.
-    fn grow(&mut self, f: &mut Flow, now: SimTime) {
+    fn grow(&mut self, out: &mut Decisions) {
         if self.cfg.grow_during_tau {
-            f.grow_cwnd(1.0, None, now);
+            out.push(Decision::Grow { acked: 1.0 });
         }
     }
 }
@@ -149,70 +142,75 @@ impl LossRecovery for Dcr {
         "dcr"
     }
 
-    fn on_ack(&mut self, f: &mut Flow, a: &AckInfo, now: SimTime, out: &mut TcpOut) -> AckVerdict {
-        self.sync(f);
+    fn on_ack(&mut self, s: &SendState, a: &AckInfo, now: SimTime, out: &mut Decisions) -> AckVerdict {
         let before = if a.newly > 0 { 0 } else { self.inner.dupacks() };
-        let v = self.inner.on_ack(f, a, now, out);
-        self.sync(f);
+        let from = out.len();
+        let v = self.inner.on_ack(&self.inner_view(s), a, now, out);
         if self.inner.in_recovery() {
             return v;
         }
+        // the sender after the inner piece's decisions (an exit's window, limited transmit)
+        let mut s = *s;
+        for d in &out[from..] {
+            s.note(d);
+        }
+        let s = &s;
         let dup = self.inner.dupacks() > before;
         if let Some(w) = self.waiting {
-            if f.snd_una > w.una {
+            if s.snd_una > w.una {
                 // the hole filled before tau: reordering, not congestion
-                if self.inner.sacked_above(f) && f.snd_max > f.snd_una {
+                if self.inner.sacked_above(s) && s.snd_max > s.snd_una {
                     // the next hole was overtaken too: its own first duplicate ACK, now
-                    self.start(f, now);
+                    self.start(s, now, out);
                 } else {
-                    self.stop(f);
+                    self.stop(out);
                 }
                 return v;
             }
         }
         match self.waiting.as_mut() {
-            None if dup && f.snd_max > f.snd_una && f.snd_una >= self.inner.recovery_point() => {
-                self.start(f, now);
-                self.grow(f, now);
+            None if dup && s.snd_max > s.snd_una && s.snd_una >= self.inner.recovery_point() => {
+                self.start(s, now, out);
+                self.grow(out);
             }
             Some(w) if dup => {
                 w.dups += 1;
-                self.grow(f, now);
+                self.grow(out);
             }
             _ => {}
         }
         v
     }
 
-    fn enter_recovery(&mut self, f: &mut Flow, now: SimTime, out: &mut TcpOut) {
-        self.stop(f);
-        self.sync(f);
-        f.p.dupack_threshold = self.dupthresh;
-        self.inner.enter_recovery(f, now, out);
-        self.sync(f);
+    fn enter_recovery(&mut self, s: &SendState, now: SimTime, out: &mut Decisions) {
+        self.stop(out);
+        // the flow's DupThresh in recovery
+        self.inner.enter_recovery(s, now, out);
     }
 
-    fn on_rto(&mut self, f: &mut Flow, now: SimTime) {
-        self.stop(f);
-        self.inner.on_rto(f, now);
-        self.sync(f);
+    fn on_rto(&mut self, s: &SendState, now: SimTime, out: &mut Decisions) {
+        self.stop(out); // a timeout during tau ends it
+        self.inner.on_rto(&self.inner_view(s), now, out);
     }
 
-    fn on_timer(&mut self, f: &mut Flow, now: SimTime, out: &mut TcpOut) {
-        let Some(w) = self.waiting else { return self.inner.on_timer(f, now, out) };
-        if f.snd_una != w.una || f.snd_una >= f.snd_max || self.inner.in_recovery() {
-            self.stop(f);
+    fn on_timer(&mut self, s: &SendState, now: SimTime, out: &mut Decisions) {
+        let Some(w) = self.waiting else { return self.inner.on_timer(&self.inner_view(s), now, out) };
+        if s.snd_una != w.una || s.snd_una >= s.snd_max || self.inner.in_recovery() {
+            self.stop(out);
             return;
         }
+        let mut s = *s;
         if self.cfg.base == DcrBase::FirstDupack {
-            f.response_flight = Some(w.flight as f64 / f.p.mss as f64);
-            f.cc_state.cwnd = f.cc_state.cwnd.min(w.cwnd);
+            s.response_flight = Some(w.flight as f64 / s.mss as f64);
+            if w.cwnd < s.cwnd {
+                let d = Decision::SetCwnd(w.cwnd);
+                s.note(&d);
+                out.push(d);
+            }
         }
-        self.enter_recovery(f, now, out);
-        f.response_flight = None;
+        self.enter_recovery(&s, now, out);
         if self.cfg.rearm_rto {
-            let rto = f.rto();
-            f.set_timer(TimerKind::Rto, now + rto);
+            out.push(Decision::RestartRto);
         }
     }
 
@@ -228,14 +226,15 @@ impl LossRecovery for Dcr {
         self.inner.recovery_point()
     }
 
-    fn next_segment(&self, f: &Flow, wnd: u64) -> Option<(u64, u64)> {
+    fn next_segment(&self, s: &SendState, wnd: u64) -> Option<(u64, u64)> {
+        let v = self.inner_view(s);
         match self.waiting {
             // one new segment per duplicate ACK beyond the flight at the first one
             Some(w) => {
-                let allowed = w.flight + w.dups * f.p.mss as u64;
-                self.inner.next_segment(f, wnd.max(allowed))
+                let allowed = w.flight + w.dups * s.mss;
+                self.inner.next_segment(&v, wnd.max(allowed))
             }
-            None => self.inner.next_segment(f, wnd),
+            None => self.inner.next_segment(&v, wnd),
         }
     }
 
@@ -243,8 +242,8 @@ impl LossRecovery for Dcr {
         self.inner.on_sent(snd_max, seq, len)
     }
 
-    fn pipe(&self, f: &Flow) -> Option<u64> {
-        self.inner.pipe(f)
+    fn pipe(&self, s: &SendState) -> Option<u64> {
+        self.inner.pipe(&self.inner_view(s))
     }
 
     fn sacked_bytes(&self) -> u64 {

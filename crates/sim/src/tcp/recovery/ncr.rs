@@ -28,9 +28,8 @@
 //! - the Careful variant is the default (LT_F = 2/3: one new segment per two SACKed,
 //!   halving the rate at once); `variant = "aggressive"` is LT_F = 1/2, one per SACKed.
 
-use super::{AckInfo, AckVerdict, LossRecovery, Recovery};
+use super::piece::{AckInfo, AckVerdict, Decision, Decisions, LossRecovery, SendState};
 use crate::core::time::SimTime;
-use crate::tcp::{Flow, TcpOut};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NcrVariant {
@@ -52,7 +51,8 @@ impl Default for NcrConfig {
 }
 
 pub struct Ncr {
-    inner: Box<Recovery>,
+    /// The built-in piece wrapped (NewReno or SACK).
+    inner: Box<dyn LossRecovery>,
     cfg: NcrConfig,
     /// In Extended Limited Transmit.
     elt: bool,
@@ -62,39 +62,47 @@ pub struct Ncr {
     skipped: u64,
     /// snd_una as of the last ACK (FlightSize of step E.6 after that ACK's sends).
     last_una: u64,
-    /// The flow's DupThresh outside ELT and recovery (0: not read yet).
-    base: u32,
+    /// The DupThresh in force (0: the flow's own).
+    thresh: u32,
+    /// FlightSizePrev in segments while ELT runs: the response's FlightSize (3.4).
+    response: Option<f64>,
 }
 
 impl Ncr {
-    pub fn new(inner: Recovery, cfg: NcrConfig) -> Ncr {
-        Ncr { inner: Box::new(inner), cfg, elt: false, fs_prev: 0, skipped: 0, last_una: 0, base: 0 }
+    pub fn new(inner: Box<dyn LossRecovery>, cfg: NcrConfig) -> Ncr {
+        Ncr { inner, cfg, elt: false, fs_prev: 0, skipped: 0, last_una: 0, thresh: 0, response: None }
     }
 
-    /// max(LT_F x FlightSize / SMSS, 3), rounded up.
-    fn dupthresh(&self, flight: u64, mss: u64) -> u32 {
+    /// max(LT_F x FlightSize / SMSS, 3), rounded up (3: the flow's DupThresh).
+    fn dupthresh(&self, flight: u64, s: &SendState) -> u32 {
         let t = match self.cfg.variant {
-            NcrVariant::Careful => (2 * flight).div_ceil(3 * mss),
-            NcrVariant::Aggressive => flight.div_ceil(2 * mss),
+            NcrVariant::Careful => (2 * flight).div_ceil(3 * s.mss),
+            NcrVariant::Aggressive => flight.div_ceil(2 * s.mss),
         };
-        (t as u32).max(self.base)
+        (t as u32).max(s.dupthresh)
+    }
+
+    /// The sender as the inner piece sees it: this DupThresh and FlightSizePrev.
+    fn inner_view(&self, s: &SendState) -> SendState {
+        let dupthresh = if self.thresh == 0 { s.dupthresh } else { self.thresh };
+        SendState { dupthresh, response_flight: self.response, ..*s }
     }
 
     /// (I.2) and (I.3); I.1 (FlightSizePrev) only when `fresh`.
-    fn begin(&mut self, f: &mut Flow, fresh: bool) {
+    fn begin(&mut self, s: &SendState, fresh: bool) {
         if fresh {
-            self.fs_prev = f.snd_max - f.snd_una;
+            self.fs_prev = s.snd_max - s.snd_una;
         }
         self.elt = true;
         self.skipped = 0;
-        f.p.dupack_threshold = self.dupthresh(f.snd_max - f.snd_una, f.p.mss as u64);
-        f.response_flight = Some(self.fs_prev as f64 / f.p.mss as f64);
+        self.thresh = self.dupthresh(s.snd_max - s.snd_una, s);
+        self.response = Some(self.fs_prev as f64 / s.mss as f64);
     }
 
-    fn end(&mut self, f: &mut Flow) {
+    fn end(&mut self) {
         self.elt = false;
-        f.response_flight = None;
-        f.p.dupack_threshold = self.base;
+        self.response = None;
+        self.thresh = 0;
     }
 }
 
@@ -103,44 +111,44 @@ impl LossRecovery for Ncr {
         "ncr"
     }
 
-    fn on_ack(&mut self, f: &mut Flow, a: &AckInfo, now: SimTime, out: &mut TcpOut) -> AckVerdict {
-        if self.base == 0 {
-            self.base = f.p.dupack_threshold;
-        }
-        let mss = f.p.mss as u64;
+    fn on_ack(&mut self, s: &SendState, a: &AckInfo, now: SimTime, out: &mut Decisions) -> AckVerdict {
+        let mss = s.mss;
         if self.inner.in_recovery() {
-            let v = self.inner.on_ack(f, a, now, out);
+            let v = self.inner.on_ack(&self.inner_view(s), a, now, out);
             if !self.inner.in_recovery() {
-                f.p.dupack_threshold = self.base; // frozen until recovery ends (3.4)
+                self.thresh = 0; // frozen until recovery ends (3.4)
             }
-            self.last_una = f.snd_una;
+            self.last_una = s.snd_una;
             return v;
         }
         let ended = self.elt && a.newly > 0;
+        let mut s = *s;
         if self.elt {
             if a.newly > 0 {
                 // (T) the hole filled: reordering. T.1, T.2 (segments)
-                let flight = (f.snd_max - f.snd_una) as f64 / mss as f64;
+                let flight = (s.snd_max - s.snd_una) as f64 / mss as f64;
                 let prev = self.fs_prev as f64 / mss as f64;
-                f.cc_state.cwnd = (flight + 1.0).min(prev);
-                f.cc_state.ssthresh = prev;
-                self.end(f);
-                if !a.sack.is_empty() && f.snd_max > f.snd_una {
-                    self.begin(f, false); // T.4: I.2 and I.3, not I.1
+                for d in [Decision::SetCwnd((flight + 1.0).min(prev)), Decision::SetSsthresh(prev)] {
+                    s.note(&d);
+                    out.push(d);
+                }
+                self.end();
+                if !a.sack.is_empty() && s.snd_max > s.snd_una {
+                    self.begin(&s, false); // T.4: I.2 and I.3, not I.1
                 }
             } else {
                 // E.6 of the previous ACK, with that ACK's sends in FlightSize
-                f.p.dupack_threshold = self.dupthresh(f.snd_max - self.last_una, mss);
+                self.thresh = self.dupthresh(s.snd_max - self.last_una, &s);
             }
-        } else if !a.sack.is_empty() && f.snd_max > f.snd_una && f.snd_una >= self.inner.recovery_point() {
-            self.begin(f, true); // (I)
+        } else if !a.sack.is_empty() && s.snd_max > s.snd_una && s.snd_una >= self.inner.recovery_point() {
+            self.begin(&s, true); // (I)
         }
-        let v = self.inner.on_ack(f, a, now, out);
-        self.last_una = f.snd_una;
+        let v = self.inner.on_ack(&self.inner_view(&s), a, now, out);
+        self.last_una = s.snd_una;
         if self.inner.in_recovery() {
             // section 3.4: a loss; the response used FlightSizePrev (response_flight)
             self.elt = false;
-            f.response_flight = None;
+            self.response = None;
             return v;
         }
         if self.elt || a.newly > 0 && ended {
@@ -150,22 +158,19 @@ impl LossRecovery for Ncr {
         v
     }
 
-    fn enter_recovery(&mut self, f: &mut Flow, now: SimTime, out: &mut TcpOut) {
-        self.inner.enter_recovery(f, now, out);
+    fn enter_recovery(&mut self, s: &SendState, now: SimTime, out: &mut Decisions) {
+        self.inner.enter_recovery(&self.inner_view(s), now, out);
         self.elt = false;
-        f.response_flight = None;
+        self.response = None;
     }
 
-    fn on_rto(&mut self, f: &mut Flow, now: SimTime) {
-        if self.base == 0 {
-            self.base = f.p.dupack_threshold;
-        }
-        self.end(f);
-        self.inner.on_rto(f, now);
+    fn on_rto(&mut self, s: &SendState, now: SimTime, out: &mut Decisions) {
+        self.end();
+        self.inner.on_rto(&self.inner_view(s), now, out);
     }
 
-    fn on_timer(&mut self, f: &mut Flow, now: SimTime, out: &mut TcpOut) {
-        self.inner.on_timer(f, now, out)
+    fn on_timer(&mut self, s: &SendState, now: SimTime, out: &mut Decisions) {
+        self.inner.on_timer(&self.inner_view(s), now, out)
     }
 
     fn in_recovery(&self) -> bool {
@@ -180,17 +185,18 @@ impl LossRecovery for Ncr {
         self.inner.recovery_point()
     }
 
-    fn next_segment(&self, f: &Flow, wnd: u64) -> Option<(u64, u64)> {
+    fn next_segment(&self, s: &SendState, wnd: u64) -> Option<(u64, u64)> {
+        let v = self.inner_view(s);
         if !self.elt {
-            return self.inner.next_segment(f, wnd);
+            return self.inner.next_segment(&v, wnd);
         }
         // (E.2): while pipe + Skipped <= FlightSizePrev - SMSS, one new segment
-        let mss = f.p.mss as u64;
-        let pipe = self.inner.pipe(f).unwrap_or(f.snd_max - f.snd_una);
-        if f.snd_max >= f.end_seq() || pipe + self.skipped + mss > self.fs_prev {
+        let mss = s.mss;
+        let pipe = self.inner.pipe(&v).unwrap_or(s.snd_max - s.snd_una);
+        if s.snd_max >= s.end_seq || pipe + self.skipped + mss > self.fs_prev {
             return None;
         }
-        Some((f.snd_max, mss.min(f.end_seq() - f.snd_max)))
+        Some((s.snd_max, mss.min(s.end_seq - s.snd_max)))
     }
 
     fn on_sent(&mut self, snd_max: u64, seq: u64, len: u64) {
@@ -200,15 +206,19 @@ impl LossRecovery for Ncr {
         self.inner.on_sent(snd_max, seq, len)
     }
 
-    fn pipe(&self, f: &Flow) -> Option<u64> {
-        self.inner.pipe(f)
+    fn pipe(&self, s: &SendState) -> Option<u64> {
+        self.inner.pipe(&self.inner_view(s))
     }
 
-    fn sacked_above(&self, f: &Flow) -> bool {
-        self.inner.sacked_above(f)
+    fn sacked_above(&self, s: &SendState) -> bool {
+        self.inner.sacked_above(&self.inner_view(s))
     }
 
     fn sacked_bytes(&self) -> u64 {
         self.inner.sacked_bytes()
+    }
+
+    fn response_flight(&self) -> Option<f64> {
+        self.response
     }
 }

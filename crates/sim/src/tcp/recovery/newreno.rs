@@ -3,10 +3,8 @@
 //! "impatient" timer), and RFC 3042 limited transmit when the flow asks for it. O(1) per
 //! ACK: NewReno keeps no scoreboard.
 
-use super::{next_in_order, AckInfo, AckVerdict, LossRecovery};
+use super::piece::{next_in_order, AckInfo, AckVerdict, Decision, Decisions, LossRecovery, SendState};
 use crate::core::time::SimTime;
-use crate::tcp::cc::CongestionEvent;
-use crate::tcp::{Flow, TcpOut};
 
 #[derive(Default)]
 pub struct NewRenoRecovery {
@@ -22,19 +20,16 @@ pub struct NewRenoRecovery {
 impl NewRenoRecovery {
     /// RFC 3042: on the first and second duplicate ACK send one new segment, if there is
     /// unsent data and FlightSize stays within cwnd + 2 segments; cwnd is not changed.
-    fn limited_transmit(&mut self, f: &mut Flow, now: SimTime, out: &mut TcpOut) {
-        let mss = f.p.mss as u64;
-        if f.snd_nxt != f.snd_max || f.snd_nxt >= f.end_seq() {
+    fn limited_transmit(&mut self, s: &SendState, out: &mut Decisions) {
+        if s.snd_nxt != s.snd_max || s.snd_nxt >= s.end_seq {
             return;
         }
-        let len = mss.min(f.end_seq() - f.snd_nxt);
-        let limit = ((f.cc_state.cwnd + 2.0) * mss as f64) as u64;
-        if f.snd_nxt + len - f.snd_una > limit {
+        let len = s.mss.min(s.end_seq - s.snd_nxt);
+        let limit = ((s.cwnd + 2.0) * s.mss as f64) as u64;
+        if s.snd_nxt + len - s.snd_una > limit {
             return;
         }
-        f.send_segment(f.snd_nxt, len as u32, now, out);
-        f.snd_nxt += len;
-        f.snd_max = f.snd_nxt;
+        out.push(Decision::SendNew { len });
         self.lt_sent += 1;
     }
 }
@@ -55,7 +50,7 @@ impl LossRecovery for NewRenoRecovery {
     }
 
     #[inline]
-    fn on_ack(&mut self, f: &mut Flow, a: &AckInfo, now: SimTime, out: &mut TcpOut) -> AckVerdict {
+    fn on_ack(&mut self, s: &SendState, a: &AckInfo, now: SimTime, out: &mut Decisions) -> AckVerdict {
         if a.newly > 0 {
             // RFC 5681 section 2: duplicates are counted since the last ACK that advanced
             // snd_una (also when it ends a recovery)
@@ -67,18 +62,17 @@ impl LossRecovery for NewRenoRecovery {
             if a.ack > self.recover {
                 // RFC 6582 3.2 step 3 (full ACK), option 1: cwnd = min(ssthresh, FlightSize + SMSS).
                 self.in_recovery = false;
-                f.cc_state.cwnd = f.cc_state.ssthresh.min(f.flight().max(1.0) + 1.0);
-                f.cc.on_recovery_exit(&mut f.cc_state, now);
+                out.push(Decision::SetCwnd(s.ssthresh.min(s.flight().max(1.0) + 1.0)));
+                out.push(Decision::RecoveryExit);
                 return AckVerdict { grow: false, restart_rto: true };
             }
             // RFC 6582 3.2 step 4 (partial ACK): retransmit the first unacknowledged
             // segment, deflate by the amount acknowledged, add back one SMSS if at least
             // one SMSS was acknowledged.
-            let mss = f.p.mss as u64;
-            let len = mss.min(f.end_seq() - f.snd_una) as u32;
-            f.send_segment(f.snd_una, len, now, out);
+            let mss = s.mss;
+            out.push(Decision::Retransmit { seq: s.snd_una, len: mss.min(s.end_seq - s.snd_una) });
             let add_back = if a.newly >= mss { 1.0 } else { 0.0 };
-            f.cc_state.cwnd = (f.cc_state.cwnd - a.newly as f64 / mss as f64 + add_back).max(1.0);
+            out.push(Decision::SetCwnd((s.cwnd - a.newly as f64 / mss as f64 + add_back).max(1.0)));
             // the timer is reset on the first partial ACK only ("impatient")
             let first = !self.partial_seen;
             self.partial_seen = true;
@@ -87,38 +81,35 @@ impl LossRecovery for NewRenoRecovery {
         if a.dup {
             self.dupacks += 1;
             if self.in_recovery {
-                f.cc_state.cwnd += 1.0; // RFC 5681 3.2 step 4: inflate
-            } else if self.dupacks < f.p.dupack_threshold {
-                if f.p.limited_transmit {
-                    self.limited_transmit(f, now, out);
+                out.push(Decision::SetCwnd(s.cwnd + 1.0)); // RFC 5681 3.2 step 4: inflate
+            } else if self.dupacks < s.dupthresh {
+                if s.limited_transmit {
+                    self.limited_transmit(s, out);
                 }
-            } else if self.dupacks == f.p.dupack_threshold && a.ack > self.recover {
+            } else if self.dupacks == s.dupthresh && a.ack > self.recover {
                 // RFC 6582 3.2 step 2: fast retransmit only if the ACK covers more than recover.
-                self.enter_recovery(f, now, out);
+                self.enter_recovery(s, now, out);
             }
         }
         AckVerdict { grow: false, restart_rto: false }
     }
 
-    fn enter_recovery(&mut self, f: &mut Flow, now: SimTime, out: &mut TcpOut) {
-        f.stats.fast_retransmits += 1;
+    fn enter_recovery(&mut self, s: &SendState, _now: SimTime, out: &mut Decisions) {
         // RFC 5681 3.2 step 2: data sent by limited transmit is not in FlightSize
-        let flight = f.response_flight() - self.lt_sent as f64;
-        f.cc_state.ssthresh = f.cc.ssthresh(&f.cc_state, flight, CongestionEvent::FastRetransmit, now);
-        self.recover = f.snd_max - 1;
+        out.push(Decision::Respond { flight: s.response_flight() - self.lt_sent as f64 });
+        self.recover = s.snd_max - 1;
         self.in_recovery = true;
         self.partial_seen = false;
-        let len = (f.p.mss as u64).min(f.end_seq() - f.snd_una) as u32;
-        f.send_segment(f.snd_una, len, now, out);
-        f.cc_state.cwnd = f.cc_state.ssthresh + f.p.dupack_threshold as f64;
-        f.on_loss_reduction();
+        out.push(Decision::Retransmit { seq: s.snd_una, len: s.mss.min(s.end_seq - s.snd_una) });
+        // step 3: inflated by the DupThresh segments that have left the network
+        out.push(Decision::WindowFromSsthresh { plus: s.dupthresh as f64 });
     }
 
-    fn on_rto(&mut self, f: &mut Flow, _now: SimTime) {
+    fn on_rto(&mut self, s: &SendState, _now: SimTime, _out: &mut Decisions) {
         self.in_recovery = false;
         self.dupacks = 0;
         // RFC 6582 section 3.2 step 6 / 4.1: recover <- highest sequence sent.
-        self.recover = f.snd_max - 1;
+        self.recover = s.snd_max - 1;
     }
 
     fn in_recovery(&self) -> bool {
@@ -134,7 +125,7 @@ impl LossRecovery for NewRenoRecovery {
     }
 
     #[inline]
-    fn next_segment(&self, f: &Flow, wnd: u64) -> Option<(u64, u64)> {
-        next_in_order(f, wnd)
+    fn next_segment(&self, s: &SendState, wnd: u64) -> Option<(u64, u64)> {
+        next_in_order(s, wnd)
     }
 }

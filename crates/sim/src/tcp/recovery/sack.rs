@@ -25,11 +25,9 @@
 
 use std::collections::VecDeque;
 
-use super::{next_in_order, AckInfo, AckVerdict, LossRecovery};
+use super::piece::{next_in_order, AckInfo, AckVerdict, Decision, Decisions, LossRecovery, SendState};
 use crate::core::time::SimTime;
-use crate::tcp::cc::CongestionEvent;
 use crate::tcp::sack::Scoreboard;
-use crate::tcp::{Flow, TcpOut};
 
 #[derive(Default)]
 pub struct SackRecovery {
@@ -58,11 +56,11 @@ pub struct SackRecovery {
 impl SackRecovery {
     /// Lost retransmissions: the oldest retransmissions whose range is still not SACKed
     /// while data at or above the snd_max of their sending + DupThresh segments is.
-    fn mark_lost_retransmits(&mut self, f: &Flow) {
-        let thr = f.p.dupack_threshold as u64 * f.p.mss as u64;
+    fn mark_lost_retransmits(&mut self, s: &SendState) {
+        let thr = s.dupthresh as u64 * s.mss;
         let high = self.sb.high_sacked();
         while let Some(&(seq, end, sent_max)) = self.rxts.front() {
-            if end <= f.snd_una || self.sb.sacked_in(seq, end) == end - seq {
+            if end <= s.snd_una || self.sb.sacked_in(seq, end) == end - seq {
                 self.rxts.pop_front(); // arrived
                 continue;
             }
@@ -74,7 +72,7 @@ impl SackRecovery {
             self.resend_bytes += end - seq;
         }
         // resends no longer needed: acknowledged or SACKed meanwhile
-        let (sb, una) = (&self.sb, f.snd_una);
+        let (sb, una) = (&self.sb, s.snd_una);
         let mut gone = 0;
         self.resend.retain(|&(seq, end)| {
             let from = seq.max(una);
@@ -97,15 +95,14 @@ impl SackRecovery {
     }
 
     /// RFC 6675 SetPipe(), in bytes, from running totals (O(DupThresh)).
-    pub fn set_pipe(&self, f: &Flow) -> u64 {
-        let (t, mss) = (f.p.dupack_threshold, f.p.mss as u64);
-        let pipe = self.sb.pipe_fast(f.snd_una, f.snd_max, self.high_rxt, self.sacked_below_rxt, t, mss);
+    pub fn set_pipe(&self, s: &SendState) -> u64 {
+        let pipe = self.sb.pipe_fast(s.snd_una, s.snd_max, self.high_rxt, self.sacked_below_rxt, s.dupthresh, s.mss);
         pipe.saturating_sub(self.resend_bytes)
     }
 
     /// SetPipe() by scanning the scoreboard, the reference for `set_pipe`.
-    pub fn set_pipe_by_scan(&self, f: &Flow) -> u64 {
-        self.sb.pipe(f.snd_una, f.snd_max, self.high_rxt, f.p.dupack_threshold, f.p.mss as u64)
+    pub fn set_pipe_by_scan(&self, s: &SendState) -> u64 {
+        self.sb.pipe(s.snd_una, s.snd_max, self.high_rxt, s.dupthresh, s.mss)
     }
 }
 
@@ -114,11 +111,11 @@ impl LossRecovery for SackRecovery {
         "sack"
     }
 
-    fn on_ack(&mut self, f: &mut Flow, a: &AckInfo, now: SimTime, out: &mut TcpOut) -> AckVerdict {
+    fn on_ack(&mut self, s: &SendState, a: &AckInfo, now: SimTime, out: &mut Decisions) -> AckVerdict {
         if a.newly > 0 {
-            let forgotten = self.sb.advance(f.snd_una);
-            if self.high_rxt <= f.snd_una {
-                self.high_rxt = f.snd_una;
+            let forgotten = self.sb.advance(s.snd_una);
+            if self.high_rxt <= s.snd_una {
+                self.high_rxt = s.snd_una;
                 self.sacked_below_rxt = 0;
             } else {
                 self.sacked_below_rxt -= forgotten; // all of it lay below snd_una < high_rxt
@@ -127,7 +124,7 @@ impl LossRecovery for SackRecovery {
         }
         let mut newly_sacked = 0;
         for &b in a.sack {
-            let (n, below) = self.sb.add_split(b, f.snd_una, self.high_rxt);
+            let (n, below) = self.sb.add_split(b, s.snd_una, self.high_rxt);
             newly_sacked += n;
             self.sacked_below_rxt += below;
         }
@@ -136,53 +133,48 @@ impl LossRecovery for SackRecovery {
             self.dupacks += 1;
         }
         if self.in_recovery {
-            if f.snd_una >= self.recovery_point {
+            if s.snd_una >= self.recovery_point {
                 // (A): recovery ends; cwnd stays at ssthresh, where step 4 set it
                 self.in_recovery = false;
                 self.clear_retransmits();
-                f.cc_state.cwnd = f.cc_state.cwnd.min(f.cc_state.ssthresh);
-                f.cc.on_recovery_exit(&mut f.cc_state, now);
+                out.push(Decision::SetCwnd(s.cwnd.min(s.ssthresh)));
+                out.push(Decision::RecoveryExit);
                 return AckVerdict { grow: false, restart_rto: true };
             }
             // (B) done above; (C) is the send loop's (next_segment)
-            self.mark_lost_retransmits(f);
+            self.mark_lost_retransmits(s);
             return AckVerdict { grow: false, restart_rto: a.newly > 0 };
         }
-        let mss = f.p.mss as u64;
-        let may_start = f.snd_una >= self.recovery_point && f.snd_max > f.snd_una;
-        let lost_first = self.sb.lost_below(f.p.dupack_threshold, mss) > f.snd_una;
-        if may_start && (self.dupacks >= f.p.dupack_threshold || (newly_sacked > 0 && lost_first)) {
-            self.enter_recovery(f, now, out);
+        let may_start = s.snd_una >= self.recovery_point && s.snd_max > s.snd_una;
+        let lost_first = self.sb.lost_below(s.dupthresh, s.mss) > s.snd_una;
+        if may_start && (self.dupacks >= s.dupthresh || (newly_sacked > 0 && lost_first)) {
+            self.enter_recovery(s, now, out);
             return AckVerdict { grow: false, restart_rto: a.newly > 0 };
         }
         AckVerdict { grow: a.newly > 0, restart_rto: a.newly > 0 }
     }
 
-    fn enter_recovery(&mut self, f: &mut Flow, now: SimTime, out: &mut TcpOut) {
-        f.stats.fast_retransmits += 1;
-        self.recovery_point = f.snd_max;
+    fn enter_recovery(&mut self, s: &SendState, _now: SimTime, out: &mut Decisions) {
+        self.recovery_point = s.snd_max;
         self.in_recovery = true;
-        let flight = f.response_flight();
-        let ss = f.cc.ssthresh(&f.cc_state, flight, CongestionEvent::FastRetransmit, now);
-        f.cc_state.ssthresh = ss;
-        f.cc_state.cwnd = ss.max(1.0);
-        let mss = f.p.mss as u64;
-        let len = mss.min(self.sb.hole_end(f.snd_una, f.end_seq()) - f.snd_una);
-        f.send_segment(f.snd_una, len as u32, now, out);
-        self.high_rxt = f.snd_una + len;
+        // step 4: ssthresh = cwnd = the congestion control's ssthresh
+        out.push(Decision::Respond { flight: s.response_flight() });
+        out.push(Decision::WindowFromSsthresh { plus: 0.0 });
+        let len = s.mss.min(self.sb.hole_end(s.snd_una, s.end_seq) - s.snd_una);
+        out.push(Decision::Retransmit { seq: s.snd_una, len });
+        self.high_rxt = s.snd_una + len;
         self.clear_retransmits();
-        self.rxts.push_back((f.snd_una, f.snd_una + len, f.snd_max));
+        self.rxts.push_back((s.snd_una, s.snd_una + len, s.snd_max));
         self.rescue_rxt = self.high_rxt;
         self.sacked_below_rxt = 0; // [snd_una, snd_una + len) is a hole
-        f.on_loss_reduction();
     }
 
-    fn on_rto(&mut self, f: &mut Flow, _now: SimTime) {
+    fn on_rto(&mut self, s: &SendState, _now: SimTime, _out: &mut Decisions) {
         self.sb.clear();
         self.in_recovery = false;
         self.dupacks = 0;
-        self.recovery_point = f.snd_max;
-        self.high_rxt = f.snd_una;
+        self.recovery_point = s.snd_max;
+        self.high_rxt = s.snd_una;
         self.sacked_below_rxt = 0;
         self.clear_retransmits();
     }
@@ -199,62 +191,62 @@ impl LossRecovery for SackRecovery {
         self.recovery_point
     }
 
-    fn next_segment(&self, f: &Flow, wnd: u64) -> Option<(u64, u64)> {
+    fn next_segment(&self, s: &SendState, wnd: u64) -> Option<(u64, u64)> {
         self.rescue_next.set(false);
         if !self.in_recovery {
             // after a timeout, go-back-N skips what the receiver has SACKed since
-            let seq = self.sb.next_hole(f.snd_nxt);
-            if seq > f.snd_nxt {
-                let len = (f.p.mss as u64).min(f.end_seq().saturating_sub(seq));
-                return (len > 0 && seq + len - f.snd_una <= wnd).then_some((seq, len));
+            let seq = self.sb.next_hole(s.snd_nxt);
+            if seq > s.snd_nxt {
+                let len = (s.mss).min(s.end_seq.saturating_sub(seq));
+                return (len > 0 && seq + len - s.snd_una <= wnd).then_some((seq, len));
             }
-            return next_in_order(f, wnd);
+            return next_in_order(s, wnd);
         }
-        let mss = f.p.mss as u64;
+        let mss = s.mss;
         // (C): cwnd - pipe >= SMSS
-        if wnd < self.set_pipe(f) + mss {
+        if wnd < self.set_pipe(s) + mss {
             return None;
         }
         // a retransmission found lost goes again first
         if let Some(&(seq, end)) = self.resend.front() {
-            let seq = self.sb.next_hole(seq.max(f.snd_una));
+            let seq = self.sb.next_hole(seq.max(s.snd_una));
             if seq < end {
                 return Some((seq, mss.min(self.sb.hole_end(seq, end) - seq)));
             }
         }
         let high_sacked = self.sb.high_sacked();
-        let hole = self.sb.next_hole(self.high_rxt.max(f.snd_una));
+        let hole = self.sb.next_hole(self.high_rxt.max(s.snd_una));
         // rule 1: the first lost hole above HighRxt
-        if hole < high_sacked && hole < self.sb.lost_below(f.p.dupack_threshold, mss) {
-            return Some((hole, mss.min(self.sb.hole_end(hole, f.snd_max) - hole)));
+        if hole < high_sacked && hole < self.sb.lost_below(s.dupthresh, mss) {
+            return Some((hole, mss.min(self.sb.hole_end(hole, s.snd_max) - hole)));
         }
         // rule 2: new data
-        if f.snd_max < f.end_seq() {
-            return Some((f.snd_max, mss.min(f.end_seq() - f.snd_max)));
+        if s.snd_max < s.end_seq {
+            return Some((s.snd_max, mss.min(s.end_seq - s.snd_max)));
         }
         // rule 3: a hole not (yet) deemed lost, below the highest SACKed octet
         if hole < high_sacked {
-            return Some((hole, mss.min(self.sb.hole_end(hole, f.snd_max) - hole)));
+            return Some((hole, mss.min(self.sb.hole_end(hole, s.snd_max) - hole)));
         }
         // rule 4: one rescue retransmission of the highest outstanding un-SACKed octet
-        if f.snd_max - f.snd_una > self.sb.sacked_bytes() && f.snd_una > self.rescue_rxt {
+        if s.snd_max - s.snd_una > self.sb.sacked_bytes() && s.snd_una > self.rescue_rxt {
             let top = match self.sb.ranges().last() {
-                Some(&(a, b)) if b == f.snd_max => a, // the top is SACKed: below its range
-                _ => f.snd_max,
+                Some(&(a, b)) if b == s.snd_max => a, // the top is SACKed: below its range
+                _ => s.snd_max,
             };
-            let seq = f.snd_una.max(top.saturating_sub(mss));
+            let seq = s.snd_una.max(top.saturating_sub(mss));
             self.rescue_next.set(true);
             return Some((seq, top - seq));
         }
         None
     }
 
-    fn pipe(&self, f: &Flow) -> Option<u64> {
-        Some(self.set_pipe(f))
+    fn pipe(&self, s: &SendState) -> Option<u64> {
+        Some(self.set_pipe(s))
     }
 
-    fn sacked_above(&self, f: &Flow) -> bool {
-        self.sb.high_sacked() > f.snd_una
+    fn sacked_above(&self, s: &SendState) -> bool {
+        self.sb.high_sacked() > s.snd_una
     }
 
     fn sacked_bytes(&self) -> u64 {
