@@ -76,6 +76,8 @@ lint: install
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	$(VENV)/bin/ruff check python tests
+	$(VENV)/bin/mypy python/superpacket
+	$(VENV)/bin/python -m mypy.stubtest superpacket._core
 
 # Fuzzing (README "Fuzzing"): a smoke pass of FUZZ_SECONDS per cargo-fuzz (libFuzzer)
 # target in fuzz/, its own workspace, starting from the checked-in corpus

@@ -158,7 +158,7 @@ def test_bad_input(kw, needle):
     (["datatag", "--duration", "inf"], "--duration must be a finite number of seconds > 0 (got inf)"),
     (["lion", "--duration", "3"], "--duration applies to datatag and fast-burstiness only"),
     (["datatag", "--q", "0.1"], "--q applies to dcr and dcr-multihop only"),
-    (["fast-burstiness", "--seeds", "0"], "--seeds 0: no seeds, or a negative seed"),  # as sweep --seeds
+    (["fast-burstiness", "--seeds", "0"], "--seeds 0: no seeds (N means seeds 1..N, N >= 1"),  # as sweep --seeds
 ])
 def test_bad_input_on_the_command_line(args, needle):
     r = subprocess.run([EXE, "reproduce", *args, "--json"], capture_output=True, text=True, check=False)

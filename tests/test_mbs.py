@@ -198,7 +198,7 @@ def test_lion_bad_input():
 @pytest.mark.parametrize("args,needle", [
     (["mbs", "--protocols", "ltcp"], "--protocols applies to dcr and dcr-multihop only"),
     (["lion", "--q", "0.1"], "--q applies to dcr and dcr-multihop only"),
-    (["lion", "--seeds", "0"], "--seeds 0: no seeds, or a negative seed"),  # sweep --seeds syntax
+    (["lion", "--seeds", "0"], "--seeds 0: no seeds (N means seeds 1..N, N >= 1"),  # sweep --seeds syntax
 ])
 def test_bad_input_on_the_command_line(args, needle):
     r = subprocess.run([EXE, "reproduce", *args, "--json"], capture_output=True, text=True, check=False)

@@ -1,5 +1,5 @@
 """`reproduce --seeds` in the syntax of `sweep --seeds` (issue 14 section 2): N (1..N), A..B,
-lists such as 1,3,5 or 3..5,9; experiments' `run(seeds=...)` take N or a list, normalised by
+lists such as 1,3,5 or 3..5,9; experiments' `run(seeds=...)` take N, such text or a list, normalised by
 experiments.common.seed_list, and run exactly those seeds; the summary's `seed_list` names
 them in the order of the `_per_seed` lists."""
 
@@ -28,6 +28,7 @@ def test_seed_list_n_means_1_to_n_and_a_list_is_kept_in_order():
     assert seed_list([9, 3, 0]) == [9, 3, 0]  # as given: 0 is a valid simulator seed, as in sweep
     assert seed_list(range(3, 6)) == [3, 4, 5]
     assert seed_list((2**64 - 1,)) == [2**64 - 1]  # the largest u64 seed
+    assert seed_list("3..5,9") == [3, 4, 5, 9]  # text as `--seeds`: the one parser of seeds
 
 
 @pytest.mark.parametrize("bad,needle", [
@@ -36,7 +37,7 @@ def test_seed_list_n_means_1_to_n_and_a_list_is_kept_in_order():
     (1001, "must be an integer in 1..1000 (got 1001)"),
     (True, "must be an integer N >= 1 or a list"),  # a bool is not a count
     (2.5, "must be an integer N >= 1 or a list"),
-    ("1..3", "must be an integer N >= 1 or a list"),  # text is the CLI's to parse, not run()'s
+    (2.0, "must be an integer N >= 1 or a list"),  # a whole float too: a count is not a measurement
     (None, "must be an integer N >= 1 or a list"),
     ([], "must hold 1..1000 seeds (got 0)"),
     (list(range(1001)), "must hold 1..1000 seeds (got 1001)"),
@@ -159,8 +160,8 @@ def test_cli_list_syntax_and_the_printed_seeds():
 @pytest.mark.parametrize("text,needle", [
     ("1..x", "--seeds 1..x: expected N, A..B or a list such as 1,3,5"),
     ("two", "--seeds two: expected N, A..B or a list such as 1,3,5"),
-    ("0", "--seeds 0: no seeds, or a negative seed"),
-    ("5..3", "--seeds 5..3: no seeds, or a negative seed"),
+    ("0", "--seeds 0: no seeds (N means seeds 1..N, N >= 1"),
+    ("5..3", "--seeds 5..3: no seeds (N means seeds 1..N, N >= 1; A..B needs A <= B)"),
     # the cap: 1001 seeds however they are written; the message is reproduce's, not sweep's
     ("1001", "--seeds 1001: 1001 seeds; at most 1000 in one experiment"),
     ("1..1000,2000", "--seeds 1..1000,2000: 1001 seeds; at most 1000 in one experiment"),

@@ -8,8 +8,19 @@ The heavy modules (polars) load on first use, so `superpacket._core` alone stays
 (the benchmark measures memory in a child process that imports only the core).
 """
 
-from typing import Any
+from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what type checkers and editors see; at run time __getattr__ loads each on first use
+    from typing import Any
+
+    from superpacket._core import ScenarioError, SimulationError
+    from superpacket.api import Results, load_scenario, run
+    from superpacket.reports import report
+    from superpacket.sweeps import load_sweep, sweep
+
+#: The public API (docs: reference/python.md); `__version__` besides.
 __all__ = ["Results", "ScenarioError", "SimulationError", "load_scenario", "load_sweep", "report", "run", "sweep"]
 
 
@@ -57,3 +68,9 @@ def __getattr__(name: str) -> Any:
 
         return reports.report
     raise AttributeError(f"module 'superpacket' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """What `dir(superpacket)` lists: the public API, `__version__` and the module's own
+    dunder attributes; the lazily loaded names included, none of them loaded by listing."""
+    return sorted({*__all__, "__version__", *(n for n in globals() if n.startswith("__"))})

@@ -24,6 +24,7 @@ import polars as pl
 
 from superpacket import _core
 from superpacket._toml import check_values, read_scenario_file, scenario_json  # noqa: F401 - re-exported
+from superpacket.seeds import check_seed
 
 
 @dataclass
@@ -165,8 +166,8 @@ def run(
     added to the scenario's `[output] pcap`; `pcap_snaplen`: bytes kept per frame (0 =
     whole frames). `out`: write the results and traces there (`Results.write`).
     """
-    if seed is not None and not (isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 2**64):
-        raise ValueError(f"seed: must be an integer in 0..{2**64 - 1} (got {seed!r:.60})")
+    if seed is not None:
+        seed = check_seed(seed)  # a SeedError (ValueError) naming `seed`
     if pcap_snaplen is not None and not (isinstance(pcap_snaplen, int) and 0 <= pcap_snaplen <= MAX_SNAPLEN):
         raise ValueError(f"pcap_snaplen: must be an integer in 0..{MAX_SNAPLEN} (got {pcap_snaplen!r})")
     text, fmt = load_scenario(scenario)

@@ -148,7 +148,7 @@ def dask_client(
         close(now=interrupted)
 
 
-class _IgnoreSigint(WorkerPlugin):  # type: ignore[misc]
+class _IgnoreSigint(WorkerPlugin):
     """A worker plugin: Ctrl-C in a terminal reaches the whole process group; the local
     workers leave it to the main process, which closes the cluster (no tracebacks)."""
 

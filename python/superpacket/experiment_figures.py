@@ -388,12 +388,12 @@ def _dcr_vs_q(s: dict[str, Any], metric: str, parts: list[str], ylabel: str, tit
                 dq = [float(q) for q in d.get("q", [])]
                 for key, color, label in (("sack_mbps", RESPONSE_STYLE[""][0], "draft table, TCP-SACK (8 Mb/s)"),
                                           ("dcr_mbps", RESPONSE_STYLE["-dcr"][0], "draft table, TCP-DCR (8 Mb/s)")):
-                    pts = [(xs.index(q), y / float(d["rate_mbps"])) for q, y in zip(dq, d.get(key, []), strict=False)
-                           if q in xs]
-                    if pts:
-                        ax.plot([x for x, _ in pts], [y for _, y in pts], color=color, ls="--", lw=1.0, alpha=0.7,
-                                marker="x", label=label)
-                        data[f"draft_{key}"] = {"q": [xs[x] for x, _ in pts], "y": [y for _, y in pts]}
+                    drawn = [(xs.index(q), y / float(d["rate_mbps"])) for q, y in zip(dq, d.get(key, []), strict=False)
+                             if q in xs]
+                    if drawn:
+                        ax.plot([x for x, _ in drawn], [y for _, y in drawn], color=color, ls="--", lw=1.0,
+                                alpha=0.7, marker="x", label=label)
+                        data[f"draft_{key}"] = {"q": [xs[x] for x, _ in drawn], "y": [y for _, y in drawn]}
             if floor is not None:
                 ax.axhline(floor, color=PAPER, lw=0.8, ls=":", label=f"claim: {floor:.0%}")
             if ylim is not None:
@@ -473,15 +473,15 @@ def dcr(s: dict[str, Any]) -> list[ExpFigure]:
         sdata: dict[str, Any] = {}
         for ax, cc in zip(axes, sprotos, strict=True):
             for suffix, (color, _, label) in RESPONSE_STYLE.items():
-                v = next((v for v in series if v.split("/")[0] == f"{cc}{suffix}"), None)
-                if v is None:
+                sv = next((sv for sv in series if sv.split("/")[0] == f"{cc}{suffix}"), None)
+                if sv is None:
                     continue
-                x = series[v]
+                x = series[sv]
                 t = _nan(x["t_s"])
                 for fid, cw in x["cwnd_pkts"].items():
                     ax.plot(t, _nan(cw), color=color, lw=0.9, label=label)
-                    sdata[f"{v}#{fid}"] = {"t_s": t, "cwnd_pkts": _nan(cw)}
-                ax.set_title(f"{cc}: {v.split('/', 1)[1]}", fontsize=10)
+                    sdata[f"{sv}#{fid}"] = {"t_s": t, "cwnd_pkts": _nan(cw)}
+                ax.set_title(f"{cc}: {sv.split('/', 1)[1]}", fontsize=10)
             ax.axhline(float(s.get("params", {}).get("buffer_pkts", {}).get("value") or 0) * 2, color="black",
                        lw=0.7, ls=":", label="BDP + buffer")
             ax.set_xlabel("time (s)")

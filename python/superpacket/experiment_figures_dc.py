@@ -172,5 +172,5 @@ def queue_figure(s: dict[str, Any], workloads: list[str], schemes: list[str], lo
 def _window_p99(t: list[float], y: list[float], w0: float | None, w1: float | None) -> float:
     from superpacket.experiments.datacenter import quantile
 
-    xs = [v for tt, v in zip(t, y, strict=True) if w0 is None or w0 <= tt < w1]
+    xs = [v for tt, v in zip(t, y, strict=True) if (w0 is None or w0 <= tt) and (w1 is None or tt < w1)]
     return quantile(xs, 0.99)

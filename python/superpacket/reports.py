@@ -350,7 +350,8 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
                 ms = b["variants"][v]
                 for m in [m for m in metrics if f"{m}_ci95" in ms]:
                     n = len(ms.get(f"{m}_per_seed") or []) or seeds
-                    rows.append([name, v, m, ci_text(ms[m], *ms[f"{m}_ci95"], n)])
+                    lo, hi = ms[f"{m}_ci95"]
+                    rows.append([name, v, m, ci_text(ms[m], lo, hi, n)])
             doc.table(["regime", "variant", "metric", f"ours: mean [{interval_kind(seeds)}] n"], rows,
                       title=f"Regime {name}")
             per_round += [[name, v, ", ".join(f"{x:.1f}" for x in xs)] for v, xs in b["admitted_per_round"].items()]
@@ -430,8 +431,8 @@ def _run_report(d: Path, s: dict[str, Any]) -> Doc:
                        f"Distribution of {metric} over the {flows.height} flows (empirical CDF); red: flows "
                        "with a retransmission timeout")
             _size_buckets(doc, flows)
-        cols = [c for c in ("flow_id", "src", "dst", "size_bytes", "fct_s", "goodput_bps", "retransmits", "timeouts")
-                if c in flows.columns]
+        cols: list[str] = [c for c in ("flow_id", "src", "dst", "size_bytes", "fct_s", "goodput_bps", "retransmits",
+                                       "timeouts") if c in flows.columns]
         if flows.height <= 50:
             doc.table(cols, [[num(v) for v in r] for r in flows.select(cols).iter_rows()])
     qs_path = d / "queue_series.parquet"
@@ -521,7 +522,8 @@ def _sweep_report(d: Path) -> Doc:
     return doc
 
 
-def _sweep_groups(summary: Any, params: list[str], metrics: list[str]) -> list[tuple[tuple[Any, ...], int, dict]]:
+def _sweep_groups(summary: Any, params: list[str],
+                  metrics: list[str]) -> list[tuple[tuple[Any, ...], int, dict[str, tuple[float, float, float, int]]]]:
     """(parameter values, seeds, metric -> (mean, lo, hi, n)) per parameter point, sorted;
     n: the seeds with a value of the metric."""
     if not summary.height or not metrics:

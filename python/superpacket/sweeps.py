@@ -46,7 +46,6 @@ import io
 import itertools
 import json
 import math
-import numbers
 import os
 import re
 import shutil
@@ -54,13 +53,14 @@ import socket
 import sys
 import time
 import traceback
-from collections.abc import Callable, Iterable, Mapping, Sized
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from superpacket import _toml
-from superpacket import cli_checks as checks
+from superpacket import _toml, limits
+from superpacket.seeds import SeedError
+from superpacket.seeds import parse_seeds as _parse_seeds
 from superpacket.sweep_load import (  # TABLES .. read_meta re-exported
     TABLES,
     SweepData,
@@ -179,14 +179,11 @@ def parse_param(arg: str) -> tuple[str, list[Any]]:
     return path, [parse_value(v, path) for v in texts]
 
 
-def parse_seeds(text: str, limit: int = checks.MAX_RUNS, what: str = "sweep") -> list[int]:
-    """`10` -> 1..10; `1..10` (inclusive); `1,4,9`; `3..5,9`. At most `limit` seeds, each
-    in 0..2^64-1 written in ASCII digits (cli_checks.parse_seeds, the parser `run --seed`
-    and `reproduce --seeds` share), counted before any list is made."""
-    try:
-        return checks.parse_seeds(text, limit=limit, what=what)
-    except checks.SeedError as e:
-        raise SweepError(str(e)) from None
+def parse_seeds(text: str, limit: int = limits.MAX_RUNS, what: str = "sweep") -> list[int]:
+    """`sweep --seeds` text: `10` -> 1..10; `1..10` (inclusive); `1,4,9`; `3..5,9`. At most
+    `limit` seeds, each in 0..2^64-1 written in ASCII digits, counted before any list is
+    made: superpacket.seeds.parse_seeds, the parser of every seed."""
+    return normalize_seeds(text, "--seeds", limit, what)
 
 
 def _check_value(path: str, v: Any) -> Any:
@@ -225,7 +222,7 @@ def _value_count(vals: Any) -> int:
 
 
 def normalize_params(params: Mapping[str, Any] | Iterable[str] | None,
-                     max_points: int = checks.MAX_RUNS) -> dict[str, list[Any]]:
+                     max_points: int = limits.MAX_RUNS) -> dict[str, list[Any]]:
     """A dict path -> values (a list, a range, one value or table, or a "v1,v2" string
     parsed like the command line), or an iterable of "path=v1,v2" strings. Duplicates
     (by canonical JSON: 1, 1.0 and true differ, key order does not) are dropped.
@@ -279,35 +276,18 @@ def normalize_params(params: Mapping[str, Any] | Iterable[str] | None,
 
 
 def _too_many() -> str:
-    return f"at most {checks.MAX_RUNS} runs in one sweep: parameter points x seeds"
+    return f"at most {limits.MAX_RUNS} runs in one sweep: parameter points x seeds"
 
 
-def normalize_seeds(seeds: int | str | Iterable[int]) -> list[int]:
-    if isinstance(seeds, str):
-        return parse_seeds(seeds)
-    if isinstance(seeds, int):
-        if isinstance(seeds, bool) or not 1 <= seeds <= checks.MAX_RUNS:  # True is not "1 seed"
-            raise SweepError(f"--seeds {seeds}: must be an integer in 1..{checks.MAX_RUNS}")
-        return list(range(1, seeds + 1))
-    if isinstance(seeds, Sized):  # range(10**12) is not made a set
-        try:
-            too_many = len(seeds) > checks.MAX_RUNS
-        except OverflowError:  # range(10**30)
-            too_many = True
-        if too_many:
-            raise SweepError(f"--seeds: more than {checks.MAX_RUNS} seeds in one sweep")
-    distinct: set[int] = set()
-    for s in seeds:
-        # an integer as it is (numpy's too); int() would turn 2.7 into 2 and "1_0" into 10
-        if isinstance(s, bool) or not isinstance(s, numbers.Integral):
-            raise SweepError(f"--seeds: each seed must be an integer in 0..{checks.U64_MAX} (got {s!r:.60})")
-        distinct.add(int(s))
-        if len(distinct) > checks.MAX_RUNS:
-            raise SweepError(f"--seeds: more than {checks.MAX_RUNS} seeds in one sweep")
-    out = sorted(distinct)
-    if not out or out[0] < 0 or out[-1] > checks.U64_MAX:
-        raise SweepError(f"--seeds: no seeds, or a seed outside 0..{checks.U64_MAX}")
-    return out
+def normalize_seeds(seeds: int | str | Iterable[int], name: str = "seeds", limit: int = limits.MAX_RUNS,
+                    what: str = "sweep") -> list[int]:
+    """A sweep's seeds, sorted (a run's folder is named by its seed; their order is not
+    kept): N (1..N), text (`1..10`, `3..5,9`) or a list of integers without repeats, as
+    superpacket.seeds.parse_seeds takes them; a refusal is a SweepError."""
+    try:
+        return sorted(_parse_seeds(seeds, name, limit, what))
+    except SeedError as e:
+        raise SweepError(str(e)) from None
 
 
 # ---- parameter points ------------------------------------------------------------------
@@ -659,7 +639,7 @@ def sweep(
     t0 = time.perf_counter()
     if chunk is not None and chunk < 1:
         raise SweepError(f"--chunk {chunk}: must be >= 1")
-    if bad := checks.workers(workers):
+    if bad := limits.workers(workers):
         raise SweepError(bad)
     # an option that would have no effect is refused, not silently ignored
     if client is not None and scheduler is not None:
@@ -673,11 +653,11 @@ def sweep(
     base = load_base(scenario)
     seed_list = normalize_seeds(seeds)
     # the grid bounded by the runs left for each seed before any value is expanded
-    pv = normalize_params(params, max_points=max(1, checks.MAX_RUNS // len(seed_list)))
+    pv = normalize_params(params, max_points=max(1, limits.MAX_RUNS // len(seed_list)))
     n_runs = math.prod(len(v) for v in pv.values()) * len(seed_list)
-    if n_runs > checks.MAX_RUNS:
+    if n_runs > limits.MAX_RUNS:
         raise SweepError(f"{n_runs} runs ({n_runs // len(seed_list)} parameter points x {len(seed_list)} seeds): "
-                         f"at most {checks.MAX_RUNS} in one sweep")
+                         f"at most {limits.MAX_RUNS} in one sweep")
     points = build_points(base, pv)
     outp = Path(out)
     if outp.exists() and not outp.is_dir():

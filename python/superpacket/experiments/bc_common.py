@@ -426,8 +426,8 @@ def claims(setup: Setup, variants: dict[str, dict[str, Any]]) -> list[dict[str, 
                                      "the router")
     big = max(setup.txqs)
     for s in setup.schemes:
-        for bc in (False, True):
-            v = variant_name(s, bc, big, reverse=False)
+        for with_bc in (False, True):
+            v = variant_name(s, with_bc, big, reverse=False)
             if v not in variants:
                 continue
             per = variants[v]["sender_drops_per_seed"]

@@ -9,8 +9,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from superpacket.cli_checks import MAX_EXPERIMENT_SEEDS as MAX_SEEDS
-from superpacket.cli_checks import U64_MAX  # the simulator's seed is a u64
+from superpacket.limits import MAX_EXPERIMENT_SEEDS as MAX_SEEDS
+from superpacket.seeds import parse_seeds
 
 # two-sided 95 % Student t quantiles by degrees of freedom (1..30), then the normal value
 _T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
@@ -69,29 +69,12 @@ def mean_ci95(xs: Sequence[float], metric: str | None = None) -> tuple[float, fl
 
 
 def seed_list(seeds: Any) -> list[int]:
-    """The seeds an experiment runs, in order: an int N means 1..N (as `--seeds N`); a
-    sequence (list, tuple, range) is taken as given, each seed an int in 0..2^64-1, no
-    repeats (a repeated seed repeats the run and narrows the CI falsely). At most
-    MAX_SEEDS seeds either way. Anything else: a one-line ValueError naming `seeds`."""
-    # ValueError for a wrong type too: the one error the experiments' callers turn into a line
-    wrong_type = isinstance(seeds, (bool, str, bytes)) or not isinstance(seeds, (int, Sequence))
-    if wrong_type:
-        raise ValueError(f"seeds: must be an integer N >= 1 or a list of seeds (got {seeds!r:.60})")
-    if isinstance(seeds, int):
-        if not 1 <= seeds <= MAX_SEEDS:
-            raise ValueError(f"seeds: must be an integer in 1..{MAX_SEEDS} (got {seeds!r})")
-        return list(range(1, seeds + 1))
-    if not 1 <= len(seeds) <= MAX_SEEDS:
-        raise ValueError(f"seeds: must hold 1..{MAX_SEEDS} seeds (got {len(seeds)})")
-    out: list[int] = []
-    for s in seeds:
-        if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s <= U64_MAX:
-            raise ValueError(f"seeds: each seed must be an integer in 0..{U64_MAX} (got {s!r})")
-        out.append(int(s))
-    if len(set(out)) != len(out):
-        dup = next(s for s in out if out.count(s) > 1)
-        raise ValueError(f"seeds: seed {dup} is given more than once")
-    return out
+    """The seeds an experiment runs, in order: an int N means 1..N; text as `--seeds`
+    (`1..10`, `3..5,9`); a list (tuple, range) is taken as given, each seed an int in
+    0..2^64-1, no repeats (a repeated seed repeats the run and narrows the CI falsely). At
+    most MAX_SEEDS seeds. Anything else: a one-line ValueError (a SeedError) naming
+    `seeds`. The parser is superpacket.seeds.parse_seeds, that of every seed."""
+    return parse_seeds(seeds, "seeds", MAX_SEEDS, "experiment")
 
 
 def seed_text(seeds: Sequence[int]) -> str:

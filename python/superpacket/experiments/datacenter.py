@@ -133,7 +133,7 @@ RIO_SHORT = (0.15, 0.35, 1.0 / 20.0)
 RIO_LONG = (0.15, 0.5, 0.1)
 MIN_RTO = "10ms"
 INIT_RTO = "10ms"
-INCAST = {"client": "h0_0", "servers": ["h1_*"], "bytes": 20_000, "period": "2ms", "jitter": "20us"}
+INCAST: dict[str, Any] = {"client": "h0_0", "servers": ["h1_*"], "bytes": 20_000, "period": "2ms", "jitter": "20us"}
 SIZE_BINS_PER_DECADE = 4
 QUEUE_INTERVAL = "100us"  # the queue series' interval (module doc)
 
@@ -331,14 +331,14 @@ def bucket_summary(sizes: list[float], slowdowns: list[float]) -> list[dict[str,
              "p99": quantile(xs, 0.99)} for b, xs in by.items()]
 
 
-def size_bins(sizes: list[float], slowdowns: list[float], per_decade: int = SIZE_BINS_PER_DECADE) -> dict[str, list]:
+def size_bins(sizes: list[float], slowdowns: list[float], per_decade: int = SIZE_BINS_PER_DECADE) -> dict[str, list[float]]:
     """The slowdown against flow size: log-spaced bins (`per_decade` a decade, edges at
     10^(k / per_decade) bytes); per non-empty bin its geometric centre, count, p50, p99."""
     by: dict[int, list[float]] = {}
     for z, s in zip(sizes, slowdowns, strict=True):
         k = math.floor(math.log10(max(z, 1.0)) * per_decade + 1e-9)
         by.setdefault(k, []).append(s)
-    out: dict[str, list] = {"size_bytes": [], "count": [], "p50": [], "p99": []}
+    out: dict[str, list[float]] = {"size_bytes": [], "count": [], "p50": [], "p99": []}
     for k in sorted(by):
         xs = by[k]
         out["size_bytes"].append(10 ** ((k + 0.5) / per_decade))

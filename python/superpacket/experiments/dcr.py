@@ -253,7 +253,8 @@ def run(seeds: Any = DEFAULT_SEEDS, protocols: Any = None, qs: Any = None, rate_
     runs, aliases = plan(protos, q_all)
     series = _series_variants(protos, q_all)
     order = sorted(runs, key=lambda v: -_cost(runs[v]))  # longest first: two workers stay busy
-    scs = {v: scenario(*runs[v][:4], rate_bps, duration_s, runs[v][4]) for v in runs}
+    scs = {v: scenario(cc, suffix, flows, q, rate_bps, duration_s, recovery)
+           for v, (cc, suffix, flows, q, recovery) in runs.items()}
     run_one = functools.partial(run_point, runs=runs, rate_bps=rate_bps, duration_s=duration_s, series=series,
                                 series_seed=seeds[0], scs=scs)
     per_seed_raw, detail_raw = run_seeds(order, seeds, KEYS, run_one, client, progress)

@@ -277,14 +277,14 @@ def _claims(variants: dict[str, dict[str, Any]], protos: tuple[str, ...]) -> lis
             p = f"{cc}{suffix}"
             a, b = variants[cc], variants[p]
             ch = {}
-            nums: dict[str, float] = {}
+            both: dict[str, float] = {}  # each value without and with the response
             for x in CLEAN_LINKS:
                 m = f"utilisation_{link_key(x)}"
-                nums[m], nums[f"{m}_{suffix[1:]}"] = a[m], b[m]
+                both[m], both[f"{m}_{suffix[1:]}"] = a[m], b[m]
                 ch[f"{m}_change"] = rel_change(a[m], b[m])
             for path in CLEAN_PATHS:
                 m = f"jain_{path}"
-                nums[m], nums[f"{m}_{suffix[1:]}"] = a[m], b[m]
+                both[m], both[f"{m}_{suffix[1:]}"] = a[m], b[m]
                 ch[f"{m}_change"] = rel_change(a[m], b[m])
             what = "DCR" if suffix == "-dcr" else "TCP-NCR (beside DCR; not a must-hold)"
             claims.append({
@@ -293,7 +293,7 @@ def _claims(variants: dict[str, dict[str, Any]], protos: tuple[str, ...]) -> lis
                          f"pass R3, relative to {cc}; paper: R1-R2 about 94-97 % in both)",
                 "must_hold": must,
                 "variant": p,
-                **nums,
+                **both,
                 **ch,
                 "max_change": max(ch.values()),
                 "holds": bool(all(x < NO_REORDER_CHANGE for x in ch.values())),

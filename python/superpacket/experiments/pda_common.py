@@ -88,10 +88,8 @@ def check_list(values: Iterable[Any] | str | None, default: tuple[Any, ...], fie
 
 
 def check_seeds(seeds: Any) -> list[int]:
-    """The seeds to run (common.seed_list: N means 1..N, or a list); a float with no
-    fraction counts as N, as before."""
-    if isinstance(seeds, float):
-        seeds = check_count(seeds, "seeds", 1, 1000)
+    """The seeds to run (common.seed_list: N means 1..N, text such as 1..10, or a list);
+    a float is refused, 2.0 too, as everywhere seeds are given."""
     try:
         return seed_list(seeds)
     except ValueError as e:

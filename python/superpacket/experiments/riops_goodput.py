@@ -35,7 +35,7 @@ from superpacket.experiments.riops_common import (
 )
 
 OPTIONS = ("quick",)  # the command line's --quick
-PAPER = {
+PAPER: dict[str, dict[str, float]] = {
     "droptail-1.25": {"goodput_all_pkts": 153479, "goodput_short_pkts": 40973, "goodput_long_pkts": 112506},
     "red-1.25": {"goodput_all_pkts": 154269, "goodput_short_pkts": 49897, "goodput_long_pkts": 104372},
     "riops-1.25": {"goodput_all_pkts": 154486, "goodput_short_pkts": 49945, "goodput_long_pkts": 104541},

@@ -65,7 +65,7 @@ from superpacket.experiments.riops_common import (
 )
 
 OPTIONS = ("quick",)  # the command line's --quick
-EXPERIMENTS = {
+EXPERIMENTS: dict[str, dict[str, Any]] = {
     "exp1-ito3": {"rate_mbps": 8.0, "init_rto": "3s"},
     "exp1-ito1": {"rate_mbps": 8.0, "init_rto": "1s"},
     "exp2-ito3": {"rate_mbps": 4.8, "init_rto": "3s"},
@@ -386,7 +386,7 @@ def run(seeds: Any = 10, quick: bool = False, duration_s: float | None = None, w
                   f"{info['wire_bytes_per_object']:.0f} wire B/object, offered load "
                   f"{info['offered_load']:.3f} of {rate / 1e6:g} Mbps)", file=sys.stderr)
     names = [f"{e}/{s}" for e in experiments for s in schemes]
-    scs = {n: scenario(*n.split("/"), dur, obj_min_bytes) for n in names}
+    scs = {f"{e}/{s}": scenario(e, s, dur, obj_min_bytes) for e in experiments for s in schemes}
     run_one = functools.partial(run_variant, duration_s=dur, warmup_s=warm, obj_min_bytes=obj_min_bytes,
                                 series_seed=seeds[0], scs=scs)
     per_seed, detail = run_seeds(names, seeds, KEYS, run_one, client)
@@ -394,13 +394,13 @@ def run(seeds: Any = 10, quick: bool = False, duration_s: float | None = None, w
     for exp in experiments:
         if "red" not in schemes:
             break
-        red = per_seed[f"{exp}/red"]
+        red_runs = per_seed[f"{exp}/red"]
         for s in schemes:
             m = per_seed[f"{exp}/{s}"]
             for b in ("short", "medium", "long"):
                 k = f"mean_response_{b}_s"
-                m[f"response_{b}_rel_red"] = [x / r if r else math.nan for x, r in zip(m[k], red[k], strict=True)]
-            m["goodput_rel_red"] = [x / r for x, r in zip(m["goodput_bytes"], red["goodput_bytes"], strict=True)]
+                m[f"response_{b}_rel_red"] = [x / r if r else math.nan for x, r in zip(m[k], red_runs[k], strict=True)]
+            m["goodput_rel_red"] = [x / r for x, r in zip(m["goodput_bytes"], red_runs["goodput_bytes"], strict=True)]
     variants = summarize(per_seed)
     claims: list[dict[str, Any]] = []
     if "red" in schemes and "riops" in schemes:

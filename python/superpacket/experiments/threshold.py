@@ -153,7 +153,10 @@ def variant_names(duration_s: float = 32.0) -> tuple[list[str], list[dict[str, A
 def run(seeds: Any = 10, duration_s: float = 32.0, client: Any = None, **_: Any) -> dict[str, Any]:
     seeds = seed_list(seeds)  # N: 1..N, or the list given
     names, skipped = variant_names(duration_s)
-    scs = {n: scenario(*n.split("/"), duration_s) for n in names}
+    scs: dict[str, dict[str, Any]] = {}
+    for n in names:  # "<base>/<point>"
+        base, point = n.split("/")
+        scs[n] = scenario(base, point, duration_s)
     keys = ("mean_fct_s", "long_goodput_bps", "flows_with_timeout", "short_not_completed")
     per_seed, detail = run_seeds(names, seeds, keys, functools.partial(run_point, duration_s=duration_s, scs=scs),
                                  client)

@@ -1,0 +1,87 @@
+"""The library never imports the command line: the modules of `superpacket` other than the
+CLI's (cli, cli_*, and a cli package if there is one) do not import any CLI module, at
+the top or inside a function, by `import`, `from ... import` (relative too) or
+importlib.import_module / __import__ with a literal name. An AST scan of the sources,
+so a lazy import inside a function counts as much as one at the top."""
+
+import ast
+from pathlib import Path
+
+PKG = Path(__file__).resolve().parent.parent / "python" / "superpacket"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PKG.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def is_cli(module: str) -> bool:
+    """superpacket.cli, superpacket.cli_checks, superpacket.cli_sweep, superpacket.cli.* ..."""
+    parts = module.split(".")
+    return len(parts) >= 2 and parts[0] == "superpacket" and (parts[1] == "cli" or parts[1].startswith("cli_"))
+
+
+def imported_modules(path: Path) -> list[tuple[int, str]]:
+    return imports_in(path.read_text(), module_name(path), path.name == "__init__.py")
+
+
+def imports_in(source: str, here: str, is_package: bool) -> list[tuple[int, str]]:
+    """(line, module) of every import in the source of module `here`: `from superpacket
+    import cli_checks` gives superpacket.cli_checks (a name imported from a package may
+    be a module); `from ..cli import x` in superpacket.experiments.common gives
+    superpacket.cli and superpacket.cli.x."""
+    package = here if is_package else here.rpartition(".")[0]
+    out: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                anchor = parts[: len(parts) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            out.append((node.lineno, base))
+            out += [(node.lineno, f"{base}.{a.name}") for a in node.names]
+        elif isinstance(node, ast.Call):
+            fn = node.func
+            name = fn.attr if isinstance(fn, ast.Attribute) else fn.id if isinstance(fn, ast.Name) else ""
+            first = node.args[0] if node.args else None
+            if name in ("import_module", "__import__") and isinstance(first, ast.Constant) \
+                    and isinstance(first.value, str):
+                out.append((node.lineno, first.value))
+    return out
+
+
+def library_files() -> list[Path]:
+    return [p for p in sorted(PKG.rglob("*.py")) if not is_cli(module_name(p))]
+
+
+def test_no_library_module_imports_the_cli():
+    offenders = [f"{p.relative_to(PKG.parent)}:{line} imports {mod}"
+                 for p in library_files() for line, mod in imported_modules(p) if is_cli(mod)]
+    assert not offenders, "the library imports the command line:\n" + "\n".join(offenders)
+
+
+def test_the_scan_sees_imports():
+    """The scan finds what is there: the CLI's own modules import each other; relative,
+    lazy and importlib imports of a CLI module are caught; the library files scanned
+    include sweeps and the experiments and no CLI module."""
+    cli = {m for _, m in imported_modules(PKG / "cli.py")}
+    assert "superpacket.cli_checks" in cli and "superpacket.cli_sweep" in cli
+    lazy = """
+def f():
+    from .. import cli_checks
+    from ..cli_sweep import cmd_sweep
+    import superpacket.cli
+    importlib.import_module("superpacket.cli_checks")
+"""
+    found = {m for _, m in imports_in(lazy, "superpacket.experiments.common", False)}
+    assert {"superpacket.cli_checks", "superpacket.cli_sweep", "superpacket.cli"} <= found, found
+    assert any(is_cli(m) for _, m in imports_in("from . import cli\n", "superpacket", True))
+    names = {module_name(p) for p in library_files()}
+    assert {"superpacket", "superpacket.sweeps", "superpacket.seeds", "superpacket.experiments.common"} <= names
+    assert not any(is_cli(n) for n in names)
+    assert is_cli("superpacket.cli") and is_cli("superpacket.cli_checks") and not is_cli("superpacket.cluster")
