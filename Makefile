@@ -66,7 +66,7 @@ bench: install
 	$(VENV)/bin/superpacket bench
 	cargo bench -p superpacket-sim --bench event_list -- --warm-up-time 1 --measurement-time 3
 
-# the scenario schema reference and its JSON Schema, generated from crates/sim/src/scenario.rs
+# the scenario schema reference and its JSON Schema, generated from crates/sim/src/scenario/
 # (schema.rs); crates/sim/tests/schema.rs fails when the checked-in files are stale
 schema:
 	cargo run -q --release -p superpacket-sim -- --schema-md > docs/schema.md

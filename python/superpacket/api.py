@@ -5,7 +5,7 @@ records every packet the named links transmit; `Results.write(out)` writes one p
 per traced link next to the tables (crates/sim/src/trace/mod.rs for the headers).
 
 A scenario is a path to a TOML file, a TOML string, or a dict with the same fields
-(the schema lives once, in Rust: crates/sim/src/scenario.rs; every field, default and limit
+(the schema lives once, in Rust: crates/sim/src/scenario/; every field, default and limit
 in docs/schema.md, generated from it). Invalid scenarios raise `ScenarioError` naming the
 field.
 """

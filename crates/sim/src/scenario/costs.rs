@@ -2,8 +2,9 @@
 //! before the build allocates them: flows per traffic entry and over the run, classifier
 //! tables, super-packet Bloom filters, packets a link's pipe may hold (pcap traces: trace/mod.rs `charge_traces`).
 
+use super::queue::QueueSpec;
 use super::riops::ClassifierSpec;
-use super::{BulkSpec, FlowSpecToml, PoissonSpec, QueueSpec, TrafficSpec};
+use super::traffic::{BulkSpec, FlowSpecToml, PoissonSpec, TrafficSpec};
 use crate::core::memory::{MemoryEstimate, FLOW_ROW_BYTES, LIVE_FLOW_BYTES};
 use crate::core::time::SimTime;
 

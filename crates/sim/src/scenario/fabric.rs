@@ -30,7 +30,9 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Builder, LinkSpec, QueueSpec, MAX_HOSTS};
+use super::common::MAX_HOSTS;
+use super::links::{Builder, LinkSpec};
+use super::queue::QueueSpec;
 use crate::core::rng::Rng;
 use crate::core::time::BitsPerSec;
 use crate::net::topology::Multipath;

@@ -20,7 +20,8 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{node_of, Dur, Scenario, TcpSpec, TrafficSpec, UnitSpec};
+use super::common::{node_of, Dur, UnitSpec};
+use super::tcp::TcpSpec;
 use crate::core::packet::LinkId;
 use crate::core::rng::Rng;
 use crate::core::time::{BitsPerSec, SimTime};
@@ -50,7 +51,7 @@ pub struct RioClassSpec {
     /// Upper threshold, in the queue's unit; above `min_th`.
     pub max_th: f64,
     /// Marking probability at average = `max_th`, in (0, 1].
-    #[serde(default = "super::d_p_max")]
+    #[serde(default = "super::queue::d_p_max")]
     pub p_max: f64,
     /// EWMA weight of this class's average, in (0, 1] (default: the queue's `w_q`).
     #[serde(default)]
@@ -63,7 +64,7 @@ pub struct RioClassSpec {
 #[schemars(transform = rio_aliases)]
 pub struct RioSpec {
     /// Capacity (packets, or bytes with unit = "bytes"); at least 1.
-    #[serde(default = "super::d_limit")]
+    #[serde(default = "super::queue::d_limit")]
     pub limit: u64,
     /// Unit of `limit` and the classes' thresholds.
     #[serde(default)]
@@ -76,19 +77,19 @@ pub struct RioSpec {
     pub out_class: RioClassSpec,
     /// EWMA weight of the averages, per arrival, in (0, 1] (a class's own `w_q` overrides
     /// it).
-    #[serde(default = "super::d_w_q")]
+    #[serde(default = "super::queue::d_w_q")]
     pub w_q: f64,
     /// Gentle RED in both classes.
-    #[serde(default = "super::d_true")]
+    #[serde(default = "super::queue::d_true")]
     pub gentle: bool,
     /// ns-2 `wait_` in both classes: marks spaced at least 1/p_b arrivals.
-    #[serde(default = "super::d_true")]
+    #[serde(default = "super::queue::d_true")]
     pub wait: bool,
     /// Mark ECN-capable packets instead of dropping them early.
     #[serde(default)]
     pub ecn: bool,
     /// Mean packet size (bytes) for byte mode and the idle-time decay; at least 1.
-    #[serde(default = "super::d_mean_pkt")]
+    #[serde(default = "super::queue::d_mean_pkt")]
     pub mean_pkt_size: u32,
 }
 
@@ -163,11 +164,11 @@ pub struct ClassifierSpec {
     pub tu: Dur,
     /// Flow-table capacity, 1..=2^28; when full, packets of new flows are tagged Out.
     /// Each table (~48 bytes per entry, allocated at once, one per link that has it) is
-    /// charged to the run's memory estimate (scenario_memory.rs `classifier_bytes`).
+    /// charged to the run's memory estimate (scenario/costs.rs `classifier_bytes`).
     #[serde(default = "d_cls_max_flows")]
     pub max_flows: u32,
     /// Smallest L_t the adjustment may set, packets; 1..=lt_max.
-    #[serde(default = "super::d_one_u32")]
+    #[serde(default = "super::queue::d_one_u32")]
     pub lt_min: u32,
     /// Largest L_t the adjustment may set, packets; at most 2^20.
     #[serde(default = "d_lt_max")]
@@ -225,7 +226,7 @@ pub struct BackToBackSpec {
     /// Destination node name, "{i}" as in `from`.
     pub to: String,
     /// Sources (values of {i}), at least 1.
-    #[serde(default = "super::d_one")]
+    #[serde(default = "super::queue::d_one")]
     pub count: u32,
     /// The first value of {i}.
     #[serde(default)]
@@ -283,7 +284,7 @@ pub struct WebSpec {
     /// Server pool: a node name with "{i}", i in server_first..server_first+server_count.
     pub servers: String,
     /// Servers in the pool, at least 1.
-    #[serde(default = "super::d_one")]
+    #[serde(default = "super::queue::d_one")]
     pub server_count: u32,
     /// The first value of {i} in `servers`.
     #[serde(default)]
@@ -291,7 +292,7 @@ pub struct WebSpec {
     /// Client pool (as the servers); session j browses from client j mod client_count.
     pub clients: String,
     /// Clients in the pool, at least 1.
-    #[serde(default = "super::d_one")]
+    #[serde(default = "super::queue::d_one")]
     pub client_count: u32,
     /// The first value of {i} in `clients`.
     #[serde(default)]
@@ -338,93 +339,98 @@ fn nodes(sim: &Sim, pattern: &str, first: u32, count: u32, path: &str) -> Result
     (first..first.saturating_add(count)).map(|i| node_of(sim, &pattern.replace("{i}", &i.to_string()), path)).collect()
 }
 
-/// Adds a `back_to_back` or `web` traffic entry.
-pub(super) fn add_traffic(
-    sc: &Scenario,
+/// Adds a `back_to_back` traffic entry (`k`: its index).
+pub(super) fn add_back_to_back(
+    defaults: &TcpSpec,
     sim: &mut Sim,
     k: usize,
-    t: &TrafficSpec,
+    b: &BackToBackSpec,
     seed: u64,
     end: SimTime,
 ) -> Result<(), String> {
     let path = format!("traffic[{k}]");
-    match t {
-        TrafficSpec::BackToBack(b) => {
-            let (params, cc) = b.tcp.resolve_over(&sc.tcp, &format!("{path}.tcp"))?;
-            let size = match (b.size_bytes, b.size_pkts) {
-                (Some(x), None) if x > 0 => x,
-                (None, Some(p)) if p > 0 => p
-                    .checked_mul(u64::from(params.mss))
-                    .filter(|&x| x < UNLIMITED)
-                    .ok_or_else(|| format!("{path}.size_pkts: too large"))?,
-                (Some(_), Some(_)) => return Err(format!("{path}: give size_bytes or size_pkts, not both")),
-                (None, None) => return Err(format!("{path}: size_bytes or size_pkts is required")),
-                (Some(_), None) => return Err(format!("{path}.size_bytes: must be at least 1 (got 0)")),
-                _ => return Err(format!("{path}.size_pkts: must be at least 1 (got 0)")),
-            };
-            if b.max_flows == Some(0) {
-                return Err(format!("{path}.max_flows: must be >= 1"));
-            }
-            let srcs = nodes(sim, &b.from, b.first, b.count, &format!("{path}.from"))?;
-            let dsts = nodes(sim, &b.to, b.first, b.count, &format!("{path}.to"))?;
-            for (i, (&src, &dst)) in srcs.iter().zip(&dsts).enumerate() {
-                if src == dst {
-                    return Err(format!("{path}: from and to are the same node"));
-                }
-                sim.route_id(src, dst).map_err(|e| format!("{path}: {e}"))?;
-                sim.route_id(dst, src).map_err(|e| format!("{path}: {e}"))?;
-                let mut rng = Rng::stream(seed, STREAM_B2B + ((k as u64) << 20) + i as u64);
-                let start = b.start.0 + SimTime((rng.uniform() * b.start_jitter.0.ns() as f64) as u64);
-                let flow = FlowSpec { src, dst, params, cc: cc.clone(), size };
-                let stop = b.stop.map_or(end, |s| s.0);
-                sim.add_generator(Generator {
-                    kind: GenKind::BackToBack(BackToBack::new(flow, start, stop, b.max_flows)),
-                    rng,
-                });
-            }
-            Ok(())
-        }
-        TrafficSpec::Web(w) => {
-            let (params, cc) = w.tcp.resolve_over(&sc.tcp, &format!("{path}.tcp"))?;
-            let model = WebModel {
-                inter_page_s: w.inter_page.0.as_secs_f64(),
-                inter_object_s: w.inter_object.0.as_secs_f64(),
-                objects_min: w.objects_min,
-                objects_max: w.objects_max,
-                size_min: w.size_min_bytes,
-                size_max: w.size_max_bytes,
-                shape: w.shape,
-            };
-            model.validate().map_err(|e| format!("{path}.{e}"))?;
-            if w.sessions == 0 || w.sessions > 1 << 20 {
-                return Err(format!("{path}.sessions: must be in 1..=2^20 (got {})", w.sessions));
-            }
-            for (field, n) in [("server_count", w.server_count), ("client_count", w.client_count)] {
-                if n == 0 {
-                    return Err(format!("{path}.{field}: must be at least 1 (got 0)"));
-                }
-            }
-            let servers: Arc<[u32]> =
-                nodes(sim, &w.servers, w.server_first, w.server_count, &format!("{path}.servers"))?.into();
-            let clients = nodes(sim, &w.clients, w.client_first, w.client_count, &format!("{path}.clients"))?;
-            for &s in servers.iter() {
-                for &c in &clients {
-                    if s == c {
-                        return Err(format!("{path}: a node is both server and client"));
-                    }
-                    sim.route_id(s, c).map_err(|e| format!("{path}: {e}"))?;
-                    sim.route_id(c, s).map_err(|e| format!("{path}: {e}"))?;
-                }
-            }
-            let stop = w.stop.map_or(end, |s| s.0);
-            for j in 0..w.sessions {
-                let client = clients[(j % w.client_count) as usize];
-                let s = WebSession::new(model, client, servers.clone(), params, cc.clone(), w.start.0, stop);
-                let rng = Rng::stream(seed, STREAM_WEB + ((k as u64) << 24) + u64::from(j));
-                sim.add_generator(Generator { kind: GenKind::Web(s), rng });
-            }
-            Ok(())
-        }
-        _ => unreachable!("scenario.rs routes only back_to_back and web here"),
+    let (params, cc) = b.tcp.resolve_over(defaults, &format!("{path}.tcp"))?;
+    let size = match (b.size_bytes, b.size_pkts) {
+        (Some(x), None) if x > 0 => x,
+        (None, Some(p)) if p > 0 => p
+            .checked_mul(u64::from(params.mss))
+            .filter(|&x| x < UNLIMITED)
+            .ok_or_else(|| format!("{path}.size_pkts: too large"))?,
+        (Some(_), Some(_)) => return Err(format!("{path}: give size_bytes or size_pkts, not both")),
+        (None, None) => return Err(format!("{path}: size_bytes or size_pkts is required")),
+        (Some(_), None) => return Err(format!("{path}.size_bytes: must be at least 1 (got 0)")),
+        _ => return Err(format!("{path}.size_pkts: must be at least 1 (got 0)")),
+    };
+    if b.max_flows == Some(0) {
+        return Err(format!("{path}.max_flows: must be >= 1"));
     }
+    let srcs = nodes(sim, &b.from, b.first, b.count, &format!("{path}.from"))?;
+    let dsts = nodes(sim, &b.to, b.first, b.count, &format!("{path}.to"))?;
+    for (i, (&src, &dst)) in srcs.iter().zip(&dsts).enumerate() {
+        if src == dst {
+            return Err(format!("{path}: from and to are the same node"));
+        }
+        sim.route_id(src, dst).map_err(|e| format!("{path}: {e}"))?;
+        sim.route_id(dst, src).map_err(|e| format!("{path}: {e}"))?;
+        let mut rng = Rng::stream(seed, STREAM_B2B + ((k as u64) << 20) + i as u64);
+        let start = b.start.0 + SimTime((rng.uniform() * b.start_jitter.0.ns() as f64) as u64);
+        let flow = FlowSpec { src, dst, params, cc: cc.clone(), size };
+        let stop = b.stop.map_or(end, |s| s.0);
+        sim.add_generator(Generator {
+            kind: GenKind::BackToBack(BackToBack::new(flow, start, stop, b.max_flows)),
+            rng,
+        });
+    }
+    Ok(())
+}
+
+/// Adds a `web` traffic entry (`k`: its index).
+pub(super) fn add_web(
+    defaults: &TcpSpec,
+    sim: &mut Sim,
+    k: usize,
+    w: &WebSpec,
+    seed: u64,
+    end: SimTime,
+) -> Result<(), String> {
+    let path = format!("traffic[{k}]");
+    let (params, cc) = w.tcp.resolve_over(defaults, &format!("{path}.tcp"))?;
+    let model = WebModel {
+        inter_page_s: w.inter_page.0.as_secs_f64(),
+        inter_object_s: w.inter_object.0.as_secs_f64(),
+        objects_min: w.objects_min,
+        objects_max: w.objects_max,
+        size_min: w.size_min_bytes,
+        size_max: w.size_max_bytes,
+        shape: w.shape,
+    };
+    model.validate().map_err(|e| format!("{path}.{e}"))?;
+    if w.sessions == 0 || w.sessions > 1 << 20 {
+        return Err(format!("{path}.sessions: must be in 1..=2^20 (got {})", w.sessions));
+    }
+    for (field, n) in [("server_count", w.server_count), ("client_count", w.client_count)] {
+        if n == 0 {
+            return Err(format!("{path}.{field}: must be at least 1 (got 0)"));
+        }
+    }
+    let servers: Arc<[u32]> =
+        nodes(sim, &w.servers, w.server_first, w.server_count, &format!("{path}.servers"))?.into();
+    let clients = nodes(sim, &w.clients, w.client_first, w.client_count, &format!("{path}.clients"))?;
+    for &s in servers.iter() {
+        for &c in &clients {
+            if s == c {
+                return Err(format!("{path}: a node is both server and client"));
+            }
+            sim.route_id(s, c).map_err(|e| format!("{path}: {e}"))?;
+            sim.route_id(c, s).map_err(|e| format!("{path}: {e}"))?;
+        }
+    }
+    let stop = w.stop.map_or(end, |s| s.0);
+    for j in 0..w.sessions {
+        let client = clients[(j % w.client_count) as usize];
+        let s = WebSession::new(model, client, servers.clone(), params, cc.clone(), w.start.0, stop);
+        let rng = Rng::stream(seed, STREAM_WEB + ((k as u64) << 24) + u64::from(j));
+        sim.add_generator(Generator { kind: GenKind::Web(s), rng });
+    }
+    Ok(())
 }

@@ -28,7 +28,8 @@ use schemars::JsonSchema;
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
 
-use super::{Dur, Rate, Scenario, TcpSpec, TrafficSpec};
+use super::common::{node_of, Dur, Rate};
+use super::tcp::TcpSpec;
 use crate::core::memory::{FLOW_ROW_BYTES, LIVE_FLOW_BYTES};
 use crate::core::packet::NodeId;
 use crate::core::rng::Rng;
@@ -319,24 +320,8 @@ fn window(start: Dur, stop: Option<Dur>, end: SimTime, path: &str) -> Result<(Si
     Ok((start.0, stop))
 }
 
-/// Adds a `workload` or `incast` traffic entry.
-pub(super) fn add_traffic(
-    sc: &Scenario,
-    sim: &mut Sim,
-    k: usize,
-    t: &TrafficSpec,
-    seed: u64,
-    end: SimTime,
-) -> Result<(), String> {
-    match t {
-        TrafficSpec::Workload(w) => add_workload(sc, sim, k, w, seed, end),
-        TrafficSpec::Incast(c) => add_incast(sc, sim, k, c, seed, end),
-        _ => unreachable!("scenario.rs routes only workload and incast here"),
-    }
-}
-
-fn add_workload(
-    sc: &Scenario,
+pub(super) fn add_workload(
+    defaults: &TcpSpec,
     sim: &mut Sim,
     k: usize,
     w: &WorkloadSpec,
@@ -344,9 +329,9 @@ fn add_workload(
     end: SimTime,
 ) -> Result<(), String> {
     let path = format!("traffic[{k}]");
-    let tcp = w.tcp.over(&sc.tcp);
-    let (params, cc) = w.tcp.resolve_over(&sc.tcp, &format!("{path}.tcp"))?;
-    sim.tcp_configs.push((path.clone(), super::tcp_config_line(&params, &cc)));
+    let tcp = w.tcp.over(defaults);
+    let (params, cc) = w.tcp.resolve_over(defaults, &format!("{path}.tcp"))?;
+    sim.tcp_configs.push((path.clone(), super::tcp::tcp_config_line(&params, &cc)));
     let short = match &w.short_tcp {
         None => None,
         Some(s) => {
@@ -355,7 +340,7 @@ fn add_workload(
                 return Err(format!("{sp}.max_bytes: must be >= 1"));
             }
             let (params, cc) = s.tcp.over(&tcp).resolve(&format!("{sp}.tcp"))?;
-            sim.tcp_configs.push((sp, super::tcp_config_line(&params, &cc)));
+            sim.tcp_configs.push((sp, super::tcp::tcp_config_line(&params, &cc)));
             Some(ShortTcp { max_bytes: s.max_bytes, params, cc })
         }
     };
@@ -431,10 +416,17 @@ fn add_workload(
     Ok(())
 }
 
-fn add_incast(sc: &Scenario, sim: &mut Sim, k: usize, c: &IncastSpec, seed: u64, end: SimTime) -> Result<(), String> {
+pub(super) fn add_incast(
+    defaults: &TcpSpec,
+    sim: &mut Sim,
+    k: usize,
+    c: &IncastSpec,
+    seed: u64,
+    end: SimTime,
+) -> Result<(), String> {
     let path = format!("traffic[{k}]");
-    let (params, cc) = c.tcp.resolve_over(&sc.tcp, &format!("{path}.tcp"))?;
-    sim.tcp_configs.push((path.clone(), super::tcp_config_line(&params, &cc)));
+    let (params, cc) = c.tcp.resolve_over(defaults, &format!("{path}.tcp"))?;
+    sim.tcp_configs.push((path.clone(), super::tcp::tcp_config_line(&params, &cc)));
     if c.bytes == 0 || c.bytes > crate::traffic::cdf::MAX_SIZE_BYTES as u64 {
         return Err(format!(
             "{path}.bytes: must be in 1..={:e} (got {})",
@@ -442,7 +434,7 @@ fn add_incast(sc: &Scenario, sim: &mut Sim, k: usize, c: &IncastSpec, seed: u64,
             c.bytes
         ));
     }
-    let client = super::node_of(sim, &c.client, &format!("{path}.client"))?;
+    let client = node_of(sim, &c.client, &format!("{path}.client"))?;
     let servers: Vec<NodeId> =
         select(sim, &c.servers, &format!("{path}.servers"))?.into_iter().filter(|&s| s != client).collect();
     if servers.is_empty() {

@@ -3,6 +3,7 @@
 //! link_rate, short_tcp, incast rounds and the one-line errors naming each field.
 
 use super::*;
+use crate::scenario::Scenario;
 
 /// A two-tier graph named like the leaf-spine fabric: hosts h{leaf}_{i} on leaf{leaf},
 /// leaves on spine0; host links at `host_rate` except h1_3's at 1 Gbps.

@@ -1,0 +1,112 @@
+//! `[topology]`: the built-in shapes (dumbbell, star, chain, graph; the fabrics in
+//! fabric.rs) and the node names each one makes.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::common::{tagged, Dur, Rate};
+use super::fabric;
+use super::links::LinkSpec;
+use super::queue::{d_queue_json, QueueSpec};
+use super::riops::ClassifierSpec;
+
+/// The network. `kind` selects the shape; node names follow from it.
+#[derive(Clone, Debug)]
+pub enum TopologySpec {
+    Dumbbell(DumbbellSpec),
+    Star(StarSpec),
+    Chain(ChainSpec),
+    Graph(GraphSpec),
+    /// A two-tier Clos fabric (scenario/fabric.rs).
+    LeafSpine(Box<fabric::LeafSpineSpec>),
+    /// A k-ary three-tier fat tree (scenario/fabric.rs).
+    FatTree(Box<fabric::FatTreeSpec>),
+}
+
+/// Senders s0..s{pairs-1} -> R1 -> R2 -> receivers d0..d{pairs-1}.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DumbbellSpec {
+    /// Sender-receiver pairs, 1..=100000 (MAX_HOSTS).
+    pub pairs: u32,
+    /// Every host link (s{i} <-> R1 and R2 <-> d{i}); its `classifier` goes on the sender
+    /// links s{i} -> R1 only.
+    pub access: LinkSpec,
+    /// The R1 <-> R2 link.
+    pub bottleneck: LinkSpec,
+    /// One edge classifier (an edge router's table) on every sender link s{i} -> R1.
+    #[serde(default)]
+    pub edge_classifier: Option<ClassifierSpec>,
+}
+
+/// Senders s0..s{senders-1} -> R -> d (incast).
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StarSpec {
+    /// Senders, 1..=100000 (MAX_HOSTS).
+    pub senders: u32,
+    /// Each s{i} <-> R link.
+    pub sender_link: LinkSpec,
+    /// The R <-> d link (its R -> d queue is the incast bottleneck).
+    pub receiver_link: LinkSpec,
+}
+
+/// Parking lot: routers R1..R{routers} in a line; with `host_link`, a host H{i} on each
+/// router R{i}.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChainSpec {
+    /// Routers in the line, 2..=100000 (MAX_HOSTS).
+    pub routers: u32,
+    /// Each R{i} <-> R{i+1} link.
+    pub link: LinkSpec,
+    /// With it, a host H{i} on each router R{i} over this link; absent: no hosts.
+    #[serde(default)]
+    pub host_link: Option<LinkSpec>,
+}
+
+/// Any graph: named nodes and full-duplex links between them.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GraphSpec {
+    /// Node names, each unique; a name may not hold "->" (links are named "a->b").
+    pub nodes: Vec<String>,
+    /// Full-duplex links between named nodes.
+    pub links: Vec<GraphLink>,
+}
+
+tagged!(TopologySpec, "topology kind", {
+    "dumbbell" => Dumbbell(DumbbellSpec),
+    "star" => Star(StarSpec),
+    "chain" => Chain(ChainSpec),
+    "graph" => Graph(GraphSpec),
+    "leaf_spine" => LeafSpine(fabric::LeafSpineSpec),
+    "fat_tree" => FatTree(fabric::FatTreeSpec),
+});
+
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GraphLink {
+    /// One end: a name of `nodes`.
+    pub a: String,
+    /// The other end: a name of `nodes`.
+    pub b: String,
+    /// Line rate of each direction.
+    pub rate: Rate,
+    /// One-way propagation delay.
+    pub delay: Dur,
+    /// Egress queue of each direction (default DropTail of 1000 packets).
+    #[serde(default)]
+    #[schemars(default = "d_queue_json")]
+    pub queue: QueueSpec,
+    /// Queue of the reverse direction (b -> a) when it differs.
+    #[serde(default)]
+    pub reverse_queue: Option<QueueSpec>,
+    /// Independent random loss probability per packet, both directions, in [0, 1)
+    /// (validation).
+    #[serde(default)]
+    pub loss: f64,
+    /// Edge classifier on the a -> b direction, its own table.
+    #[serde(default)]
+    pub classifier: Option<ClassifierSpec>,
+}
