@@ -397,6 +397,14 @@ def test_ctrl_c_stops_a_long_run_within_a_second_writing_nothing(tmp_path, after
     out = tmp_path / "out"
     p = subprocess.Popen([sys.executable, "-m", "superpacket.cli", "run", str(f), "--out", str(out)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # `after_s` counts from the run's start: the simulator's extension mapped into the
+    # process (on a loaded machine the interpreter alone can take longer than 0.3 s to
+    # start, and a signal before Python's handler exists kills it outright)
+    deadline = time.monotonic() + 60
+    while "_core" not in Path(f"/proc/{p.pid}/maps").read_text():
+        assert p.poll() is None, p.communicate()
+        assert time.monotonic() < deadline, "the run did not start within 60 s"
+        time.sleep(0.01)
     time.sleep(after_s)
     assert p.poll() is None, p.communicate()
     t0 = time.perf_counter()

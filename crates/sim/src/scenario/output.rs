@@ -4,8 +4,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::core::time::SimTime;
+use crate::engine::sim::Sim;
 
-use super::common::Dur;
+use super::common::{Dur, FLOW_SAMPLE_BYTES, MONITOR_MAX_ROWS};
 
 pub(crate) fn d_sample() -> Dur {
     Dur(SimTime::from_ms(1))
@@ -61,5 +62,87 @@ impl Default for OutputSpec {
             monitor: None,
             memory_budget: None,
         }
+    }
+}
+
+impl OutputSpec {
+    /// The outputs phase: the queue and flow series, the monitor and the pcap traces of a
+    /// built simulation (after its traffic: the flow series is charged per open flow).
+    pub(crate) fn attach(&self, sim: &mut Sim, duration: SimTime) -> Result<(), String> {
+        // refused even when no queue is sampled: a 0 there is a mistake either way
+        if self.sample_interval.0 == SimTime::ZERO {
+            return Err("output.sample_interval: must be above 0".into());
+        }
+        if !self.sample_queues.is_empty() {
+            let mut ids = Vec::new();
+            for (i, name) in self.sample_queues.iter().enumerate() {
+                if name == "all" {
+                    ids.extend(0..sim.net.links.len() as u32);
+                } else {
+                    let id = sim.net.link_by_any_name(name).ok_or_else(|| {
+                    format!(
+                        "output.sample_queues[{i}]: unknown link {name:?} (links are named \"a->b\" or \"a-to-b\", e.g. {:?})",
+                        sim.net.links.first().map(|l| l.name.as_str()).unwrap_or("")
+                    )
+                })?;
+                    ids.push(id);
+                }
+            }
+            let iv = self.sample_interval.0;
+            let rows = (duration.ns() / iv.ns()).saturating_mul(ids.len() as u64);
+            if rows > MONITOR_MAX_ROWS {
+                return Err(format!(
+                "output.sample_interval: {}s over {}s for {} links is {rows} rows, above {MONITOR_MAX_ROWS} (a longer interval, or fewer links)",
+                iv.as_secs_f64(),
+                duration.as_secs_f64(),
+                ids.len()
+            ));
+            }
+            sim.sample_queues(ids, iv);
+        }
+        if let Some(iv) = self.sample_flows {
+            if iv.0 == SimTime::ZERO || duration.ns() / iv.0.ns().max(1) > MONITOR_MAX_ROWS {
+                return Err(format!(
+                    "output.sample_flows: must be above 0 and at least duration / {MONITOR_MAX_ROWS} = {}s (got {}s)",
+                    duration.as_secs_f64() / MONITOR_MAX_ROWS as f64,
+                    iv.0.as_secs_f64()
+                ));
+            }
+            // every flow gets a row per interval: the flows opened at the start count in
+            // all against the same bound as one link's series, and their rows are charged
+            let rows = (duration.ns() / iv.0.ns().max(1)).saturating_mul(sim.flows.len() as u64);
+            if rows > MONITOR_MAX_ROWS {
+                return Err(format!(
+                    "output.sample_flows: {}s over {}s for {} flows is {rows} rows, above {MONITOR_MAX_ROWS} \
+                 (a longer interval, or fewer flows)",
+                    iv.0.as_secs_f64(),
+                    duration.as_secs_f64(),
+                    sim.flows.len()
+                ));
+            }
+            sim.memory.charge("output.sample_flows", rows as f64 * FLOW_SAMPLE_BYTES)?;
+            sim.sample_flows(iv.0);
+        }
+        if let Some(m) = &self.monitor {
+            let l = sim.net.link_by_any_name(&m.link).ok_or_else(|| {
+                format!(
+                    "output.monitor.link: unknown link {:?} (links are named \"a->b\" or \"a-to-b\", e.g. {:?})",
+                    m.link,
+                    sim.net.links.first().map(|l| l.name.as_str()).unwrap_or("")
+                )
+            })?;
+            let iv = m.interval.0;
+            if iv == SimTime::ZERO || duration.ns() / iv.ns() > MONITOR_MAX_ROWS {
+                return Err(format!(
+                "output.monitor.interval: must be above 0 and at least duration / {MONITOR_MAX_ROWS} = {}s (got {}s)",
+                duration.as_secs_f64() / MONITOR_MAX_ROWS as f64,
+                iv.as_secs_f64()
+            ));
+            }
+            sim.monitor(l, iv);
+        }
+        sim.trace_by_name(&self.pcap, "output.pcap", self.pcap_snaplen)?;
+        sim.charge_traces("output.pcap", duration)?;
+        Ok(())
     }
 }

@@ -4,11 +4,11 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::common::{tagged, Dur, Rate};
-use super::fabric;
-use super::links::LinkSpec;
+use super::common::{tagged, Dur, Rate, MAX_HOSTS};
+use super::links::{Builder, LinkSpec};
 use super::queue::{d_queue_json, QueueSpec};
 use super::riops::ClassifierSpec;
+use super::{costs, fabric, riops};
 
 /// The network. `kind` selects the shape; node names follow from it.
 #[derive(Clone, Debug)]
@@ -109,4 +109,88 @@ pub struct GraphLink {
     /// Edge classifier on the a -> b direction, its own table.
     #[serde(default)]
     pub classifier: Option<ClassifierSpec>,
+}
+
+impl TopologySpec {
+    /// The topology phase: the nodes and links of the shape, each named, into `b`'s
+    /// network (an edge classifier charged to the estimate first).
+    pub(crate) fn build(&self, b: &mut Builder) -> Result<(), String> {
+        let seed = b.seed;
+        match self {
+            TopologySpec::Dumbbell(DumbbellSpec { pairs, access, bottleneck, edge_classifier }) => {
+                if *pairs == 0 || *pairs > MAX_HOSTS {
+                    return Err(format!("topology.pairs: must be 1..{MAX_HOSTS} (got {pairs})"));
+                }
+                b.node("R1")?;
+                b.node("R2")?;
+                for i in 0..*pairs {
+                    b.node(&format!("s{i}"))?;
+                    b.node(&format!("d{i}"))?;
+                }
+                for i in 0..*pairs {
+                    b.duplex(&format!("s{i}"), "R1", access, "topology.access")?;
+                }
+                b.duplex("R1", "R2", bottleneck, "topology.bottleneck")?;
+                let rx_access = LinkSpec { classifier: None, ..access.clone() };
+                for i in 0..*pairs {
+                    b.duplex("R2", &format!("d{i}"), &rx_access, "topology.access")?;
+                }
+                if let Some(ec) = edge_classifier {
+                    let path = "topology.edge_classifier";
+                    b.mem.charge(&format!("{path}.max_flows"), costs::classifier_bytes(ec))?;
+                    let c = ec.add_to(b.net, "edge@R1".into(), seed, path)?;
+                    let ids: Vec<u32> = (0..*pairs).filter_map(|i| b.net.link_by_name(&format!("s{i}->R1"))).collect();
+                    riops::attach(b.net, c, &ids);
+                }
+            }
+            TopologySpec::Star(StarSpec { senders, sender_link, receiver_link }) => {
+                if *senders == 0 || *senders > MAX_HOSTS {
+                    return Err(format!("topology.senders: must be 1..{MAX_HOSTS} (got {senders})"));
+                }
+                b.node("R")?;
+                b.node("d")?;
+                for i in 0..*senders {
+                    b.node(&format!("s{i}"))?;
+                    b.duplex(&format!("s{i}"), "R", sender_link, "topology.sender_link")?;
+                }
+                b.duplex("R", "d", receiver_link, "topology.receiver_link")?;
+            }
+            TopologySpec::Chain(ChainSpec { routers, link, host_link }) => {
+                if *routers < 2 || *routers > MAX_HOSTS {
+                    return Err(format!("topology.routers: must be 2..{MAX_HOSTS} (got {routers})"));
+                }
+                for i in 1..=*routers {
+                    b.node(&format!("R{i}"))?;
+                }
+                for i in 1..*routers {
+                    b.duplex(&format!("R{i}"), &format!("R{}", i + 1), link, "topology.link")?;
+                }
+                if let Some(hl) = host_link {
+                    for i in 1..=*routers {
+                        b.node(&format!("H{i}"))?;
+                        b.duplex(&format!("H{i}"), &format!("R{i}"), hl, "topology.host_link")?;
+                    }
+                }
+            }
+            TopologySpec::Graph(GraphSpec { nodes, links }) => {
+                for (i, n) in nodes.iter().enumerate() {
+                    b.node(n).map_err(|e| format!("topology.nodes[{i}]: {e}"))?;
+                }
+                for (i, l) in links.iter().enumerate() {
+                    let spec = LinkSpec {
+                        rate: l.rate,
+                        delay: l.delay,
+                        queue: l.queue.clone(),
+                        reverse_queue: l.reverse_queue.clone(),
+                        loss: l.loss,
+                        classifier: l.classifier.clone(),
+                    };
+                    b.duplex(&l.a, &l.b, &spec, &format!("topology.links[{i}]"))?;
+                }
+            }
+            TopologySpec::LeafSpine(ls) => fabric::build_leaf_spine(b, ls)?,
+            TopologySpec::FatTree(ft) => fabric::build_fat_tree(b, ft)?,
+        }
+        Ok(())
+    }
 }
