@@ -11,7 +11,7 @@
                           [--regime paper|datacenter]   (incast)
                           [--duration SECONDS]   (fast-burstiness, datatag)
                           [--protocols ltcp,highspeed,bic,htcp] [--q 0.001,0.01]   (dcr, dcr-multihop)
-                          [--scheduler ADDRESS | --workers N]
+                          [--scheduler ADDRESS | --workers N] [--emit-scenarios DIR]
     superpacket sweep FILE.toml --param PATH=V1,V2 [--seeds 1..N] [--out DIR] [--scheduler ADDRESS]
     superpacket report DIR
     superpacket bench --sweep [--runs N] [--workers N]
@@ -462,6 +462,8 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
             mod.check_options(**{k: v for k, v in kw.items() if k in accepted})
         except ValueError as e:
             return _fail(str(e))
+    if a.emit_scenarios is not None:
+        return _emit_scenarios(a, mod, kw)
     # some experiments (dcr: 122 runs of 100 s per seed) run on a local cluster by default;
     # --workers 0 runs them one after another in this process
     parallel = a.scheduler or a.workers or (a.workers is None and getattr(mod, "PARALLEL_BY_DEFAULT", False))
@@ -521,6 +523,40 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
         why = "--quick" if sc["quick"] else f"{sc['seeds']} of the default {sc['default_seeds']} seeds"
         print(f"verdicts are indicative: reduced scale ({why}); run without --quick and with the default "
               "seeds for the full-scale verdicts")
+    return 0
+
+
+def _emit_scenarios(a: argparse.Namespace, mod: Any, kw: dict[str, Any]) -> int:
+    """`reproduce NAME --emit-scenarios DIR`: the experiment's scenarios as TOML files in
+    DIR (one per variant, or per distinct scenario of a variant), listed; nothing runs."""
+    import shlex
+
+    from superpacket._core import ScenarioError
+    from superpacket.experiments import emit
+
+    given = [f for f, v in (("--out", a.out), ("--json", a.json or None), ("--scheduler", a.scheduler),
+                            ("--workers", a.workers)) if v is not None]
+    if given:
+        return _fail(f"--emit-scenarios writes the scenarios and runs nothing: {_join(given)} "
+                     f"{'does' if len(given) == 1 else 'do'} not apply")
+    if bad := checks.out_dir(a.emit_scenarios, "--emit-scenarios"):
+        return _fail(bad)
+    try:
+        runs = emit.planned_runs(mod, **kw)
+        files = emit.write_scenarios(runs, Path(a.emit_scenarios), a.name,
+                                     shlex.join(["superpacket", *a.argv]))
+    except ScenarioError as e:
+        return _fail(f"reproduce {a.name}: {' '.join(str(e).split())}")
+    except OSError as e:  # FileExistsError included: an emitted file is never replaced
+        return _fail(f"--emit-scenarios {a.emit_scenarios}: {e}")
+    seeds = sorted({s for f in files for s in f.seeds})
+    from superpacket.experiments.common import seed_text
+
+    print(f"{len(files)} scenario(s) of {a.name} ({len({f.variant for f in files})} variant(s), seeds "
+          f"{seed_text(seeds)}) written to {a.emit_scenarios}; nothing was run:")
+    for f in files:
+        print(f"  {f.path}  variant {f.variant}, seed{'s' if len(f.seeds) > 1 else ''} {seed_text(sorted(f.seeds))}")
+    print("run one with `superpacket run FILE --out DIR`; its `seed` field is the first seed it stands for")
     return 0
 
 
@@ -628,8 +664,13 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("--q", default=None, metavar="LIST",
                     help="dcr: reordering probabilities beside q = 0 (default 0.001,0.01,0.05,0.1); "
                          "dcr-multihop: R3's (default 0.01)")
+    rp.add_argument("--emit-scenarios", default=None, metavar="DIR",
+                    help="write the scenario of each variant (one per distinct scenario where a variant's "
+                         "differs between seeds) as a TOML file in DIR, to start your own from, and exit "
+                         "without running; the other options shape the scenarios as they shape the runs")
     rp.set_defaults(fn=cmd_reproduce)
     a = p.parse_args(argv)
+    a.argv = list(sys.argv[1:] if argv is None else argv)
     from superpacket import progress
 
     # long commands: progress even into a log or a pipe, for this command only
