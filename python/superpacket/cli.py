@@ -80,6 +80,9 @@ def cmd_run(a: argparse.Namespace) -> int:
             return _fail(str(e))
     if bad := checks.out_dir(a.out) if a.out else None:
         return _fail(bad)
+    from superpacket import packaged
+
+    a.file = packaged.resolve(a.file)  # `incast`: the packaged example
     try:
         # a bad scenario is refused before polars loads (half of the command's start-up)
         _core.validate(_toml.read_scenario_file(a.file))
@@ -87,6 +90,8 @@ def cmd_run(a: argparse.Namespace) -> int:
 
         res = api.run(a.file, seed=a.seed, progress=None if not a.json else False,
                       pcap=a.pcap, pcap_snaplen=a.pcap_snaplen)
+    except FileNotFoundError as e:
+        return _fail(f"{a.file}: {e} (packaged examples: {', '.join(packaged.examples())})")
     except (ScenarioError, OSError, UnicodeDecodeError) as e:
         return _fail(f"{a.file}: {e}")
     except _core.SimulationError as e:  # a panic inside the simulator: a bug, one line
@@ -164,11 +169,13 @@ def links_to_show(flows: Any, links: Any, all_links: bool) -> tuple[Any, int]:
 
 
 def cmd_list(a: argparse.Namespace) -> int:
-    ex = Path("examples")
-    print("example scenarios:")
-    for p in sorted(ex.glob("*.toml")) if ex.is_dir() else []:
-        first = next((ln[2:].strip() for ln in p.read_text().splitlines() if ln.startswith("# ")), "")
-        print(f"  {p}  {first}")
+    from superpacket import packaged
+
+    ex = packaged.examples()
+    print(f"example scenarios (superpacket run NAME; the files are in {packaged.examples_dir()}):")
+    w = max((len(n) for n in ex), default=0) + 2
+    for name, p in ex.items():
+        print(f"  {name:<{w}}{packaged.description(p)}")
     from superpacket.experiments import EXPERIMENTS
 
     print("built-in experiments (superpacket reproduce NAME):")
@@ -346,7 +353,7 @@ BENCH_OPTIONS: dict[str, dict[str, Any]] = {
     "--fast-burstiness": {"duration": 5.0, "txqueuelen": 10_000, "gate": "off"},
     "--scenario datacenter": {"duration": None, "hosts": 144, "warmup": 0.02, "scenario": "datacenter"},
     "--scenario riops-web": {"duration": None, "scenario": "riops-web"},
-    "--sweep": {"runs": 200, "workers": 2, "scenario": "examples/incast.toml"},
+    "--sweep": {"runs": 200, "workers": 2, "scenario": "incast"},
 }
 _BENCH_FLAGS = ("duration", "hosts", "warmup", "txqueuelen", "gate", "runs", "workers", "scenario")
 
@@ -604,7 +611,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--version", action=_Version, help="print the version and exit")
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run a scenario file")
-    r.add_argument("file")
+    r.add_argument("file", metavar="FILE|EXAMPLE",
+                   help="a scenario file, or the name of a packaged example (`superpacket list` names them)")
     r.add_argument("--seed", default=None, metavar="N", help="the run's seed, 0..2^64-1 (ASCII digits)")
     r.add_argument("--out", default=None, help="write Parquet tables and summary.json here")
     r.add_argument("--json", action="store_true", help="print a machine-readable summary")
