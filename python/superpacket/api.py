@@ -22,7 +22,7 @@ from typing import Any
 
 import polars as pl
 
-from superpacket import _core
+from superpacket import _core, memory
 from superpacket._toml import check_values, read_scenario_file, scenario_json  # noqa: F401 - re-exported
 
 
@@ -49,6 +49,8 @@ class Results:
     pcap_links: list[str] = field(default_factory=list)
     #: The pcap files the last `write` / `write_pcaps` wrote.
     pcap_files: list[Path] = field(default_factory=list, compare=False)
+    #: The simulator's estimate of the run's memory (bytes), made before it started.
+    memory_estimate_bytes: float | None = field(default=None, compare=False)
     #: The finished simulation holding the traces (only when links are traced).
     _traces: Any = field(default=None, repr=False, compare=False)
 
@@ -170,16 +172,24 @@ def run(
     if pcap_snaplen is not None and not (isinstance(pcap_snaplen, int) and 0 <= pcap_snaplen <= MAX_SNAPLEN):
         raise ValueError(f"pcap_snaplen: must be an integer in 0..{MAX_SNAPLEN} (got {pcap_snaplen!r})")
     text, fmt = load_scenario(scenario)
-    sim = _core.Simulation(text, fmt, seed)
+    with memory.within_limit(text, fmt):  # under `ulimit -v`: refused if it would not fit
+        sim = _core.Simulation(text, fmt, seed)
     names = pcap_names(pcap)
     if names or pcap_snaplen is not None:
         sim.trace(names, pcap_snaplen)
-    t0 = time.perf_counter()
-    _run_with_progress(sim, progress)
-    wall = time.perf_counter() - t0
-    box = [sim]
-    del sim  # _results_of holds the only reference: it frees the simulator when it can
-    res = _results_of(box, text, fmt, wall)
+    estimate = sim.memory_estimate
+    try:
+        t0 = time.perf_counter()
+        _run_with_progress(sim, progress)
+        wall = time.perf_counter() - t0
+        box = [sim]
+        del sim  # _results_of holds the only reference: it frees the simulator when it can
+        res = _results_of(box, text, fmt, wall)
+    except memory.OutOfMemory:
+        raise
+    except MemoryError:
+        raise memory.out_of_memory(estimate) from None
+    res.memory_estimate_bytes = estimate
     if out is not None:
         res.write(out)
     return res

@@ -42,6 +42,10 @@ EXIT_BROKEN_PIPE = 128 + 13
 #: events, crates/py/src/lib.rs `run_until`) and writes nothing: outputs are written
 #: whole or not at all (`Results.write`, sweeps' `commit_run`).
 EXIT_INTERRUPTED = 128 + 2
+#: A run that does not fit in the process's memory (its limit, `ulimit -v`, or the
+#: machine's): one line naming the run's memory estimate and the limit, exit 1 as a run
+#: that fails (superpacket.memory).
+EXIT_OUT_OF_MEMORY = 1
 
 
 def _fail(msg: str) -> int:
@@ -85,11 +89,16 @@ def cmd_run(a: argparse.Namespace) -> int:
     a.file = packaged.resolve(a.file)  # `incast`: the packaged example
     try:
         # a bad scenario is refused before polars loads (half of the command's start-up)
-        _core.validate(_toml.read_scenario_file(a.file))
+        from superpacket import memory
+
+        text = _toml.read_scenario_file(a.file)
+        with memory.within_limit(text, "toml"):  # under `ulimit -v`: refused if it would not fit
+            _core.validate(text)
         from superpacket import api
 
         res = api.run(a.file, seed=a.seed, progress=None if not a.json else False,
                       pcap=a.pcap, pcap_snaplen=a.pcap_snaplen)
+        a.memory_estimate = res.memory_estimate_bytes  # named if the output runs out of memory
     except FileNotFoundError as e:
         return _fail(f"{a.file}: {e} (packaged examples: {', '.join(packaged.examples())})")
     except (ScenarioError, OSError, UnicodeDecodeError) as e:
@@ -693,6 +702,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: one line, no traceback, nothing half-written
         print(f"superpacket: {a.cmd}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except MemoryError as e:  # one line naming the run's memory estimate and the process's limit
+        from superpacket import memory
+
+        what = f"{a.cmd} {a.file}" if a.cmd == "run" else a.cmd
+        print(f"superpacket: {what}: {memory.explain(e, getattr(a, 'memory_estimate', None))}", file=sys.stderr)
+        return EXIT_OUT_OF_MEMORY
     finally:
         progress.lines_when_piped(False)
     return rc
