@@ -60,6 +60,15 @@ class Results:
             self.pcap_files = [Path(p) for p in self._traces.write_pcaps(Path(out))]
         return self.pcap_files
 
+    def summary_json(self) -> dict[str, Any]:
+        """The summary as summary.json (and `run --json`) hold it: `summary` made readable
+        (TCP configurations as tables, `sim_time_s` to the clock's nanosecond) and the
+        run's rates from its tables (`rates`). `summary` itself, and a sweep's
+        summary.parquet, keep the simulator's keys and values."""
+        from superpacket.tcp_config import readable_summary
+
+        return {**readable_summary(self.summary), **rates(self.flows, self.links, self.sources, self.summary)}
+
     def write(self, out: str | Path) -> Path:
         """Writes flows/links/queue_series as Parquet, summary.json, scenario.toml and
         the pcap files of traced links.
@@ -95,12 +104,34 @@ class Results:
             table = getattr(self, name)
             if table.width:
                 table.write_parquet(d / f"{name}.parquet")
-        from superpacket.tcp_config import readable_summary
-
-        (d / "summary.json").write_text(json.dumps(readable_summary(self.summary), indent=2, sort_keys=True) + "\n")
+        (d / "summary.json").write_text(json.dumps(self.summary_json(), indent=2, sort_keys=True) + "\n")
         if self.scenario_text:
             (d / "scenario.toml").write_text(self.scenario_text)
         self.write_pcaps(d)
+
+
+def rates(flows: pl.DataFrame, links: pl.DataFrame, sources: pl.DataFrame, summary: dict[str, Any]) -> dict[str, Any]:
+    """The summary's throughput and utilisation keys (superpacket.outputs.SUMMARY): TCP
+    goodput and non-TCP throughput over the whole run in bit/s, and the links' utilisation
+    (each link that carried a packet, and the busiest one)."""
+    t = summary.get("sim_time_s")
+
+    def per_s(nbytes: int) -> float | None:
+        return nbytes * 8 / t if isinstance(t, (int, float)) and t > 0 else None
+
+    received = int(flows["bytes_received"].sum()) if flows.height else 0
+    delivered = int(sources["bytes_delivered"].sum()) if sources.height else 0
+    carried = links.filter(pl.col("arrivals") > 0).sort("link_id") if links.height else links
+    util = {r["name"]: r["utilization"] for r in carried.select("name", "utilization").iter_rows(named=True)} \
+        if carried.height else {}
+    busiest = max(util, key=lambda n: util[n]) if util else None  # the first of equals, by link_id
+    return {
+        "tcp_goodput_bps": per_s(received),
+        "sources_throughput_bps": per_s(delivered),
+        "link_utilization": util,
+        "busiest_link": busiest,
+        "busiest_link_utilization": None if busiest is None else util[busiest],
+    }
 
 
 def load_scenario(scenario: str | Path | dict[str, Any]) -> tuple[str, str]:

@@ -113,14 +113,12 @@ def cmd_run(a: argparse.Namespace) -> int:
             return _fail(f"--out {a.out}: {e}")
     elif res.pcap_links:
         print("superpacket: note: [output] pcap traces are written only with --out DIR", file=sys.stderr)
-    from superpacket.tcp_config import readable_summary
-
     if a.json:
         flows = [{k: _json_value(v) for k, v in row.items()} for row in res.flows.to_dicts()]
         out: dict[str, Any] = {
             "scenario": res.summary.get("name"),
             "seed": res.summary.get("seed"),
-            "summary": readable_summary(res.summary),
+            "summary": res.summary_json(),
             "mean_fct_s": res.summary.get("mean_fct_s"),
             "flows": flows,
             "links": res.links.to_dicts(),

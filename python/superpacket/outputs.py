@@ -289,6 +289,23 @@ SUMMARY: tuple[Output, ...] = (
        "fluid model's (keys below). Absent without a probe."),
 )
 
+#: Keys summary.json (and `run --json`'s `summary`) add to SUMMARY: the run's rates, from
+#: its tables (`Results.summary_json`). Not in `Results.summary` nor a sweep's
+#: summary.parquet, whose columns stay the simulator's keys.
+SUMMARY_RATES: tuple[Output, ...] = (
+    _c("tcp_goodput_bps", "bit/s", "float or null", "The run's TCP goodput over its whole length: in-order "
+       "payload bytes all TCP receivers hold at the end (the sum of `flows.bytes_received`) x 8 / "
+       "`sim_time_s`. Headers and retransmitted copies are not counted. 0 without TCP flows; null for a run "
+       "of length 0."),
+    _c("sources_throughput_bps", "bit/s", "float or null", "Wire bytes the non-TCP sources delivered (the sum "
+       "of `sources.bytes_delivered`) x 8 / `sim_time_s`. 0 without such sources; null for a run of length 0."),
+    _c("link_utilization", "", "object", "Link name (`a->b`) -> its `links.utilization` (fraction of the run "
+       "spent transmitting, 0 to 1), for every link that carried a packet (`links.arrivals` > 0)."),
+    _c("busiest_link", "", "string or null", "The link of `link_utilization` with the highest utilisation (the "
+       "lowest `link_id` among equals): on a dumbbell, the bottleneck. Null when no link carried a packet."),
+    _c("busiest_link_utilization", "", "float or null", "That link's utilisation (0 to 1)."),
+)
+
 #: The keys of each entry of the summary's `probes`.
 PROBE_KEYS: tuple[Output, ...] = (
     _c("traffic", "", "string", "The probe's traffic entry."),
@@ -359,6 +376,11 @@ def render_markdown() -> str:
               ("`Results.summary`, `summary.json`. A sweep's `load_sweep(...).summary` has one row per run "
               "with these keys as columns."), ""] + _md_table(SUMMARY) + [""]
     lines += ["### summary: probes", "", "Each entry of `probes`:", ""] + _md_table(PROBE_KEYS) + [""]
+    lines += ["### summary.json: rates", "",
+              ("`summary.json` and `run --json`'s `summary` add these keys, computed from the run's tables "
+               "(`Results.summary_json()`). They are not in `Results.summary` nor in a sweep's "
+               "`summary.parquet`. In `summary.json`, `sim_time_s` is rounded to the simulated clock's "
+               "resolution, 1 ns (`30.000000000000004` is written `30.0`)."), ""] + _md_table(SUMMARY_RATES) + [""]
     lines += ["## A sweep's files", "", "A sweep's output folder, and what `load_sweep` reads from it:", ""]
     lines += ["| file | definition |", "|---|---|"]
     lines += [f"| `{o.name}` | {o.definition} |" for o in SWEEP_FILES] + [""]
