@@ -27,7 +27,7 @@ def names(rows: tuple[outputs.Output, ...]) -> set[str]:
 SUMMARY_KEYS = names(outputs.EXPERIMENT_SUMMARY)
 
 
-@pytest.fixture(scope="module", params=[["incast", "--seeds", "3"], ["short-long", "--seeds", "2..3"]],
+@pytest.fixture(scope="module", params=[["incast", "--seeds", "4..6"], ["short-long", "--seeds", "2..3"]],
                 ids=lambda a: a[0])
 def folder(request, tmp_path_factory) -> Path:
     d = tmp_path_factory.mktemp(request.param[0]) / "out"
@@ -69,10 +69,14 @@ def test_every_table_column_written_is_defined(folder: Path) -> None:
             continue
         assert pl.read_parquet(path).columns == [c.name for c in t.columns], t.name
     # per_seed.parquet holds the per-seed values of summary.json's variants, row for row
+    # with its seed: the i-th per-seed value belongs to the i-th seed of seed_list
     per_seed = pl.read_parquet(folder / "per_seed.parquet")
-    expect = sorted((v, m, x) for v, ms in s["variants"].items() for m in ms if f"{m}_ci95" in ms
-                    for x in ms[f"{m}_per_seed"])
-    assert sorted(per_seed.select("variant", "metric", "value").iter_rows()) == expect
+    expect = sorted((v, m, seed, x) for v, ms in s["variants"].items() for m in ms if f"{m}_ci95" in ms
+                    for seed, x in zip(s["seed_list"], ms[f"{m}_per_seed"], strict=True))
+    assert sorted(per_seed.select("variant", "metric", "seed", "value").iter_rows()) == expect
+    if (folder / "per_flow.parquet").exists():
+        per_flow = pl.read_parquet(folder / "per_flow.parquet")
+        assert set(per_flow["seed"]) == set(s["seed_list"])
 
 
 def _returned_keys() -> set[str]:

@@ -469,7 +469,7 @@ EXPERIMENT_SCALE_KEYS: tuple[Output, ...] = (
 PER_SEED = Table("per_seed", "one row per variant, metric and seed (`report` of a `reproduce --out` folder)", (
     _c("variant", "", "string", "The variant (a key of `variants`)."),
     _c("metric", "", "string", "The metric (a key of the variant with an interval)."),
-    _c("seed", "", "int", "The seed's position in `seed_list`, from 1."),
+    _c("seed", "", "int (u64)", "The seed (a value of `seed_list`: `--seeds 3..5` gives 3, 4 and 5)."),
     _c("value", "the metric's", "float or null", "The metric's value for that seed."),
 ))
 
@@ -477,7 +477,7 @@ PER_SEED = Table("per_seed", "one row per variant, metric and seed (`report` of 
 PER_FLOW = Table("per_flow", "one row per flow of each run, for an experiment whose result has `per_flow` "
                  "(incast)", (
     _c("variant", "", "string", "The variant."),
-    _c("seed", "", "int", "The seed's position in `seed_list`, from 1."),
+    _c("seed", "", "int (u64)", "The seed (a value of `seed_list`)."),
     _c("flow_index", "", "int", "The flow's position in the run, from 0."),
     _c("fct_s", "s", "float or null", "The flow's completion time (`flows.fct_s` of that run)."),
     _c("timeouts", "", "int", "The flow's retransmission timeouts."),
