@@ -103,8 +103,8 @@ def test_without_a_limit_the_budget_is_left_alone(monkeypatch) -> None:
     monkeypatch.setattr(memory, "address_space", lambda: (None, 10**9))
     import os
 
-    with memory.within_limit(scenario(10), "toml"):
-        assert memory.BUDGET_ENV not in os.environ
+    seen = memory.build_within_limit(lambda: os.environ.get(memory.BUDGET_ENV), scenario(10), "toml")
+    assert seen is None
 
 
 def test_parse_bytes_reads_what_the_simulator_reads() -> None:
@@ -122,3 +122,15 @@ def test_human_writes_as_the_simulator_does() -> None:
     assert memory.human(1_800_360_000) == "1.8 GB"
     assert memory.human(999) == "999 B"
     assert memory.human(float("inf")) == "an unbounded amount"
+
+
+@needs_limits
+def test_a_scenario_its_own_budget_refuses_keeps_that_refusal_under_a_limit(tmp_path: Path) -> None:
+    """10^8 flows: 10^8 x 1800 B = 180 GB, past the default 8 GB budget whatever the limit:
+    bad input (exit 2), in the simulator's words, not an out-of-memory line."""
+    (tmp_path / "huge.toml").write_text(scenario(100_000_000))
+    rc, _, _, err = limited(tmp_path, 1.0e9, "run", "huge.toml")
+    assert rc == 2
+    assert err.strip().splitlines() == [(
+        "superpacket: huge.toml: traffic[0].count: the run would hold about 180.0 GB (budget 8.0 GB; set "
+        "SUPERPACKET_MEMORY_BUDGET or [output] memory_budget)")]

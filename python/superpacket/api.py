@@ -203,8 +203,8 @@ def run(
     if pcap_snaplen is not None and not (isinstance(pcap_snaplen, int) and 0 <= pcap_snaplen <= MAX_SNAPLEN):
         raise ValueError(f"pcap_snaplen: must be an integer in 0..{MAX_SNAPLEN} (got {pcap_snaplen!r})")
     text, fmt = load_scenario(scenario)
-    with memory.within_limit(text, fmt):  # under `ulimit -v`: refused if it would not fit
-        sim = _core.Simulation(text, fmt, seed)
+    # under `ulimit -v`: refused before it allocates if it would not fit
+    sim = memory.build_within_limit(lambda: _core.Simulation(text, fmt, seed), text, fmt)
     names = pcap_names(pcap)
     if names or pcap_snaplen is not None:
         sim.trace(names, pcap_snaplen)

@@ -92,8 +92,8 @@ def cmd_run(a: argparse.Namespace) -> int:
         from superpacket import memory
 
         text = _toml.read_scenario_file(a.file)
-        with memory.within_limit(text, "toml"):  # under `ulimit -v`: refused if it would not fit
-            _core.validate(text)
+        # under `ulimit -v`: refused before it allocates if it would not fit
+        memory.build_within_limit(lambda: _core.validate(text), text, "toml")
         from superpacket import api
 
         res = api.run(a.file, seed=a.seed, progress=None if not a.json else False,

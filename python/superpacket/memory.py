@@ -5,7 +5,7 @@ The simulator estimates a run's memory while it builds the scenario
 (`Simulation.memory_estimate`: about 1.8 kB per flow open at once, and the other sizes
 that add up over a run) and refuses a scenario whose estimate passes its budget (8 GB by
 default) before it allocates. A process limit (`ulimit -v`, RLIMIT_AS) can be far lower
-than that budget: `within_limit` lowers the budget to what the process has left, so such
+than that budget: `build_within_limit` lowers the budget to what the process has left, so such
 a run is refused before it starts (a failed allocation inside the simulator cannot be
 recovered from), and a MemoryError later (the results as Python objects, `--json` text)
 becomes `OutOfMemory` with the estimate and the limit.
@@ -21,8 +21,10 @@ import json
 import math
 import os
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 def human(b: float) -> str:
@@ -110,39 +112,96 @@ def _scenario_budget(text: str, fmt: str) -> int | None:
     return parse_bytes(own) if isinstance(own, str) else None
 
 
-@contextmanager
-def within_limit(text: str, fmt: str) -> Iterator[None]:
-    """Builds a simulator inside this block under a memory budget no larger than the
+#: The units of the simulator's own messages ("180.0 GB", "6.0 PB"): to read an amount back.
+_MESSAGE_UNITS = {"B": 1.0, "kB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "PB": 1e15, "EB": 1e18}
+
+
+def _amount(text: str) -> float | None:
+    """"180.0 GB" (as `human` writes it) in bytes; inf for "an unbounded amount"."""
+    if text == "an unbounded amount":
+        return math.inf
+    num, _, unit = text.partition(" ")
+    try:
+        return float(num) * _MESSAGE_UNITS[unit]
+    except (ValueError, KeyError):
+        return None
+
+
+_OWN_BUDGET_CHILD = """
+import sys
+from superpacket import _core
+try:
+    _core.validate(sys.stdin.read(), sys.argv[1])
+except _core.ScenarioError as e:
+    print(e)
+    sys.exit(3)
+"""
+
+
+def _own_refusal(text: str, fmt: str) -> str | None:
+    """The simulator's refusal of the scenario under its own budget, or None if it builds
+    (or the build fails otherwise). Asked of a child process that imports only the
+    simulator: a build that is not refused allocates all it charged, which here, under the
+    limit, could end this process."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {k: v for k, v in os.environ.items() if k != BUDGET_ENV}
+    here = str(Path(__file__).resolve().parent.parent)  # the folder holding this package
+    env["PYTHONPATH"] = os.pathsep.join([here, *filter(None, [env.get("PYTHONPATH")])])
+    try:
+        r = subprocess.run([sys.executable, "-c", _OWN_BUDGET_CHILD, fmt], input=text, capture_output=True,
+                           text=True, env=env, timeout=120, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return (r.stdout.strip() or None) if r.returncode == 3 else None
+
+
+def build_within_limit(build: Callable[[], T], text: str, fmt: str) -> T:
+    """`build()` (a simulator built from `text`) under a memory budget no larger than the
     address space the process has left under its limit (RLIMIT_AS, `ulimit -v`), less
     OVERHEAD_BYTES: a run that would not fit is refused by the simulator's own estimate
     before it allocates (a failed allocation inside the simulator or polars ends the
     process and cannot be caught), as OutOfMemory naming the estimate and the limit.
-    Without a limit, or with SUPERPACKET_MEMORY_BUDGET set by the user, the budget is
-    left as it is."""
+
+    A scenario its own budget refuses as well keeps the simulator's refusal (bad input,
+    whatever the limit): when the amount at which the lowered budget refused it already
+    passes its own budget, it is built again under its own budget, which refuses it at the
+    same charge or an earlier one, before allocating anything more. Without a limit, or
+    with SUPERPACKET_MEMORY_BUDGET set by the user, the budget is left as it is."""
     limit, used = address_space()
     if limit is None or used is None or os.environ.get(BUDGET_ENV, "").strip():
-        yield
-        return
+        return build()
     available = limit - used
     cap = max(int(available - OVERHEAD_BYTES), 1)
     budget = _scenario_budget(text, fmt)
     if budget is None or cap >= budget:
-        yield
-        return
+        return build()
     os.environ[BUDGET_ENV] = str(cap)
     try:
-        yield
+        return build()
     except ValueError as e:  # ScenarioError: the estimate passed the budget set here
         m = re.match(r"(.*?): the run would hold about (.+?) \(budget", str(e))
         if m is None:
             raise
+        held = _amount(m[2])
+        if held is not None and held > budget * 1.02:  # past its own budget too (beyond rounding)
+            del os.environ[BUDGET_ENV]
+            return build()  # raises the simulator's own refusal
+        del os.environ[BUDGET_ENV]
+        own = _own_refusal(text, fmt)
+        if own is not None:
+            from superpacket._core import ScenarioError
+
+            raise ScenarioError(own) from None
         raise OutOfMemory(
             f"{m[1]}: the run would hold about {m[2]} (the simulator's estimate; the tables' libraries take "
             f"about {human(OVERHEAD_BYTES)} more), more than the {human(max(available, 0))} this process has "
             f"left of its address-space limit (ulimit -v) of {human(limit)}; nothing ran: raise the limit or "
             "shrink the scenario (fewer flows, a shorter duration)", limit_bytes=limit) from None
     finally:
-        del os.environ[BUDGET_ENV]
+        os.environ.pop(BUDGET_ENV, None)
 
 
 def out_of_memory(estimate_bytes: float | None, after_run: bool = False) -> OutOfMemory:
