@@ -48,7 +48,8 @@ class _Planned(BaseException):
 
 def _as_dict(scenario: Any) -> dict[str, Any]:
     if isinstance(scenario, dict):
-        return json.loads(json.dumps(scenario))  # a copy: the file shows what ran, not a later edit
+        copy: dict[str, Any] = json.loads(json.dumps(scenario))  # the file shows what ran, not a later edit
+        return copy
     from superpacket import _toml, api
 
     text, fmt = api.load_scenario(scenario)
@@ -83,7 +84,7 @@ def planned_runs(module: Any, **options: Any) -> list[PlannedRun]:
     except _Planned as p:
         return p.runs
     finally:
-        api.run, common._PLAN = real, None  # type: ignore[assignment]
+        api.run, common._PLAN = real, None
     raise RuntimeError(f"{module.__name__}: its run made no runs through run_seeds")  # pragma: no cover
 
 
