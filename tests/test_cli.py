@@ -80,7 +80,7 @@ def test_out_dir_written(tmp_path, examples):
 def test_list(root):
     r = sp("list", cwd=root)
     assert r.returncode == 0
-    assert "examples/incast.toml" in r.stdout
+    assert "  incast " in r.stdout
 
 
 def test_list_shows_every_registered_kind(root):

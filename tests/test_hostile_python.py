@@ -298,7 +298,7 @@ def test_undecodable_command_line_text_is_named(tmp_path, examples):
 
 @pytest.mark.parametrize("args,name", [
     (["bench", "--gate", "maybe"], "--gate"), (["bench", "--hosts", "x"], "--hosts"),
-    (["run"], "file"), (["nosuch"], "nosuch"), (["run", "x.toml", "--seed"], "--seed"),
+    (["run"], "FILE|EXAMPLE"), (["nosuch"], "nosuch"), (["run", "x.toml", "--seed"], "--seed"),
     (["reproduce", "jumbo", "--workers", "1.5"], "--workers"), (["sweep", "x.toml", "--chunk", "x"], "--chunk"),
 ])
 def test_usage_errors_are_one_line_exit_2(capsys, args, name):

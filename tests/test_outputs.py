@@ -90,6 +90,13 @@ def test_every_table_has_rows_in_some_run(runs) -> None:
         assert any(getattr(r, t.name).height > 0 for r in runs.values()), t.name
 
 
+def test_summary_json_rates_are_defined_and_each_written(runs) -> None:
+    rates = [o.name for o in outputs.SUMMARY_RATES]
+    assert not set(rates) & {o.name for o in outputs.SUMMARY}, "a rate shadows a simulator key"
+    for name, res in runs.items():
+        assert set(res.summary_json()) == set(res.summary) | set(rates), name
+
+
 def test_every_summary_key_written_is_defined_and_every_defined_one_written(runs) -> None:
     documented = {o.name for o in outputs.SUMMARY}
     seen: set[str] = set()
@@ -124,7 +131,9 @@ def test_cli_out_files_match_the_definitions(tmp_path: Path) -> None:
     for t in outputs.TABLES:
         assert pl.read_parquet(out / f"{t.name}.parquet").columns == [c.name for c in t.columns], t.name
     summary = json.loads((out / "summary.json").read_text())
-    assert set(summary) <= {o.name for o in outputs.SUMMARY}
+    rates = {o.name for o in outputs.SUMMARY_RATES}
+    assert set(summary) <= {o.name for o in outputs.SUMMARY} | rates
+    assert rates <= set(summary), "summary.json lacks defined rates"
 
 
 def test_goodput_definition_against_the_flow_table(runs) -> None:
@@ -165,8 +174,11 @@ def test_a_sweeps_files_match_the_definitions(tmp_path: Path) -> None:
         for name in tables:
             assert pl.read_parquet(run / f"{name}.parquet").columns == defined[name], name
         keys = set(json.loads((run / "summary.json").read_text()))
-        assert keys <= {o.name for o in outputs.SUMMARY}
-        assert set(pl.read_parquet(run / "summary.parquet").columns) == keys
+        rates = {o.name for o in outputs.SUMMARY_RATES}
+        assert rates <= keys
+        assert keys - rates <= {o.name for o in outputs.SUMMARY}
+        # summary.parquet: the simulator's keys, without summary.json's rates
+        assert set(pl.read_parquet(run / "summary.parquet").columns) == keys - rates
     assert (out / "sweep.json").exists()
     documented_files = {o.name for o in outputs.SWEEP_FILES}
     assert {"sweep.json", "failures.jsonl"} <= documented_files

@@ -20,7 +20,6 @@ import polars as pl
 import pytest
 import superpacket
 from superpacket import _toml, sweep_load, sweeps
-from superpacket.tcp_config import readable_summary
 
 EXE = str(Path(sys.executable).parent / "superpacket")
 LIMIT = "topology.receiver_link.queue.limit"
@@ -223,8 +222,8 @@ def test_sweep_switches_the_queue_kind(examples, tmp_path):
             assert run_rows(data.links, keys).equals(truth.links)
             d = out / f"{QUEUE}={sweep_load.dir_value(QUEUE, value)}" / f"seed={seed}"
             # summary.json is the run's summary made readable (TCP configurations as tables,
-            # times to the nanosecond), as `Results.write` writes it
-            assert json.loads((d / "summary.json").read_text()) == readable_summary(truth.summary)
+            # times to the nanosecond, its rates), as `Results.write` writes it
+            assert json.loads((d / "summary.json").read_text()) == truth.summary_json()
             bott = truth.links.filter(pl.col("name") == "R1->R2").row(0, named=True)
             assert bott["queue"] == kind
             # replaced, not merged with the base's DropTail of 40: RED gets its default

@@ -22,7 +22,7 @@ from typing import Any
 
 import polars as pl
 
-from superpacket import _core
+from superpacket import _core, memory
 from superpacket._toml import check_values, read_scenario_file, scenario_json  # noqa: F401 - re-exported
 from superpacket.seeds import check_seed
 
@@ -50,6 +50,8 @@ class Results:
     pcap_links: list[str] = field(default_factory=list)
     #: The pcap files the last `write` / `write_pcaps` wrote.
     pcap_files: list[Path] = field(default_factory=list, compare=False)
+    #: The simulator's estimate of the run's memory (bytes), made before it started.
+    memory_estimate_bytes: float | None = field(default=None, compare=False)
     #: The finished simulation holding the traces (only when links are traced).
     _traces: Any = field(default=None, repr=False, compare=False)
 
@@ -58,6 +60,15 @@ class Results:
         if self._traces is not None:
             self.pcap_files = [Path(p) for p in self._traces.write_pcaps(Path(out))]
         return self.pcap_files
+
+    def summary_json(self) -> dict[str, Any]:
+        """The summary as summary.json (and `run --json`) hold it: `summary` made readable
+        (TCP configurations as tables, `sim_time_s` to the clock's nanosecond) and the
+        run's rates from its tables (`rates`). `summary` itself, and a sweep's
+        summary.parquet, keep the simulator's keys and values."""
+        from superpacket.tcp_config import readable_summary
+
+        return {**readable_summary(self.summary), **rates(self.flows, self.links, self.sources, self.summary)}
 
     def write(self, out: str | Path) -> Path:
         """Writes flows/links/queue_series as Parquet, summary.json, scenario.toml and
@@ -94,12 +105,34 @@ class Results:
             table = getattr(self, name)
             if table.width:
                 table.write_parquet(d / f"{name}.parquet")
-        from superpacket.tcp_config import readable_summary
-
-        (d / "summary.json").write_text(json.dumps(readable_summary(self.summary), indent=2, sort_keys=True) + "\n")
+        (d / "summary.json").write_text(json.dumps(self.summary_json(), indent=2, sort_keys=True) + "\n")
         if self.scenario_text:
             (d / "scenario.toml").write_text(self.scenario_text)
         self.write_pcaps(d)
+
+
+def rates(flows: pl.DataFrame, links: pl.DataFrame, sources: pl.DataFrame, summary: dict[str, Any]) -> dict[str, Any]:
+    """The summary's throughput and utilisation keys (superpacket.outputs.SUMMARY): TCP
+    goodput and non-TCP throughput over the whole run in bit/s, and the links' utilisation
+    (each link that carried a packet, and the busiest one)."""
+    t = summary.get("sim_time_s")
+
+    def per_s(nbytes: int) -> float | None:
+        return nbytes * 8 / t if isinstance(t, (int, float)) and t > 0 else None
+
+    received = int(flows["bytes_received"].sum()) if flows.height else 0
+    delivered = int(sources["bytes_delivered"].sum()) if sources.height else 0
+    carried = links.filter(pl.col("arrivals") > 0).sort("link_id") if links.height else links
+    util = {r["name"]: r["utilization"] for r in carried.select("name", "utilization").iter_rows(named=True)} \
+        if carried.height else {}
+    busiest = max(util, key=lambda n: util[n]) if util else None  # the first of equals, by link_id
+    return {
+        "tcp_goodput_bps": per_s(received),
+        "sources_throughput_bps": per_s(delivered),
+        "link_utilization": util,
+        "busiest_link": busiest,
+        "busiest_link_utilization": None if busiest is None else util[busiest],
+    }
 
 
 def load_scenario(scenario: str | Path | dict[str, Any]) -> tuple[str, str]:
@@ -171,16 +204,24 @@ def run(
     if pcap_snaplen is not None and not (isinstance(pcap_snaplen, int) and 0 <= pcap_snaplen <= MAX_SNAPLEN):
         raise ValueError(f"pcap_snaplen: must be an integer in 0..{MAX_SNAPLEN} (got {pcap_snaplen!r})")
     text, fmt = load_scenario(scenario)
-    sim = _core.Simulation(text, fmt, seed)
+    # under `ulimit -v`: refused before it allocates if it would not fit
+    sim = memory.build_within_limit(lambda: _core.Simulation(text, fmt, seed), text, fmt)
     names = pcap_names(pcap)
     if names or pcap_snaplen is not None:
         sim.trace(names, pcap_snaplen)
-    t0 = time.perf_counter()
-    _run_with_progress(sim, progress)
-    wall = time.perf_counter() - t0
-    box = [sim]
-    del sim  # _results_of holds the only reference: it frees the simulator when it can
-    res = _results_of(box, text, fmt, wall)
+    estimate = sim.memory_estimate
+    try:
+        t0 = time.perf_counter()
+        _run_with_progress(sim, progress)
+        wall = time.perf_counter() - t0
+        box = [sim]
+        del sim  # _results_of holds the only reference: it frees the simulator when it can
+        res = _results_of(box, text, fmt, wall)
+    except memory.OutOfMemory:
+        raise
+    except MemoryError:
+        raise memory.out_of_memory(estimate) from None
+    res.memory_estimate_bytes = estimate
     if out is not None:
         res.write(out)
     return res

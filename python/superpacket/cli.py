@@ -11,7 +11,7 @@
                           [--regime paper|datacenter]   (incast)
                           [--duration SECONDS]   (fast-burstiness, datatag)
                           [--protocols ltcp,highspeed,bic,htcp] [--q 0.001,0.01]   (dcr, dcr-multihop)
-                          [--scheduler ADDRESS | --workers N]
+                          [--scheduler ADDRESS | --workers N] [--emit-scenarios DIR]
     superpacket sweep FILE.toml --param PATH=V1,V2 [--seeds 1..N] [--out DIR] [--scheduler ADDRESS]
     superpacket report DIR
     superpacket bench --sweep [--runs N] [--workers N]
@@ -42,6 +42,10 @@ EXIT_BROKEN_PIPE = 128 + 13
 #: events, crates/py/src/lib.rs `run_until`) and writes nothing: outputs are written
 #: whole or not at all (`Results.write`, sweeps' `commit_run`).
 EXIT_INTERRUPTED = 128 + 2
+#: A run that does not fit in the process's memory (its limit, `ulimit -v`, or the
+#: machine's): one line naming the run's memory estimate and the limit, exit 1 as a run
+#: that fails (superpacket.memory).
+EXIT_OUT_OF_MEMORY = 1
 
 
 def _fail(msg: str) -> int:
@@ -80,13 +84,23 @@ def cmd_run(a: argparse.Namespace) -> int:
             return _fail(str(e))
     if bad := checks.out_dir(a.out) if a.out else None:
         return _fail(bad)
+    from superpacket import packaged
+
+    a.file = packaged.resolve(a.file)  # `incast`: the packaged example
     try:
         # a bad scenario is refused before polars loads (half of the command's start-up)
-        _core.validate(_toml.read_scenario_file(a.file))
+        from superpacket import memory
+
+        text = _toml.read_scenario_file(a.file)
+        # under `ulimit -v`: refused before it allocates if it would not fit
+        memory.build_within_limit(lambda: _core.validate(text), text, "toml")
         from superpacket import api
 
         res = api.run(a.file, seed=a.seed, progress=None if not a.json else False,
                       pcap=a.pcap, pcap_snaplen=a.pcap_snaplen)
+        a.memory_estimate = res.memory_estimate_bytes  # named if the output runs out of memory
+    except FileNotFoundError as e:
+        return _fail(f"{a.file}: {e} (packaged examples: {', '.join(packaged.examples())})")
     except (ScenarioError, OSError, UnicodeDecodeError) as e:
         return _fail(f"{a.file}: {e}")
     except _core.SimulationError as e:  # a panic inside the simulator: a bug, one line
@@ -99,14 +113,12 @@ def cmd_run(a: argparse.Namespace) -> int:
             return _fail(f"--out {a.out}: {e}")
     elif res.pcap_links:
         print("superpacket: note: [output] pcap traces are written only with --out DIR", file=sys.stderr)
-    from superpacket.tcp_config import readable_summary
-
     if a.json:
         flows = [{k: _json_value(v) for k, v in row.items()} for row in res.flows.to_dicts()]
         out: dict[str, Any] = {
             "scenario": res.summary.get("name"),
             "seed": res.summary.get("seed"),
-            "summary": readable_summary(res.summary),
+            "summary": res.summary_json(),
             "mean_fct_s": res.summary.get("mean_fct_s"),
             "flows": flows,
             "links": res.links.to_dicts(),
@@ -164,11 +176,13 @@ def links_to_show(flows: Any, links: Any, all_links: bool) -> tuple[Any, int]:
 
 
 def cmd_list(a: argparse.Namespace) -> int:
-    ex = Path("examples")
-    print("example scenarios:")
-    for p in sorted(ex.glob("*.toml")) if ex.is_dir() else []:
-        first = next((ln[2:].strip() for ln in p.read_text().splitlines() if ln.startswith("# ")), "")
-        print(f"  {p}  {first}")
+    from superpacket import packaged
+
+    ex = packaged.examples()
+    print(f"example scenarios (superpacket run NAME; the files are in {packaged.examples_dir()}):")
+    w = max((len(n) for n in ex), default=0) + 2
+    for name, p in ex.items():
+        print(f"  {name:<{w}}{packaged.description(p)}")
     from superpacket.experiments import EXPERIMENTS
 
     print("built-in experiments (superpacket reproduce NAME):")
@@ -346,7 +360,7 @@ BENCH_OPTIONS: dict[str, dict[str, Any]] = {
     "--fast-burstiness": {"duration": 5.0, "txqueuelen": 10_000, "gate": "off"},
     "--scenario datacenter": {"duration": None, "hosts": 144, "warmup": 0.02, "scenario": "datacenter"},
     "--scenario riops-web": {"duration": None, "scenario": "riops-web"},
-    "--sweep": {"runs": 200, "workers": 2, "scenario": "examples/incast.toml"},
+    "--sweep": {"runs": 200, "workers": 2, "scenario": "incast"},
 }
 _BENCH_FLAGS = ("duration", "hosts", "warmup", "txqueuelen", "gate", "runs", "workers", "scenario")
 
@@ -462,6 +476,8 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
             mod.check_options(**{k: v for k, v in kw.items() if k in accepted})
         except ValueError as e:
             return _fail(str(e))
+    if a.emit_scenarios is not None:
+        return _emit_scenarios(a, mod, kw)
     # some experiments (dcr: 122 runs of 100 s per seed) run on a local cluster by default;
     # --workers 0 runs them one after another in this process
     parallel = a.scheduler or a.workers or (a.workers is None and getattr(mod, "PARALLEL_BY_DEFAULT", False))
@@ -524,6 +540,40 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
     return 0
 
 
+def _emit_scenarios(a: argparse.Namespace, mod: Any, kw: dict[str, Any]) -> int:
+    """`reproduce NAME --emit-scenarios DIR`: the experiment's scenarios as TOML files in
+    DIR (one per variant, or per distinct scenario of a variant), listed; nothing runs."""
+    import shlex
+
+    from superpacket._core import ScenarioError
+    from superpacket.experiments import emit
+
+    given = [f for f, v in (("--out", a.out), ("--json", a.json or None), ("--scheduler", a.scheduler),
+                            ("--workers", a.workers)) if v is not None]
+    if given:
+        return _fail(f"--emit-scenarios writes the scenarios and runs nothing: {_join(given)} "
+                     f"{'does' if len(given) == 1 else 'do'} not apply")
+    if bad := checks.out_dir(a.emit_scenarios, "--emit-scenarios"):
+        return _fail(bad)
+    try:
+        runs = emit.planned_runs(mod, **kw)
+        files = emit.write_scenarios(runs, Path(a.emit_scenarios), a.name,
+                                     shlex.join(["superpacket", *a.argv]))
+    except ScenarioError as e:
+        return _fail(f"reproduce {a.name}: {' '.join(str(e).split())}")
+    except OSError as e:  # FileExistsError included: an emitted file is never replaced
+        return _fail(f"--emit-scenarios {a.emit_scenarios}: {e}")
+    seeds = sorted({s for f in files for s in f.seeds})
+    from superpacket.experiments.common import seed_text
+
+    print(f"{len(files)} scenario(s) of {a.name} ({len({f.variant for f in files})} variant(s), seeds "
+          f"{seed_text(seeds)}) written to {a.emit_scenarios}; nothing was run:")
+    for f in files:
+        print(f"  {f.path}  variant {f.variant}, seed{'s' if len(f.seeds) > 1 else ''} {seed_text(sorted(f.seeds))}")
+    print("run one with `superpacket run FILE --out DIR`; its `seed` field is the first seed it stands for")
+    return 0
+
+
 def _print_regimes(r: dict[str, Any]) -> None:
     """incast: why the main regime came out as it did, then the other regime beside it."""
     from superpacket.experiments.common import interval_kind
@@ -568,7 +618,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--version", action=_Version, help="print the version and exit")
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run a scenario file")
-    r.add_argument("file")
+    r.add_argument("file", metavar="FILE|EXAMPLE",
+                   help="a scenario file, or the name of a packaged example (`superpacket list` names them)")
     r.add_argument("--seed", default=None, metavar="N", help="the run's seed, 0..2^64-1 (ASCII digits)")
     r.add_argument("--out", default=None, help="write Parquet tables and summary.json here")
     r.add_argument("--json", action="store_true", help="print a machine-readable summary")
@@ -628,8 +679,13 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("--q", default=None, metavar="LIST",
                     help="dcr: reordering probabilities beside q = 0 (default 0.001,0.01,0.05,0.1); "
                          "dcr-multihop: R3's (default 0.01)")
+    rp.add_argument("--emit-scenarios", default=None, metavar="DIR",
+                    help="write the scenario of each variant (one per distinct scenario where a variant's "
+                         "differs between seeds) as a TOML file in DIR, to start your own from, and exit "
+                         "without running; the other options shape the scenarios as they shape the runs")
     rp.set_defaults(fn=cmd_reproduce)
     a = p.parse_args(argv)
+    a.argv = list(sys.argv[1:] if argv is None else argv)
     from superpacket import progress
 
     # long commands: progress even into a log or a pipe, for this command only
@@ -644,6 +700,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: one line, no traceback, nothing half-written
         print(f"superpacket: {a.cmd}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except MemoryError as e:  # one line naming the run's memory estimate and the process's limit
+        from superpacket import memory
+
+        what = f"{a.cmd} {a.file}" if a.cmd == "run" else a.cmd
+        print(f"superpacket: {what}: {memory.explain(e, getattr(a, 'memory_estimate', None))}", file=sys.stderr)
+        return EXIT_OUT_OF_MEMORY
     finally:
         progress.lines_when_piped(False)
     return rc

@@ -27,9 +27,10 @@ def _fail(msg: str) -> int:
 
 
 def cmd_sweep(a: argparse.Namespace) -> int:
-    from superpacket import sweeps
+    from superpacket import packaged, sweeps
     from superpacket._core import ScenarioError
 
+    a.file = packaged.resolve(a.file)  # `incast`: the packaged example
     out = a.out or f"sweep-{Path(a.file).stem}"
     if a.chunk is not None and a.chunk < 1:
         return _fail(f"--chunk must be >= 1 (got {a.chunk})")
@@ -80,9 +81,10 @@ def cmd_bench_sweep(a: argparse.Namespace) -> int:
         return _fail(f"--runs must be an integer in 1..{checks.MAX_RUNS} (got {a.runs})")
     if bad := checks.workers(a.workers, least=1):
         return _fail(bad)
-    from superpacket import sweeps
+    from superpacket import packaged, sweeps
     from superpacket._core import ScenarioError
 
+    a.scenario = packaged.resolve(a.scenario)  # `incast`: the packaged example
     try:  # the scenario checked here: a leg's error would be another interpreter's traceback
         sweeps.build_points(sweeps.load_base(a.scenario), {})
     except (sweeps.SweepError, ScenarioError, OSError, UnicodeDecodeError, ValueError) as e:
@@ -101,7 +103,8 @@ def cmd_bench_sweep(a: argparse.Namespace) -> int:
 
 def add_parsers(sub: Any) -> None:
     s = sub.add_parser("sweep", help="run a scenario over a grid of parameters and seeds (Dask)")
-    s.add_argument("file")
+    s.add_argument("file", metavar="FILE|EXAMPLE",
+                   help="the base scenario: a file, or the name of a packaged example (`superpacket list`)")
     s.add_argument("--param", action="append", metavar="PATH=V1,V2,...",
                    help="a scenario field and its values, e.g. topology.receiver_link.queue.limit=20,50 "
                         "or traffic[0].count=5,10, or whole tables that replace the one there: "
@@ -127,6 +130,6 @@ def add_bench_args(b: Any) -> None:
     b.add_argument("--runs", type=int, default=None, help="runs (seeds) for --sweep (default 200)")
     b.add_argument("--workers", type=int, default=None, help="local cluster workers for --sweep (default 2)")
     b.add_argument("--scenario", default=None,
-                   help="scenario file for --sweep (default examples/incast.toml); or 'datacenter': web search at 50 "
+                   help="scenario file for --sweep or packaged example (default incast); or 'datacenter': web search at 50 "
                         "%% load with DCTCP on a fabric; or 'riops-web': the memory of an open-loop web workload "
                         "through the Python API")

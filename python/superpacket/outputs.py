@@ -289,6 +289,23 @@ SUMMARY: tuple[Output, ...] = (
        "fluid model's (keys below). Absent without a probe."),
 )
 
+#: Keys summary.json (and `run --json`'s `summary`) add to SUMMARY: the run's rates, from
+#: its tables (`Results.summary_json`). Not in `Results.summary` nor a sweep's
+#: summary.parquet, whose columns stay the simulator's keys.
+SUMMARY_RATES: tuple[Output, ...] = (
+    _c("tcp_goodput_bps", "bit/s", "float or null", "The run's TCP goodput over its whole length: in-order "
+       "payload bytes all TCP receivers hold at the end (the sum of `flows.bytes_received`) x 8 / "
+       "`sim_time_s`. Headers and retransmitted copies are not counted. 0 without TCP flows; null for a run "
+       "of length 0."),
+    _c("sources_throughput_bps", "bit/s", "float or null", "Wire bytes the non-TCP sources delivered (the sum "
+       "of `sources.bytes_delivered`) x 8 / `sim_time_s`. 0 without such sources; null for a run of length 0."),
+    _c("link_utilization", "", "object", "Link name (`a->b`) -> its `links.utilization` (fraction of the run "
+       "spent transmitting, 0 to 1), for every link that carried a packet (`links.arrivals` > 0)."),
+    _c("busiest_link", "", "string or null", "The link of `link_utilization` with the highest utilisation (the "
+       "lowest `link_id` among equals): on a dumbbell, the bottleneck. Null when no link carried a packet."),
+    _c("busiest_link_utilization", "", "float or null", "That link's utilisation (0 to 1)."),
+)
+
 #: The keys of each entry of the summary's `probes`.
 PROBE_KEYS: tuple[Output, ...] = (
     _c("traffic", "", "string", "The probe's traffic entry."),
@@ -330,6 +347,145 @@ SWEEP_FILES: tuple[Output, ...] = (
 )
 
 
+# ---- built-in experiments (`superpacket reproduce NAME --out DIR`, then `superpacket report DIR`) ----
+
+#: What `reproduce --out DIR` and `report DIR` write into DIR.
+REPRODUCE_FILES: tuple[Output, ...] = (
+    _c("summary.json", "", "object", "The experiment's result (written by `reproduce --out`; keys below). "
+       "`reproduce --json` prints the same object without `scale`, as the Python API's `run` of the "
+       "experiment returns it."),
+    _c("per_seed.parquet", "", "table", "Written by `report`: one row per variant, metric and seed, the "
+       "per-seed values the means and intervals of `variants` are made from (columns below)."),
+    _c("per_flow.parquet", "", "table", "Written by `report` for an experiment whose result has `per_flow` "
+       "(incast): one row per flow of each run (columns below)."),
+    _c("report.md, report.html, figures/", "", "files", "Written by `report`: the report (scale, claims, "
+       "figures, tables, parameters) and its figures as PNG."),
+)
+
+#: The top-level keys of an experiment's summary.json. `experiments`: which write the key.
+EXPERIMENT_SUMMARY: tuple[Output, ...] = (
+    _c("experiment", "", "string", "Every experiment. Its name (`superpacket reproduce NAME`)."),
+    _c("seeds", "", "int", "Every experiment. How many seeds ran."),
+    _c("seed_list", "", "list of ints", "Every experiment. The seeds that ran, in order (`--seeds`)."),
+    _c("params", "", "object", "Every experiment. Parameter name -> `{value, source}`: every value that ran "
+       "(read from the scenarios that ran where it is a scenario field), and where it comes from: the paper, "
+       "our specification, ours, or an option."),
+    _c("variants", "", "object", "Every experiment. Variant -> its metrics over the seeds (keys below)."),
+    _c("paper", "", "object", "Every experiment. Variant -> metric -> the paper's value, where the paper "
+       "gives one (empty where it gives none)."),
+    _c("claims", "", "list of objects", "Every experiment. The claims judged on our runs (keys below)."),
+    _c("scale", "", "object", "Every experiment, in `reproduce --out`'s summary.json only. How far the run is "
+       "from the experiment's full scale and how long it took (keys below)."),
+    _c("quick", "", "bool", "attacks, datacenter. True when run at the `--quick` scale."),
+    _c("per_run", "", "object", "Most experiments. Variant -> one object per seed with that run's details the "
+       "claims and report read: its packet-conservation check (`conservation`, `ok` or the discrepancy) and "
+       "counters particular to the experiment (drops, arrivals, flows measured, ...)."),
+    _c("series", "", "object", "jumbo, riops-goodput, riops-web, lion, dcr, fast-burstiness, datatag. Variant "
+       "-> time series of the first seed's run, for the report's figures (columns as lists)."),
+    _c("paper_note", "", "string", "dcr, dcr-multihop, incast-map, lion, mbs. What the paper's figures give "
+       "and how its numbers were read."),
+    _c("aliases", "", "object", "dcr, mbs. Variant -> the variant whose runs it shares (the same scenario "
+       "and seeds, run once and listed under both names)."),
+    _c("table, loss_table, bucket_table, tier_table, newreno_recovery, map, droptail, contest_table, "
+       "probe_table, sweep_table", "", "list of objects", "attacks and dcr-multihop (`table`), fast-burstiness "
+       "and datatag (`loss_table`), datacenter (`bucket_table`, `tier_table`), dcr and lion "
+       "(`newreno_recovery`), incast-map (`map`, `droptail`), lion (`contest_table`), mbs (`probe_table`, "
+       "`sweep_table`). A table of the report, one object per row: the report prints it under its title, "
+       "which says what its columns are."),
+    _c("table_mean_time_s, table_cov", "", "object", "loss-sensitivity. Flow size (`n4`, ...) -> loss "
+       "probability (`p0.01`, ...) -> the mean transfer time (s) or its coefficient of variation, means over "
+       "seeds."),
+    _c("paper_figures", "", "string", "loss-sensitivity. What the paper's figures give."),
+    _c("regime", "", "string", "incast. The regime reported under `variants` (`--regime`: paper or "
+       "datacenter)."),
+    _c("regimes", "", "object", "incast. The other regime's result: the keys below from `access_link` to "
+       "`per_flow`, and its own `variants`."),
+    _c("access_link, bottleneck_link", "", "string", "incast. The regime's sender links and its R->D link "
+       "(rate, delay, buffer)."),
+    _c("improvement_pct", "%", "object", "incast. Super-packet variant -> how far its mean FCT lies below "
+       "DropTail's."),
+    _c("admitted_per_round", "", "object", "incast. Super-packet variant -> super-packets admitted in each "
+       "admission round (rounds 1-4), means over seeds."),
+    _c("denied_flows_mean_timeouts", "", "object", "incast. Super-packet variant -> retransmission timeouts "
+       "per flow among the flows the router refused."),
+    _c("droptail_mean_timeouts", "", "float", "incast. Retransmission timeouts per flow under DropTail."),
+    _c("flows_not_completed", "", "object or int", "incast: variant -> flows that did not complete, summed "
+       "over seeds. incast-map: the same over every point."),
+    _c("conservation", "", "object", "incast. Variant -> each seed's packet-conservation check (`ok` or "
+       "the discrepancy)."),
+    _c("per_flow", "", "object", "incast. Variant -> one object per seed: `fct_s` and `timeouts` per flow "
+       "(lists in flow order), `sp_denied`, `sp_admitted_per_round`. `report` writes it as "
+       "per_flow.parquet."),
+    _c("explanation", "", "string", "incast. Why the regime came out as it did, in words from its numbers."),
+    _c("conservation_ok", "", "bool", "incast-map. True when every run conserved packets."),
+    _c("incast_points", "", "object", "incast-map. Incast regime -> the map's point it corresponds to."),
+    _c("figure_load, buckets, size_bins, queue_series, sp_explanation", "", "various", "datacenter. The load "
+       "the figures are drawn at; per variant the slowdown by flow-size bucket (count, mean, median, p99) "
+       "and in log-spaced size bins; the sampled queues of the first seed's run with each port's role, "
+       "buffer and marking threshold; why super-packets did as they did, per variant."),
+    _c("paper_draft_8mbps", "", "object", "dcr. The TCP-DCR draft's table for one TCP-SACK flow at 8 Mb/s, "
+       "beside ours."),
+    _c("zoom", "", "object", "fast-burstiness, datatag. Variant -> a one-second zoom of the first seed's "
+       "queue at 1 ms beside the queue the windows alone predict."),
+    _c("our_mbs_model_pkts, sim_probes, train_series", "", "object", "mbs. Per probe variant: the fluid "
+       "model's maximum burst size (packets), each seed's probe result (the run summary's `probes` entry), "
+       "and the trains of the first seed's probe."),
+    _c("paper_response_cut_pct", "%", "object", "riops-web. The paper's response-time cuts of RIO-PS against "
+       "RED (ranges)."),
+    _c("skipped", "", "list", "threshold. The points not run: a threshold t above the base scenario's buffer."),
+)
+
+#: The keys of each variant under `variants` (and under an incast regime's `variants`).
+EXPERIMENT_VARIANT_KEYS: tuple[Output, ...] = (
+    _c("METRIC", "the metric's", "float", "The mean over the seeds of the metric (its name gives its unit: "
+       "`_s` seconds, `_bps` bit/s, `_pkts` packets, `_pct` percent; a count or ratio otherwise)."),
+    _c("METRIC_ci95", "the metric's", "[float, float]", "The interval of the mean: with 3 or more seeds its "
+       "95 % confidence interval (Student t), clipped to the metric's range; with 2 seeds the values' "
+       "min and max; with 1 the value."),
+    _c("METRIC_per_seed", "the metric's", "list of floats", "The value of each seed, in `seed_list`'s order."),
+)
+
+#: The keys of each claim under `claims`.
+EXPERIMENT_CLAIM_KEYS: tuple[Output, ...] = (
+    _c("claim", "", "string", "The claim, in words, with the paper's figure where it gives one."),
+    _c("holds", "", "bool", "Whether our runs bear it out."),
+    _c("must_hold", "", "bool", "False for a claim shown beside the others, not one our specification "
+       "requires (absent: true)."),
+    _c("(other keys)", "", "", "The numbers the claim is judged on, named for what they are."),
+)
+
+#: The keys of `scale`.
+EXPERIMENT_SCALE_KEYS: tuple[Output, ...] = (
+    _c("quick", "", "bool", "Run with `--quick`."),
+    _c("seeds", "", "int", "Seeds that ran."),
+    _c("default_seeds", "", "int or null", "The experiment's default number of seeds."),
+    _c("indicative", "", "bool", "True at reduced scale (`--quick`, or fewer seeds than the default): the "
+       "verdicts may change at full scale."),
+    _c("durations", "s", "object", "Each parameter of `params` with `duration` in its name -> its value."),
+    _c("wall_s", "s", "float", "Wall-clock time the experiment took."),
+)
+
+#: per_seed.parquet (`report DIR` of an experiment's folder).
+PER_SEED = Table("per_seed", "one row per variant, metric and seed (`report` of a `reproduce --out` folder)", (
+    _c("variant", "", "string", "The variant (a key of `variants`)."),
+    _c("metric", "", "string", "The metric (a key of the variant with an interval)."),
+    _c("seed", "", "int (u64)", "The seed (a value of `seed_list`: `--seeds 3..5` gives 3, 4 and 5)."),
+    _c("value", "the metric's", "float or null", "The metric's value for that seed."),
+))
+
+#: per_flow.parquet (incast).
+PER_FLOW = Table("per_flow", "one row per flow of each run, for an experiment whose result has `per_flow` "
+                 "(incast)", (
+    _c("variant", "", "string", "The variant."),
+    _c("seed", "", "int (u64)", "The seed (a value of `seed_list`)."),
+    _c("flow_index", "", "int", "The flow's position in the run, from 0."),
+    _c("fct_s", "s", "float or null", "The flow's completion time (`flows.fct_s` of that run)."),
+    _c("timeouts", "", "int", "The flow's retransmission timeouts."),
+))
+
+EXPERIMENT_TABLES: tuple[Table, ...] = (PER_SEED, PER_FLOW)
+
+
 def table(name: str) -> Table:
     """The table called `name`."""
     for t in TABLES:
@@ -359,6 +515,26 @@ def render_markdown() -> str:
               ("`Results.summary`, `summary.json`. A sweep's `load_sweep(...).summary` has one row per run "
               "with these keys as columns."), ""] + _md_table(SUMMARY) + [""]
     lines += ["### summary: probes", "", "Each entry of `probes`:", ""] + _md_table(PROBE_KEYS) + [""]
+    lines += ["### summary.json: rates", "",
+              ("`summary.json` and `run --json`'s `summary` add these keys, computed from the run's tables "
+               "(`Results.summary_json()`). They are not in `Results.summary` nor in a sweep's "
+               "`summary.parquet`. In `summary.json`, `sim_time_s` is rounded to the simulated clock's "
+               "resolution, 1 ns (`30.000000000000004` is written `30.0`)."), ""] + _md_table(SUMMARY_RATES) + [""]
+    lines += ["## A built-in experiment's files", "",
+              ("`superpacket reproduce NAME --out DIR` writes the experiment's summary.json; `superpacket "
+               "report DIR` then adds the report and the per-seed (and, for incast, per-flow) tables:"), "",
+              "| file | definition |", "|---|---|"]
+    lines += [f"| `{o.name}` | {o.definition} |" for o in REPRODUCE_FILES] + [""]
+    lines += ["### An experiment's summary.json", "",
+              ("Each definition starts with the experiments that write the key; a row naming several keys "
+               "defines them together."), ""] + _md_table(EXPERIMENT_SUMMARY) + [""]
+    lines += ["### summary.json: each variant", "",
+              "Each entry of `variants`, for each metric `METRIC` the experiment measures:", ""]
+    lines += _md_table(EXPERIMENT_VARIANT_KEYS) + [""]
+    lines += ["### summary.json: each claim", ""] + _md_table(EXPERIMENT_CLAIM_KEYS) + [""]
+    lines += ["### summary.json: scale", ""] + _md_table(EXPERIMENT_SCALE_KEYS) + [""]
+    for t in EXPERIMENT_TABLES:
+        lines += [f"### {t.name}.parquet", "", f"Rows: {t.rows}.", ""] + _md_table(t.columns) + [""]
     lines += ["## A sweep's files", "", "A sweep's output folder, and what `load_sweep` reads from it:", ""]
     lines += ["| file | definition |", "|---|---|"]
     lines += [f"| `{o.name}` | {o.definition} |" for o in SWEEP_FILES] + [""]

@@ -330,13 +330,16 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
             head = [c for c in cols or [] if c in present] + [c for c in present if c not in (cols or [])]
             doc.p(title)
             doc.table(head, [[num(r.get(k)) for k in head] for r in trows], title=title.split(":")[0][:80])
+    # the seeds that ran, by their values (`--seeds 3..5` gives 3, 4, 5); a summary without
+    # `seed_list` numbers them 1..N
+    seed_ids = list(s.get("seed_list") or range(1, seeds + 1))
     if "per_flow" in s:
         rows_pf = []
         for v, runs in s["per_flow"].items():
-            for seed, r in enumerate(runs, start=1):
+            for seed, r in zip(seed_ids, runs, strict=True):
                 for i, (f, t) in enumerate(zip(r["fct_s"], r["timeouts"], strict=True)):
                     rows_pf.append({"variant": v, "seed": seed, "flow_index": i, "fct_s": f, "timeouts": t})
-        pl.DataFrame(rows_pf, schema={"variant": pl.String, "seed": pl.Int64, "flow_index": pl.Int64,
+        pl.DataFrame(rows_pf, schema={"variant": pl.String, "seed": pl.UInt64, "flow_index": pl.Int64,
                                       "fct_s": pl.Float64, "timeouts": pl.Int64}).write_parquet(d / "per_flow.parquet")
     if "regimes" in s:  # incast: why the main regime came out so, then the other regime beside it
         doc.p(f"Regime {s['regime']}, the main one (sender links {s['access_link']}; R->D {s['bottleneck_link']}): "
@@ -362,9 +365,11 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
         doc.h("Parameters")
         doc.table(["parameter", "value", "source"],
                   [[k, p.get("value"), p.get("source", "")] for k, p in s["params"].items()], title="Parameters")
-    per_seed = [{"variant": v, "metric": m, "seed": i + 1, "value": float(x) if x is not None else None}
-                for v, ms in variants.items() for m in metrics for i, x in enumerate(ms.get(f"{m}_per_seed", []))]
-    pl.DataFrame(per_seed, schema={"variant": pl.String, "metric": pl.String, "seed": pl.Int64,
+    per_seed = [{"variant": v, "metric": m, "seed": seed, "value": float(x) if x is not None else None}
+                for v, ms in variants.items() for m in metrics
+                for seed, x in zip(seed_ids, ms.get(f"{m}_per_seed", []), strict=False)]
+    # seeds are u64 (2^63 and above do not fit Int64), as a sweep's `seed` column
+    pl.DataFrame(per_seed, schema={"variant": pl.String, "metric": pl.String, "seed": pl.UInt64,
                                    "value": pl.Float64}).write_parquet(d / "per_seed.parquet")
     doc.h("Data")
     doc.p("summary.json (the whole result), per_seed.parquet (variant, metric, seed, value)"

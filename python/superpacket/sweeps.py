@@ -481,10 +481,8 @@ def run_to_files(toml_text: str, seed: int) -> RunFiles:
         buf = io.BytesIO()
         df.write_parquet(buf)
         files[f"{name}.parquet"] = buf.getvalue()
-    from superpacket.tcp_config import readable_summary
-
-    # summary.json as a run's (readable TCP configurations); summary.parquet keeps res.summary
-    files["summary.json"] = (json.dumps(readable_summary(res.summary), indent=2, sort_keys=True) + "\n").encode()
+    # summary.json as a run's (readable TCP configurations, rates); summary.parquet keeps res.summary
+    files["summary.json"] = (json.dumps(res.summary_json(), indent=2, sort_keys=True) + "\n").encode()
     return files
 
 

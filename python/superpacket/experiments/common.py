@@ -90,6 +90,11 @@ def seed_text(seeds: Sequence[int]) -> str:
     return ", ".join(parts)
 
 
+#: Set by `emit.planned_runs` while it collects an experiment's scenarios: `run_seeds`
+#: hands it the runs instead of running them.
+_PLAN: Callable[[list[tuple[str, int]], Callable[[str, int], Any]], None] | None = None
+
+
 def run_seeds(
     variants: tuple[str, ...] | list[str],
     seeds: int | Sequence[int],
@@ -109,6 +114,8 @@ def run_seeds(
     from superpacket.progress import Progress
 
     tasks = [(v, seed) for v in variants for seed in seed_list(seeds)]
+    if _PLAN is not None:  # emit.planned_runs: the runs' scenarios, not the runs
+        _PLAN(tasks, run_one)
     with Progress(len(tasks), "runs", progress=progress, leave=False) as bar:
         if client is None:
             results = []
