@@ -516,7 +516,8 @@ ISSUE_CASES: list[tuple[str, dict[str, Any], Any, str]] = [
 FIXED = {"fixed-window-1e12", "fast-alpha-1e300", "cbr-1000000Gbps", "fat-tree-k-4194304", "cdf-file-dev-zero",
          "burstiness-threshold-0-strict", "node-names-with-arrow", "monitor-r-to-d", "incast-jitter-1e7s",
          "cbr-stop-before-start", "limited-transmit-with-sack", "fast-pacing-cc", "reorder-hold-1e7s",
-         "tcp-table-error-under-traffic", "ecn-threshold-0-in-queues", "sample-flows-50ns"}
+         "tcp-table-error-under-traffic", "ecn-threshold-0-in-queues", "sample-flows-50ns",
+         "dctcp-without-marking-queue"}
 
 
 def _run_json(f: Path) -> subprocess.CompletedProcess:

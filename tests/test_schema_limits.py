@@ -440,10 +440,14 @@ SCENARIOS: dict[tuple[str, ...], Case] = {
             "htcp": ("delta_l", "quad_coeff"),
             "vegas": ("alpha", "gamma"),
             "fast": ("alpha", "gamma", "mi_threshold"),
-            "dctcp": ("g",),
         }.items()
         for f in fs
     },
+    # DCTCP is refused where no queue marks: its bottleneck marks above 20 packets
+    ("CcConfig[dctcp]", "g"): C(lambda v: dumbbell(
+        tcp={"cc": {"kind": "dctcp", "g": v}},
+        topology={"kind": "dumbbell", "pairs": 2, "access": dict(LINK),
+                  "bottleneck": {**LINK, "queue": {"kind": "droptail", "limit": 100, "ecn_threshold": 20}}})),
     ("CcConfig[vegas]", "beta"): C(tcp("beta", cc={"kind": "vegas", "alpha": 0.0})),  # alpha <= beta
     ("LowP", "low_p"): C(tcp("low_p", cc={"kind": "highspeed", "mode": "continuous"})),
     ("ReorderingTable[dcr]", "tau_srtt"): C(tcp("tau_srtt", reordering={"kind": "dcr"})),

@@ -140,6 +140,11 @@ impl Link {
         self.disc.limit().map(|(n, u)| (n, if u == crate::net::queue::Unit::Packets { "pkts" } else { "bytes" }))
     }
 
+    /// Whether the link's queue may mark packets CE (ECN).
+    pub fn marks_ecn(&self) -> bool {
+        self.disc.marks_ecn()
+    }
+
     pub fn disc_name(&self) -> &'static str {
         self.disc.name()
     }

@@ -137,8 +137,38 @@ impl Scenario {
         for (k, t) in self.traffic.iter().enumerate() {
             traffic::add_traffic(&self.tcp, &mut sim, k, t, seed, self.duration.0)?;
         }
+        self.check_ecn_marking(&sim)?;
         self.output.attach(&mut sim, self.duration.0)?;
         Ok(sim)
+    }
+
+    /// A congestion control that works on ECN marks (DCTCP, RFC 8257) where no queue of
+    /// the built network marks packets: its window law would never see a mark and it would
+    /// run as a loss-based TCP without saying so. Refused, naming where the control is set.
+    fn check_ecn_marking(&self, sim: &Sim) -> Result<(), String> {
+        if sim.net.links.iter().any(|l| l.marks_ecn()) {
+            return Ok(());
+        }
+        for (k, t) in self.traffic.iter().enumerate() {
+            for (sub, spec) in t.tcp_tables(&self.tcp) {
+                let path = format!("traffic[{k}]{sub}.tcp");
+                let (_, cc) = spec.resolve(&path)?;
+                if cc.needs_ecn() {
+                    // the scenario's [tcp] when neither the entry nor its sub-table set it
+                    let set_here = match (sub, t) {
+                        ("", _) => t.tcp_tables(&TcpSpec::default())[0].1.cc.is_some(),
+                        _ => true,
+                    };
+                    let at = if set_here { format!("{path}.cc") } else { "tcp.cc".to_string() };
+                    return Err(format!(
+                        "{at}: {} reacts to ECN marks, but no queue in the network marks packets \
+                         (give a droptail queue an ecn_threshold, or a red or rio queue ecn = true)",
+                        cc.name()
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// What serde cannot check and nothing built is needed for.

@@ -597,3 +597,29 @@ pub(crate) mod probe_default {
         probe_init_timeout: Dur = Dur(probe().init_timeout);
     }
 }
+
+impl TrafficSpec {
+    /// The entry's TCP settings as (where they are written, the table over `defaults`):
+    /// its `tcp` table, and a workload's `short_tcp` over that. Non-TCP sources have none.
+    pub(crate) fn tcp_tables(&self, defaults: &TcpSpec) -> Vec<(&'static str, TcpSpec)> {
+        let own = match self {
+            TrafficSpec::Bulk(b) => &b.tcp,
+            TrafficSpec::Flow(f) => &f.tcp,
+            TrafficSpec::Poisson(p) => &p.tcp,
+            TrafficSpec::BackToBack(b) => &b.tcp,
+            TrafficSpec::Web(w) => &w.tcp,
+            TrafficSpec::Workload(w) => &w.tcp,
+            TrafficSpec::Incast(c) => &c.tcp,
+            TrafficSpec::Cbr(_) | TrafficSpec::OnOff(_) | TrafficSpec::MbsProbe(_) | TrafficSpec::SpAttack(_) => {
+                return Vec::new()
+            }
+        };
+        let tcp = own.over(defaults);
+        let mut v = Vec::new();
+        if let TrafficSpec::Workload(WorkloadSpec { short_tcp: Some(s), .. }) = self {
+            v.push((".short_tcp", s.tcp.over(&tcp)));
+        }
+        v.insert(0, ("", tcp));
+        v
+    }
+}

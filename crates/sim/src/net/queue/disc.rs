@@ -108,6 +108,11 @@ pub trait QueueDisc: Any + Send {
     fn limit(&self) -> Option<(u64, Unit)> {
         None
     }
+    /// Whether the discipline may mark ECN-capable packets CE instead of dropping them
+    /// (a DropTail with a marking threshold, RED or RIO with `ecn`).
+    fn marks_ecn(&self) -> bool {
+        false
+    }
 }
 
 /// Buffer capacity unit.

@@ -52,6 +52,9 @@ impl QueueDisc for DropTail {
     fn limit(&self) -> Option<(u64, Unit)> {
         Some((self.limit, self.unit))
     }
+    fn marks_ecn(&self) -> bool {
+        self.ecn_threshold.is_some()
+    }
     fn name(&self) -> &'static str {
         "droptail"
     }

@@ -65,6 +65,14 @@ impl Disc {
         }
     }
 
+    /// Whether the discipline may mark packets CE.
+    pub fn marks_ecn(&self) -> bool {
+        match self {
+            Disc::DropTail(d) => d.marks_ecn(),
+            Disc::Dyn { disc, .. } => disc.marks_ecn(),
+        }
+    }
+
     /// The discipline as a plain DropTail, if it is one (the MBS fluid model's buffer).
     pub fn as_droptail(&self) -> Option<DropTail> {
         match self {

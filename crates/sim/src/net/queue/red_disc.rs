@@ -41,6 +41,9 @@ impl QueueDisc for RedDisc {
     fn limit(&self) -> Option<(u64, Unit)> {
         Some((self.limit, self.unit))
     }
+    fn marks_ecn(&self) -> bool {
+        self.ecn
+    }
     fn name(&self) -> &'static str {
         "red"
     }

@@ -166,6 +166,9 @@ impl QueueDisc for RioDisc {
     fn limit(&self) -> Option<(u64, Unit)> {
         Some((self.limit, self.unit))
     }
+    fn marks_ecn(&self) -> bool {
+        self.ecn
+    }
     fn name(&self) -> &'static str {
         self.name
     }

@@ -129,7 +129,8 @@ registry! {
     vegas: Vegas;
     /// FAST TCP (fast.rs).
     fast: Fast;
-    /// DCTCP, RFC 8257 (dctcp.rs); needs ECN, which it turns on.
+    /// DCTCP, RFC 8257 (dctcp.rs); needs ECN, which it turns on, and a queue that marks
+    /// (a scenario with none is refused).
     dctcp: Dctcp, ecn;
 }
 
