@@ -1,29 +1,34 @@
-//! Benchmark scenario P1 (issue 2): a dumbbell of 64 long-lived NewReno flows, access
-//! links 10 Gbps / 10 us, bottleneck 10 Gbps / 100 us with a 1000-packet buffer, 1500 B
-//! packets, initial cwnd 10, no receiver-window limit, tracing off.
+//! The benchmarks' timing (docs/benchmarks.md): each runs a scenario file of
+//! scenarios/ (p1, window, fast-burstiness, riops-web, datacenter), with its parameters
+//! set from the command line, and reports wall and CPU time, events, memory and the
+//! run's own figures. Behind the `bench` cargo feature (on by default: the
+//! `superpacket-sim` binary and the Python extension's `bench` use it).
 
 use std::time::Instant;
 
 use crate::core::time::SimTime;
+use crate::engine::sim::Sim;
 use crate::output::results;
 use crate::scenario::Scenario;
 
-pub const P1: &str = r#"
-name = "P1"
-duration = "5s"
-[topology]
-kind = "dumbbell"
-pairs = 64
-access = { rate = "10Gbps", delay = "10us", queue = { kind = "droptail", limit = 1000 } }
-bottleneck = { rate = "10Gbps", delay = "100us", queue = { kind = "droptail", limit = 1000 } }
-[tcp]
-init_cwnd = 10
-[[traffic]]
-kind = "bulk"
-from = "s{i}"
-to = "d{i}"
-count = 64
-"#;
+/// The benchmark scenario files, compiled in.
+pub const P1: &str = include_str!("../../../scenarios/p1.toml");
+const WINDOW: &str = include_str!("../../../scenarios/window.toml");
+const FAST_BURSTINESS: &str = include_str!("../../../scenarios/fast-burstiness.toml");
+const RIOPS_WEB: &str = include_str!("../../../scenarios/riops-web.toml");
+const DATACENTER: &str = include_str!("../../../scenarios/datacenter.toml");
+
+/// A scenario file as a JSON value with its duration set to `duration_s` seconds.
+fn with_duration(text: &str, duration_s: f64) -> Result<serde_json::Value, String> {
+    let mut v = Scenario::toml_to_json(text)?;
+    v["duration"] = format!("{duration_s}s").into();
+    Ok(v)
+}
+
+/// Builds a scenario value with seed 1.
+fn build(v: serde_json::Value) -> Result<Sim, String> {
+    Scenario::from_value(v)?.build(Some(1))
+}
 
 /// A kB field of /proc/self/status ("VmHWM:", "VmRSS:"), in bytes.
 fn proc_status_bytes(key: &str) -> Option<u64> {
@@ -97,26 +102,11 @@ pub fn run_p1(duration_s: f64) -> Result<serde_json::Value, String> {
 /// `recovery` ("newreno" or "sack"): the per-ACK cost of loss recovery at large windows
 /// (issue 9: a SACK flow's per-ACK work stays bounded at 10^4-10^5 packets).
 pub fn run_window(window: u32, recovery: &str, duration_s: f64) -> Result<serde_json::Value, String> {
-    let toml = format!(
-        r#"
-duration = "{duration_s}s"
-[topology]
-kind = "star"
-senders = 1
-sender_link = {{ rate = "10Gbps", delay = "6ms", loss = 0.005, queue = {{ kind = "droptail", limit = 100000 }} }}
-receiver_link = {{ rate = "10Gbps", delay = "6ms", loss = 0.005, queue = {{ kind = "droptail", limit = 100000 }} }}
-[tcp]
-init_cwnd = {window}
-cc = {{ kind = "fixed", window = {window} }}
-recovery = "{recovery}"
-[[traffic]]
-kind = "bulk"
-from = "s0"
-to = "d"
-"#
-    );
-    let sc = Scenario::from_toml_str(&toml)?;
-    let mut sim = sc.build(Some(1))?;
+    let mut v = with_duration(WINDOW, duration_s)?;
+    v["tcp"]["init_cwnd"] = window.into();
+    v["tcp"]["cc"]["window"] = window.into();
+    v["tcp"]["recovery"] = recovery.into();
+    let mut sim = build(v)?;
     let t0 = Instant::now();
     sim.run_until(SimTime::from_secs_f64(duration_s));
     let wall = t0.elapsed().as_secs_f64();
@@ -139,48 +129,16 @@ to = "d"
     }))
 }
 
-/// The fast-burstiness setting of SCENARIOS.md (seeds/003, slide 3): one FAST TCP flow
-/// (alpha = 500) from a 1 Gb/s host with a `txqueuelen`-packet NIC queue through a
-/// 622 Mb/s bottleneck of 2000 packets, 360 ms round trip (2 x 179.99 ms + 4 x 5 us), so
-/// about 18,700 + 500 packets in flight; reverse-path on-off traffic of 20 % of the
-/// bottleneck (622 Mb/s bursts, exponential 10 ms on / 40 ms off) from a host behind R2
-/// to one behind R1 for ACK compression. No monitor or series: the memory measured is the
-/// simulator's state, not its output. `gate`: burstiness control (default options) on
-/// or off.
-pub fn fast_burstiness_toml(duration_s: f64, txqueuelen: u32, gate: bool) -> String {
-    let gate = if gate { r#"gate = { kind = "burstiness" }"# } else { "" };
-    format!(
-        r#"
-name = "fast-burstiness"
-duration = "{duration_s}s"
-[topology]
-kind = "graph"
-nodes = ["s", "d", "x", "y", "R1", "R2"]
-links = [
-  {{ a = "s", b = "R1", rate = "1Gbps", delay = "5us", queue = {{ kind = "droptail", limit = {txqueuelen} }} }},
-  {{ a = "R1", b = "R2", rate = "622Mbps", delay = "179990us", queue = {{ kind = "droptail", limit = 2000 }} }},
-  {{ a = "R2", b = "d", rate = "1Gbps", delay = "5us", queue = {{ kind = "droptail", limit = 10000 }} }},
-  {{ a = "y", b = "R2", rate = "1Gbps", delay = "5us", queue = {{ kind = "droptail", limit = 10000 }} }},
-  {{ a = "R1", b = "x", rate = "1Gbps", delay = "5us", queue = {{ kind = "droptail", limit = 10000 }} }},
-]
-[tcp]
-cc = {{ kind = "fast", alpha = 500 }}
-recovery = "sack"
-local_drop = "cwr"
-{gate}
-[[traffic]]
-kind = "bulk"
-from = "s"
-to = "d"
-[[traffic]]
-kind = "onoff"
-from = "y"
-to = "x"
-rate = "622Mbps"
-on_time = "10ms"
-off_time = "40ms"
-"#
-    )
+/// The fast-burstiness scenario (scenarios/fast-burstiness.toml) for `duration_s`
+/// seconds, the host's NIC queue of `txqueuelen` packets, burstiness control (default
+/// options) on or off.
+pub fn fast_burstiness_scenario(duration_s: f64, txqueuelen: u32, gate: bool) -> Result<serde_json::Value, String> {
+    let mut v = with_duration(FAST_BURSTINESS, duration_s)?;
+    v["topology"]["links"][0]["queue"]["limit"] = txqueuelen.into();
+    if gate {
+        v["tcp"]["gate"] = serde_json::json!({ "kind": "burstiness" });
+    }
+    Ok(v)
 }
 
 /// Current resident set size (VmRSS), bytes.
@@ -188,15 +146,14 @@ pub fn rss_bytes() -> Option<u64> {
     proc_status_bytes("VmRSS:")
 }
 
-/// Runs `fast_burstiness_toml` for `duration_s` simulated seconds in ten steps, the
+/// Runs `fast_burstiness_scenario` for `duration_s` simulated seconds in ten steps, the
 /// resident set size and the packets alive after each (memory must stay flat in simulated
 /// time with ~20,000 packets in flight: issue 11); wall time of the whole run.
 pub fn run_fast_burstiness(duration_s: f64, txqueuelen: u32, gate: bool) -> Result<serde_json::Value, String> {
     if !(duration_s.is_finite() && duration_s > 0.0) {
         return Err("duration must be a finite number > 0".into());
     }
-    let sc = Scenario::from_toml_str(&fast_burstiness_toml(duration_s, txqueuelen, gate))?;
-    let mut sim = sc.build(Some(1))?;
+    let mut sim = build(fast_burstiness_scenario(duration_s, txqueuelen, gate)?)?;
     let mut steps = Vec::new();
     let t0 = Instant::now();
     for k in 1..=10 {
@@ -235,51 +192,16 @@ pub fn run_fast_burstiness(duration_s: f64, txqueuelen: u32, gate: bool) -> Resu
     }))
 }
 
-/// riops-web, Exp1 with RIO-PS (python/superpacket/experiments/riops_web.py `scenario`,
-/// "exp1-ito3", "riops"): a 20-pair dumbbell, access 100 Mbps / 1 ms, bottleneck 8 Mbps /
-/// 48 ms with the slides' RIO-PS queue (B = 2.5 BDP = 500 packets, ECN) and edge
-/// classifier; 874 web sessions (90 % load with 460 B minimum objects, ~410 connections
-/// per second) from s10..s19 to d10..d19, and the foreground batches (10 x 10 packets
-/// every 25 s, 10 x 1000 packets every 125 s).
+/// The riops-web benchmark (scenarios/riops-web.toml) for `duration_s` seconds, with the
+/// foreground batches (10 x 10 packets every 25 s, 10 x 1000 packets every 125 s)
+/// appended, as TOML text.
 pub fn riops_web_toml(duration_s: f64) -> String {
-    let mut t = format!(
-        r#"
-name = "riops-web-exp1-ito3-riops"
-duration = "{duration_s}s"
-[topology]
-kind = "dumbbell"
-pairs = 20
-access = {{ rate = "100Mbps", delay = "1ms" }}
-bottleneck = {{ rate = "8Mbps", delay = "48ms", queue = {{ kind = "riops", limit = 500, w_q = 0.001953125, gentle = true, wait = true, ecn = true, mean_pkt_size = 500, short = {{ min_th = 75, max_th = 175, p_max = 0.05 }}, long = {{ min_th = 75, max_th = 250, p_max = 0.1 }} }} }}
-edge_classifier = {{ lt = 20, slr = 3.0, tc = "10s", tu = "1s", max_flows = 4096 }}
-[tcp]
-mss = 460
-header_bytes = 40
-max_cwnd = 128
-granularity = "100ms"
-init_rto = "3s"
-ecn = true
-[output]
-sample_queues = ["R1->R2"]
-sample_interval = "1s"
-[[traffic]]
-kind = "web"
-servers = "s{{i}}"
-server_first = 10
-server_count = 10
-clients = "d{{i}}"
-client_first = 10
-client_count = 10
-sessions = 874
-inter_page = "9.5s"
-inter_object = "0.05s"
-objects_min = 2
-objects_max = 7
-size_min_bytes = 460.0
-size_max_bytes = 200000.0
-shape = 1.2
-"#
-    );
+    let mut t: String = RIOPS_WEB
+        .lines()
+        .map(
+            |l| if l.starts_with("duration = ") { format!("duration = \"{duration_s}s\"\n") } else { format!("{l}\n") },
+        )
+        .collect();
     for (every, pkts) in [(25, 10), (125, 1000)] {
         for s in (every..duration_s.ceil() as u64).step_by(every as usize) {
             t.push_str(&format!(
@@ -334,55 +256,28 @@ pub fn run_riops_web(duration_s: f64) -> Result<serde_json::Value, String> {
     }))
 }
 
-/// The fabric of the datacenter benchmark (issue 16 section 6) for `hosts` hosts: 16 (a
-/// k = 4 fat tree), 144 (the issue's leaf-spine: 9 leaves of 16 hosts, 4 spines, 10 Gbps
-/// host links, 40 Gbps fabric links), 128 (a k = 8 fat tree) or 1024 (a k = 16 fat
-/// tree); every link 1 us, every port 500 packets. Fat trees use 10 Gbps everywhere (full
-/// bisection). DCTCP marking at K = 65 packets on 10 Gbps ports, 4 x 65 = 260 on 40 Gbps
-/// ports (K scales with C x RTT: RFC 8257 section 4, the DCTCP paper's guideline).
-fn datacenter_topology(hosts: u32) -> Result<String, String> {
-    let q = |k: u32| format!("{{ kind = \"droptail\", limit = 500, ecn_threshold = {k} }}");
-    let link = |rate: &str, k: u32| format!("{{ rate = \"{rate}\", delay = \"1us\", queue = {} }}", q(k));
-    Ok(match hosts {
-        144 => format!(
-            "kind = \"leaf_spine\"\nleaves = 9\nspines = 4\nhosts_per_leaf = 16\nhost_link = {}\nfabric_link = {}\n",
-            link("10Gbps", 65),
-            link("40Gbps", 260)
-        ),
-        16 | 128 | 1024 => {
-            let k = match hosts {
-                16 => 4,
-                128 => 8,
-                _ => 16,
-            };
-            format!(
-                "kind = \"fat_tree\"\nk = {k}\nhost_link = {}\nfabric_link = {}\n",
-                link("10Gbps", 65),
-                link("10Gbps", 65)
-            )
-        }
+/// The datacenter benchmark (scenarios/datacenter.toml: web search at 50 % load, DCTCP)
+/// for `hosts` hosts: the file's leaf-spine for 144; for 16, 128 or 1024 a fat tree of
+/// k = 4, 8 or 16 with 10 Gbps links everywhere (full bisection), every link 1 us, every
+/// port 500 packets marking at K = 65.
+pub fn datacenter_scenario(hosts: u32, duration_s: f64) -> Result<serde_json::Value, String> {
+    let mut v = with_duration(DATACENTER, duration_s)?;
+    let k = match hosts {
+        144 => None,
+        16 => Some(4),
+        128 => Some(8),
+        1024 => Some(16),
         _ => return Err(format!("--hosts must be 16, 128, 144 or 1024 (got {hosts})")),
-    })
-}
-
-pub fn datacenter_toml(hosts: u32, duration_s: f64) -> Result<String, String> {
-    Ok(format!(
-        r#"
-name = "bench-datacenter-{hosts}"
-duration = "{duration_s}s"
-[topology]
-{}
-[tcp]
-cc = "dctcp"
-min_rto = "1ms"
-[[traffic]]
-kind = "workload"
-hosts = ["h*"]
-cdf = "web_search"
-load = 0.5
-"#,
-        datacenter_topology(hosts)?
-    ))
+    };
+    if let Some(k) = k {
+        let link = serde_json::json!({
+            "rate": "10Gbps", "delay": "1us",
+            "queue": { "kind": "droptail", "limit": 500, "ecn_threshold": 65 },
+        });
+        v["topology"] = serde_json::json!({ "kind": "fat_tree", "k": k, "host_link": link, "fabric_link": link });
+    }
+    v["name"] = format!("bench-datacenter-{hosts}").into();
+    Ok(v)
 }
 
 /// `superpacket bench --scenario datacenter`: web search at 50 % load with DCTCP hosts on
@@ -394,7 +289,7 @@ pub fn run_datacenter(hosts: u32, duration_s: f64, warmup_s: f64) -> Result<serd
             return Err(format!("{what} must be a finite number of seconds > 0"));
         }
     }
-    let sc = Scenario::from_toml_str(&datacenter_toml(hosts, warmup_s + duration_s)?)?;
+    let sc = Scenario::from_value(datacenter_scenario(hosts, warmup_s + duration_s)?)?;
     let t_build = Instant::now();
     let mut sim = sc.build(Some(1))?;
     let build_s = t_build.elapsed().as_secs_f64();

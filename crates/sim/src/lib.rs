@@ -6,8 +6,10 @@
 //! topology, traces) < `tcp` (the sender and receiver, congestion control, loss
 //! recovery, send gates) < `traffic` (sources and generators) < `engine` (`Sim`, the
 //! event loop) < `scenario` (the scenario file: parse, validate, build) < `output`
-//! (results tables). `bench` (the benchmark scenarios) sits above them all.
+//! (results tables). `bench` (the benchmarks' timing, behind the `bench` feature, on by
+//! default; their scenarios are files of scenarios/) sits above them all.
 
+#[cfg(feature = "bench")]
 pub mod bench;
 pub mod core;
 pub mod engine;

@@ -320,15 +320,16 @@ fn retired(id: FlowId) -> ! {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::results::collect;
-    use crate::scenario::Scenario;
 
     /// riops-web for 60 s (bench.rs, ~25,000 web connections): the flows holding a whole
     /// `Flow` stay as few as the flows still open, at every tenth of the run, while the
     /// finished ones pile up as rows; the results (every table and summary figure) equal
     /// those of the same run with every flow kept whole. Memory, not time: no clock read.
     #[test]
+    #[cfg(feature = "bench")]
     fn finished_flows_retire_and_the_results_do_not_change() {
+        use crate::output::results::collect;
+        use crate::scenario::Scenario;
         let sc = Scenario::from_toml_str(&crate::bench::riops_web_toml(60.0)).expect("scenario");
         let mut sim = sc.build(Some(3)).expect("build");
         let mut kept = sc.build(Some(3)).expect("build");
