@@ -148,3 +148,45 @@ def test_a_column_left_all_null_keeps_its_type(examples):
                              "topology": {"kind": "dumbbell", "pairs": 1, "access": {"rate": "1Gbps", "delay": "1us"},
                                           "bottleneck": {"rate": "1Gbps", "delay": "1us"}}}).flows
     assert empty.height == 0 and empty.schema == flows.schema
+
+
+def _staggered(**bulk):
+    return {
+        "duration": "5s",
+        "topology": {"kind": "dumbbell", "pairs": 4, "access": {"rate": "100Mbps", "delay": "1ms"},
+                     "bottleneck": {"rate": "10Mbps", "delay": "10ms"}},
+        "traffic": [{"kind": "bulk", "from": "s{i}", "to": "d{i}", "count": 4, **bulk}],
+    }
+
+
+def test_start_interval_staggers_the_flows_of_one_entry():
+    """Flow i of an entry starts at start + i x start_interval (+ its own jitter): four
+    flows 1 s apart from 0.5 s start at 0.5, 1.5, 2.5, 3.5 s; with a 100 ms jitter each
+    start lies in [0.5 + i, 0.6 + i); one 10 s apart from 0 never starts in a 5 s run
+    past the first."""
+    starts = superpacket.run(_staggered(start="0.5s", start_interval="1s")).flows["start_s"].to_list()
+    assert starts == [0.5, 1.5, 2.5, 3.5]
+    jittered = superpacket.run(_staggered(start="0.5s", start_interval="1s", start_jitter="100ms"))
+    for i, s in enumerate(jittered.flows["start_s"].to_list()):
+        assert 0.5 + i <= s < 0.6 + i
+    apart = superpacket.run(_staggered(start_interval="10s")).flows
+    assert apart.filter(pl.col("bytes_received") > 0)["flow_id"].to_list() == [0]
+
+
+def test_no_start_interval_is_the_old_behaviour():
+    """start_interval absent or "0s": the same run byte for byte (the jitter draws are the
+    same either way)."""
+    a = superpacket.run(_staggered(start_jitter="1s"), seed=3).flows
+    b = superpacket.run(_staggered(start_jitter="1s", start_interval="0s"), seed=3).flows
+    assert a.equals(b)
+
+
+@pytest.mark.parametrize("patch,suggested", [
+    ({"traffic": [{"kind": "bulk", "from": "s0", "to": "d0", "strat": "1s"}]}, "start"),
+    ({"tcp": {"cc": "cubci"}}, "cubic"),
+    ({"tcp": {"recovery": "sak"}}, "sack"),
+])
+def test_misspelt_names_get_a_suggestion(patch, suggested):
+    """An unknown field, variant or name one or two edits from an allowed one names it."""
+    with pytest.raises(ScenarioError, match=f"did you mean `{suggested}`"):
+        superpacket.run({**_staggered(), **patch})

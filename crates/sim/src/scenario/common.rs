@@ -187,3 +187,83 @@ pub(crate) fn node_of(sim: &Sim, name: &str, path: &str) -> Result<u32, String> 
         )
     })
 }
+
+/// An "unknown field / variant / kind / name" message with a suggestion appended: the
+/// allowed value closest to the unknown one (edit distance, case ignored) when it is
+/// close enough to be a misspelling: "(did you mean `cubic`?)". Other messages unchanged.
+pub(crate) fn with_suggestion(msg: &str) -> String {
+    let Some(at) = msg.find("unknown ") else { return msg.to_string() };
+    let rest = &msg[at..];
+    // the unknown word: the first `...` or "..." after "unknown"
+    let word = |s: &str| -> Option<(String, usize)> {
+        let (i, q) = s.char_indices().find(|&(_, c)| c == '`' || c == '"')?;
+        let j = s[i + 1..].find(q)? + i + 1;
+        Some((s[i + 1..j].to_string(), j + 1))
+    };
+    let Some((unknown, end)) = word(rest) else { return msg.to_string() };
+    let tail = &rest[end..];
+    let candidates: Vec<String> = if let Some(k) = tail.find("allowed: ") {
+        tail[k + 9..].split(&[',', ';', ' ', '(', ')'][..]).filter(|w| !w.is_empty()).map(str::to_string).collect()
+    } else if tail.contains("expected") {
+        tail.split('`').skip(1).step_by(2).map(str::to_string).collect()
+    } else {
+        return msg.to_string();
+    };
+    let u = unknown.to_lowercase();
+    let best = candidates
+        .iter()
+        .filter(|c| !c.is_empty() && **c != unknown)
+        .map(|c| (edit_distance(&u, &c.to_lowercase()), c))
+        .min_by_key(|&(d, _)| d);
+    match best {
+        Some((d, c)) if d <= (u.chars().count() / 3).max(1) => format!("{msg} (did you mean `{c}`?)"),
+        _ => msg.to_string(),
+    }
+}
+
+/// Edit distance between two strings by characters, a swap of two neighbours counting
+/// as one edit (optimal string alignment: "strat" is one edit from "start").
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_suggestion;
+
+    /// serde's unknown field and variant messages, a `kind` list and a name list: the
+    /// closest allowed value when it is one or two edits away, nothing when none is.
+    #[test]
+    fn suggestions_for_misspellings_only() {
+        let f = "unknown field `strat`, expected one of `from`, `to`, `count`, `start`, `start_jitter`";
+        assert!(with_suggestion(f).ends_with("(did you mean `start`?)"));
+        let v = "unknown variant `sak`, expected `newreno` or `sack`";
+        assert!(with_suggestion(v).ends_with("(did you mean `sack`?)"));
+        let k = "unknown topology kind \"dumbel\"; allowed: dumbbell, star, chain, graph";
+        assert!(with_suggestion(k).ends_with("(did you mean `dumbbell`?)"));
+        let c = "unknown congestion control \"CUBCI\"; allowed: newreno, cubic, bic";
+        assert!(with_suggestion(c).ends_with("(did you mean `cubic`?)"));
+        // nothing close: unchanged
+        let far = "unknown field `zzzzzz`, expected one of `from`, `to`";
+        assert_eq!(with_suggestion(far), far);
+        assert_eq!(with_suggestion("must be > 0"), "must be > 0");
+    }
+}

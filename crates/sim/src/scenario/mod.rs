@@ -35,7 +35,7 @@ use crate::core::time::SimTime;
 use crate::engine::sim::Sim;
 use crate::net::topology::Network;
 
-use self::common::{de_path, split_path, Dur};
+use self::common::{de_path, split_path, with_suggestion, Dur};
 use self::links::Builder;
 use self::output::OutputSpec;
 use self::reorder::ReorderSpec;
@@ -112,8 +112,9 @@ impl Scenario {
     pub fn from_value(v: serde_json::Value) -> Result<Scenario, String> {
         let sc: Scenario = de_path(v).map_err(|e| {
             let (path, msg) = split_path(&e);
+            let msg = with_suggestion(msg);
             if path.is_empty() {
-                msg.to_string()
+                msg
             } else {
                 format!("{path}: {msg}")
             }

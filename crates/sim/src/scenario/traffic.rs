@@ -234,6 +234,11 @@ pub struct BulkSpec {
     /// Each flow starts at start + uniform[0, start_jitter).
     #[serde(default)]
     pub start_jitter: Dur,
+    /// Staggered starts: flow i (the value of {i}) starts `start_interval` x i after
+    /// `start`, its jitter added to that (e.g. four flows 1 s apart: count = 4,
+    /// start_interval = "1s"). A start past the run's end never comes.
+    #[serde(default)]
+    pub start_interval: Dur,
     /// TCP settings of this entry's flows, over the scenario's `[tcp]` table.
     #[serde(default)]
     pub tcp: TcpSpec,
@@ -264,6 +269,11 @@ pub struct FlowSpecToml {
     /// Each flow starts at start + uniform[0, start_jitter).
     #[serde(default)]
     pub start_jitter: Dur,
+    /// Staggered starts: flow i (the value of {i}) starts `start_interval` x i after
+    /// `start`, its jitter added to that (e.g. four flows 1 s apart: count = 4,
+    /// start_interval = "1s"). A start past the run's end never comes.
+    #[serde(default)]
+    pub start_interval: Dur,
     /// TCP settings of this entry's flows, over the scenario's `[tcp]` table.
     #[serde(default)]
     pub tcp: TcpSpec,
@@ -315,6 +325,12 @@ tagged!(TrafficSpec, "traffic kind", {
     "incast" => Incast(IncastSpec),
 });
 
+/// The start of flow `i` of an entry: `start` + `interval` x i + `jitter`, saturating (a
+/// start past any run's end never comes).
+fn staggered(start: SimTime, interval: SimTime, i: u32, jitter: SimTime) -> SimTime {
+    SimTime(start.ns().saturating_add(interval.ns().saturating_mul(u64::from(i))).saturating_add(jitter.ns()))
+}
+
 /// Adds traffic entry `k` to the simulation, its TCP tables filled from the scenario's
 /// `[tcp]` (`defaults`).
 pub(crate) fn add_traffic(
@@ -362,13 +378,15 @@ pub(crate) fn add_traffic(
         let mut rng = Rng::stream(seed, STREAM_TRAFFIC + ((k as u64) << 12) + i as u64);
         let cc = cc_name.build();
         match t {
-            TrafficSpec::Bulk(BulkSpec { start, start_jitter, .. }) => {
-                let st = start.0 + SimTime((rng.uniform() * start_jitter.0.ns() as f64) as u64);
+            TrafficSpec::Bulk(BulkSpec { start, start_jitter, start_interval, .. }) => {
+                let jitter = SimTime((rng.uniform() * start_jitter.0.ns() as f64) as u64);
+                let st = staggered(start.0, start_interval.0, i, jitter);
                 sim.add_flow(src, dst, params, cc, UNLIMITED, st).map_err(|e| format!("{path}: {e}"))?;
             }
-            TrafficSpec::Flow(FlowSpecToml { size_bytes, size_pkts, start, start_jitter, .. }) => {
+            TrafficSpec::Flow(FlowSpecToml { size_bytes, size_pkts, start, start_jitter, start_interval, .. }) => {
                 let size = size_of(*size_bytes, *size_pkts)?;
-                let st = start.0 + SimTime((rng.uniform() * start_jitter.0.ns() as f64) as u64);
+                let jitter = SimTime((rng.uniform() * start_jitter.0.ns() as f64) as u64);
+                let st = staggered(start.0, start_interval.0, i, jitter);
                 sim.add_flow(src, dst, params, cc, size, st).map_err(|e| format!("{path}: {e}"))?;
             }
             TrafficSpec::Poisson(PoissonSpec { rate_per_s, size_bytes, size_pkts, start, stop, .. }) => {
