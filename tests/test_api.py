@@ -190,3 +190,18 @@ def test_misspelt_names_get_a_suggestion(patch, suggested):
     """An unknown field, variant or name one or two edits from an allowed one names it."""
     with pytest.raises(ScenarioError, match=f"did you mean `{suggested}`"):
         superpacket.run({**_staggered(), **patch})
+
+
+def test_units_in_any_case_and_numbers_told_their_unit():
+    """"10mbps" is 10 Mbps and "1S" one second (the parser has no byte rates, so the case
+    of a unit is never ambiguous); a bare number for a rate is refused with the string it
+    would need."""
+    sc = _staggered(start_interval="1S")
+    sc["topology"]["bottleneck"]["rate"] = "10mbps"
+    lower = superpacket.run(sc, seed=2).flows
+    assert lower["start_s"].to_list() == [0.0, 1.0, 2.0, 3.0]
+    assert lower.equals(superpacket.run(_staggered(start_interval="1s"), seed=2).flows)
+    sc["topology"]["bottleneck"]["rate"] = 10_000_000
+    with pytest.raises(ScenarioError, match=r'topology.bottleneck.rate: a rate as a string with a unit, '
+                                            r'e.g. "100Mbps" \(got the number 10000000; .* "10000000bps"\)'):
+        superpacket.run(sc)

@@ -76,12 +76,18 @@ impl BitsPerSec {
     }
 }
 
-/// Parses "10Gbps", "1.25Mbps", "100 Mbps", "9600bps".
+/// `t` without its unit `u`, the unit matched in any case ("100mbps", "25US").
+fn strip_unit<'a>(t: &'a str, u: &str) -> Option<&'a str> {
+    let cut = t.len().checked_sub(u.len())?;
+    (t.is_char_boundary(cut) && t[cut..].eq_ignore_ascii_case(u)).then(|| &t[..cut])
+}
+
+/// Parses "10Gbps", "1.25Mbps", "100 Mbps", "9600bps"; the unit in any case ("100mbps").
 pub fn parse_rate(s: &str) -> Result<BitsPerSec, String> {
     let t = s.trim();
     let units: [(&str, f64); 4] = [("Gbps", 1e9), ("Mbps", 1e6), ("Kbps", 1e3), ("bps", 1.0)];
     for (u, mult) in units {
-        if let Some(num) = t.strip_suffix(u) {
+        if let Some(num) = strip_unit(t, u) {
             let v: f64 = num
                 .trim()
                 .parse()
@@ -110,7 +116,7 @@ pub fn parse_duration(s: &str) -> Result<SimTime, String> {
     let t = s.trim();
     let units: [(&str, f64); 4] = [("ns", 1.0), ("us", 1e3), ("ms", 1e6), ("s", 1e9)];
     for (u, mult) in units {
-        if let Some(num) = t.strip_suffix(u) {
+        if let Some(num) = strip_unit(t, u) {
             let v: f64 = num
                 .trim()
                 .parse()
@@ -145,6 +151,12 @@ mod tests {
 
     #[test]
     fn parse_units() {
+        // units in any case: the parser has no byte rates, so "mbps" can only be megabits
+        assert_eq!(parse_rate("100mbps").unwrap(), BitsPerSec(100_000_000));
+        assert_eq!(parse_rate("10GBPS").unwrap(), BitsPerSec(10_000_000_000));
+        assert_eq!(parse_duration("25US").unwrap(), SimTime(25_000));
+        assert_eq!(parse_duration("200Ms").unwrap(), SimTime(200_000_000));
+        assert!(parse_rate("100µbps").is_err());
         assert_eq!(parse_rate("10Gbps").unwrap(), BitsPerSec(10_000_000_000));
         assert_eq!(parse_rate("1.25Mbps").unwrap(), BitsPerSec(1_250_000));
         assert_eq!(parse_duration("25us").unwrap(), SimTime(25_000));

@@ -106,8 +106,23 @@ impl Serialize for Dur {
 
 impl<'de> Deserialize<'de> for Dur {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
+        let s = with_unit(serde_json::Value::deserialize(d)?, "a duration", "\"200ms\"", "s")?;
         parse_duration(&s).map(Dur).map_err(D::Error::custom)
+    }
+}
+
+/// A duration's or rate's string, or an error with an example of the right form: a bare
+/// number is refused naming the unit it would need (`100000000` for a rate: "a rate as
+/// a string with a unit, e.g. \"100Mbps\" (got the number 100000000; in bits per second
+/// that is \"100000000bps\")").
+fn with_unit<E: serde::de::Error>(v: serde_json::Value, what: &str, example: &str, base: &str) -> Result<String, E> {
+    match v {
+        serde_json::Value::String(s) => Ok(s),
+        serde_json::Value::Number(n) => Err(E::custom(format!(
+            "{what} as a string with a unit, e.g. {example} (got the number {n}; in {} that is \"{n}{base}\")",
+            if base == "s" { "seconds" } else { "bits per second" }
+        ))),
+        other => Err(E::custom(format!("{what} as a string with a unit, e.g. {example} (got {other})"))),
     }
 }
 
@@ -134,7 +149,7 @@ impl Serialize for Rate {
 
 impl<'de> Deserialize<'de> for Rate {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
+        let s = with_unit(serde_json::Value::deserialize(d)?, "a rate", "\"100Mbps\"", "bps")?;
         parse_rate(&s).map(Rate).map_err(D::Error::custom)
     }
 }
