@@ -205,3 +205,22 @@ def test_units_in_any_case_and_numbers_told_their_unit():
     with pytest.raises(ScenarioError, match=r'topology.bottleneck.rate: a rate as a string with a unit, '
                                             r'e.g. "100Mbps" \(got the number 10000000; .* "10000000bps"\)'):
         superpacket.run(sc)
+
+
+@pytest.mark.parametrize("line,bad,message", [
+    (3, 'recovery = "sak"', "tcp.recovery: unknown variant"),     # refused when read
+    (6, "pairs = 0", "topology.pairs: must be 1..100000"),           # refused when built
+    (13, 'strat = "1s"', "traffic[0].strat: unknown field"),         # inside [[traffic]]
+])
+def test_errors_in_a_scenario_file_name_its_line(tmp_path, line, bad, message):
+    """A field's error read from a file ends with the line that sets it, counted in the
+    file as written here (line 1 is `duration`)."""
+    lines = ['duration = "1s"', "[tcp]", 'recovery = "sack"', "[topology]", 'kind = "dumbbell"', "pairs = 1",
+             'access = { rate = "100Mbps", delay = "1ms" }', 'bottleneck = { rate = "10Mbps", delay = "10ms" }',
+             "[[traffic]]", 'kind = "bulk"', 'from = "s0"', 'to = "d0"', 'start = "1s"']
+    lines[line - 1] = bad
+    f = tmp_path / "bad.toml"
+    f.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ScenarioError) as e:
+        superpacket.run(f)
+    assert message in str(e.value) and str(e.value).endswith(f"(line {line})"), str(e.value)

@@ -76,11 +76,20 @@ pub struct Scenario {
     /// every link leaving a router.
     #[serde(default)]
     pub reorder: Vec<ReorderSpec>,
+    /// The TOML text the scenario was read from (`from_toml_str`): errors found while
+    /// building name the line of the field they are about.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub(crate) source: Option<std::sync::Arc<str>>,
 }
 
 impl Scenario {
+    /// A scenario file's text; an error in a field ends with the line of the file that
+    /// sets it (or of the nearest table above it that the file has): "(line 12)".
     pub fn from_toml_str(s: &str) -> Result<Scenario, String> {
-        Self::from_value(Self::toml_to_json(s)?)
+        let mut sc = Self::from_value(Self::toml_to_json(s)?).map_err(|e| with_line(s, e))?;
+        sc.source = Some(s.into());
+        Ok(sc)
     }
 
     /// A TOML document as a JSON value, NaN and infinities refused naming the field: the
@@ -127,6 +136,13 @@ impl Scenario {
     /// entry charged to the memory estimate before anything is allocated), topology
     /// (with the reordering stages), traffic, outputs.
     pub fn build(&self, seed: Option<u64>) -> Result<Sim, String> {
+        self.build_phases(seed).map_err(|e| match &self.source {
+            Some(text) => with_line(text, e),
+            None => e,
+        })
+    }
+
+    fn build_phases(&self, seed: Option<u64>) -> Result<Sim, String> {
         let seed = seed.or(self.seed).unwrap_or(1);
         self.validate()?;
         let mut mem = self.cost()?;
@@ -229,4 +245,45 @@ fn non_finite(v: &toml::Value, path: &mut String) -> Result<(), String> {
         }
         _ => Ok(()),
     }
+}
+
+/// `e` ("path: message") with " (line N)" appended when `text` sets that field.
+fn with_line(text: &str, e: String) -> String {
+    match e.split_once(": ").and_then(|(p, _)| line_of(text, p)) {
+        Some(n) => format!("{e} (line {n})"),
+        None => e,
+    }
+}
+
+/// The line of TOML text `text` that holds field `path` ("traffic[0].tcp.cc"): its key's
+/// line, or that of the deepest table or array element on the way that the text has.
+/// None for a path the text does not reach at all (or text that does not parse).
+fn line_of(text: &str, path: &str) -> Option<usize> {
+    use toml::de::{DeTable, DeValue};
+    if path.is_empty() || path.contains(' ') {
+        return None;
+    }
+    let root = DeTable::parse(text).ok()?;
+    let mut table = Some(root.get_ref());
+    let mut at: Option<usize> = None;
+    for seg in path.split('.') {
+        let (key, rest) = seg.split_once('[').map_or((seg, ""), |(k, r)| (k, r));
+        let Some((k, mut v)) = table.and_then(|t| t.iter().find(|(k, _)| k.get_ref() == key)) else { break };
+        at = Some(k.span().start);
+        for idx in rest.split('[').filter(|x| !x.is_empty()) {
+            let i: usize = idx.trim_end_matches(']').parse().ok()?;
+            match v.get_ref() {
+                DeValue::Array(a) if i < a.len() => {
+                    v = &a[i];
+                    at = Some(v.span().start);
+                }
+                _ => return at.map(|p| text[..p.min(text.len())].matches('\n').count() + 1),
+            }
+        }
+        table = match v.get_ref() {
+            DeValue::Table(t) => Some(t),
+            _ => None,
+        };
+    }
+    at.map(|p| text[..p.min(text.len())].matches('\n').count() + 1)
 }
