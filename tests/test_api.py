@@ -224,3 +224,37 @@ def test_errors_in_a_scenario_file_name_its_line(tmp_path, line, bad, message):
     with pytest.raises(ScenarioError) as e:
         superpacket.run(f)
     assert message in str(e.value) and str(e.value).endswith(f"(line {line})"), str(e.value)
+
+
+def _one_flow(access_queue=None, bottleneck=None, access_rate="10Mbps"):
+    access = {"rate": access_rate, "delay": "1ms", **({"queue": access_queue} if access_queue else {})}
+    return {"duration": "3s",
+            "topology": {"kind": "dumbbell", "pairs": 1, "access": access,
+                         "bottleneck": bottleneck or {"rate": "1Gbps", "delay": "5ms"}},
+            "traffic": [{"kind": "bulk", "from": "s0", "to": "d0"}]}
+
+
+def test_warnings_name_settings_that_likely_do_not_mean_what_was_meant(tmp_path):
+    """A RED max_th at or above its buffer's limit warns, naming the field (1 Gb/s hosts,
+    the RED queue the 10 Mb/s bottleneck's); a 10 Mb/s host with a 2-packet NIC queue in
+    front of a 1 Gb/s network loses every dropped packet at its own NIC (nothing after it
+    is slower), which warns too; a plain run has none."""
+    red = {"rate": "10Mbps", "delay": "5ms",
+           "queue": {"kind": "red", "limit": 50, "min_th": 10, "max_th": 60, "p_max": 0.1}}
+    w = superpacket.run(_one_flow(bottleneck=red, access_rate="1Gbps")).summary["warnings"]
+    assert len(w) == 1 and w[0].startswith("topology.bottleneck.queue.max_th: 60 is at or above the queue's "
+                                           "limit 50"), w
+    nic = superpacket.run(_one_flow(access_queue={"kind": "droptail", "limit": 2})).summary
+    assert nic["drops"] > 0 and nic["sender_drops"] == nic["drops"]
+    assert any(x.startswith(f"most drops ({nic['drops']} of {nic['drops']})") for x in nic["warnings"])
+    plain = {"rate": "10Mbps", "delay": "5ms", "queue": {"kind": "droptail", "limit": 50}}
+    assert "warnings" not in superpacket.run(_one_flow(bottleneck=plain, access_rate="1Gbps")).summary
+    f = tmp_path / "red.toml"
+    from superpacket import _toml
+    f.write_text(_toml.dumps(_one_flow(bottleneck=red, access_rate="1Gbps")))
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "superpacket.cli", "run", str(f), "--json"], capture_output=True,
+                       text=True)
+    assert r.returncode == 0 and "superpacket: warning: topology.bottleneck.queue.max_th: 60" in r.stderr, r.stderr
+    assert json.loads(r.stdout)["summary"]["warnings"] == w

@@ -113,6 +113,8 @@ def cmd_run(a: argparse.Namespace) -> int:
             return _fail(f"--out {a.out}: {e}")
     elif res.pcap_links:
         print("superpacket: note: [output] pcap traces are written only with --out DIR", file=sys.stderr)
+    for w in res.summary.get("warnings") or []:  # settings that likely do not mean what was meant
+        print(f"superpacket: warning: {w}", file=sys.stderr)
     if a.json:
         flows = [{k: _json_value(v) for k, v in row.items()} for row in res.flows.to_dicts()]
         out: dict[str, Any] = {

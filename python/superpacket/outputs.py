@@ -287,6 +287,11 @@ SUMMARY: tuple[Output, ...] = (
        "still in the network); otherwise the discrepancy found."),
     _c("probes", "", "list of objects", "One entry per `mbs_probe` source: its measurement beside the "
        "fluid model's (keys below). Absent without a probe."),
+    _c("warnings", "", "list of strings", "Settings the scenario accepted that likely do not mean what was "
+       "meant, one line each naming the field: a RED or RIO `max_th` at or above its queue's `limit` (the "
+       "average queue cannot reach it before the tail drops), and most of the run's drops at the senders' "
+       "own NIC queues (`sender_drops` above half of `drops`). `superpacket run` also prints them on "
+       "stderr. Absent when there is none."),
 )
 
 #: Keys summary.json (and `run --json`'s `summary`) add to SUMMARY: the run's rates, from

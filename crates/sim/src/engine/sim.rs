@@ -117,6 +117,10 @@ pub struct Sim {
     pub flow_samples: Vec<FlowSample>,
     /// Per traffic entry, the congestion control and the reordering response it resolved
     /// to, every parameter spelled out (`traffic[k]` -> text), for the results.
+    /// Settings the scenario accepted that likely do not mean what was meant, one line
+    /// each naming the field (a RED max_th at or above the buffer's limit); the results'
+    /// `warnings`, with those the run itself shows.
+    pub warnings: Vec<String>,
     pub tcp_configs: Vec<(String, String)>,
     /// The high-frequency monitor of one link (output.monitor, monitor.rs).
     pub monitor: Option<Monitor>,
@@ -149,6 +153,7 @@ impl Sim {
             flow_samples: Vec::new(),
             samples: Vec::new(),
             tcp_configs: Vec::new(),
+            warnings: Vec::new(),
             monitor: None,
         }
     }

@@ -273,10 +273,21 @@ pub fn collect_tables(sim: &Sim, name: &str) -> RunResults {
     let mean = if fcts.is_empty() { None } else { Some(fcts.iter().sum::<f64>() / fcts.len() as f64) };
     summary.insert("mean_fct_s".into(), mean.into());
     summary.insert("flows_with_timeout".into(), fl().filter(|f| f.stats.timeouts > 0).count().into());
-    summary.insert("drops".into(), ls.iter().map(|l| l.stats.total_drops()).sum::<u64>().into());
+    let drops: u64 = ls.iter().map(|l| l.stats.total_drops()).sum();
+    summary.insert("drops".into(), drops.into());
     // TCP data dropped by the senders' own NIC queues, apart from everything else
     let sender_drops: u64 = fl().map(|f| f.stats.sender_drops).sum();
     summary.insert("sender_drops".into(), sender_drops.into());
+    let mut warnings = sim.warnings.clone();
+    if 2 * sender_drops > drops {
+        warnings.push(format!(
+            "most drops ({sender_drops} of {drops}) were at the senders' own NIC queues, not in the network: the \
+             hosts send faster than their first links drain (a longer host queue, pacing, or tcp.local_drop = \"cwr\")"
+        ));
+    }
+    if !warnings.is_empty() {
+        summary.insert("warnings".into(), warnings.into());
+    }
     summary.insert("live_packets".into(), sim.live_packets().into());
     summary.insert("peak_live_packets".into(), sim.peak_live_packets().into());
     let cons = match sim.check_conservation() {

@@ -47,6 +47,8 @@ pub(crate) struct Builder<'a> {
     pub(crate) mem: &'a mut MemoryEstimate,
     /// The run's duration (what a link's pipe may come to hold).
     pub(crate) duration: SimTime,
+    /// Warnings about the links' settings, each once (`QueueSpec::warnings`).
+    pub(crate) warnings: Vec<String>,
 }
 
 impl Builder<'_> {
@@ -68,6 +70,11 @@ impl Builder<'_> {
             }
             let id = self.net.links.len() as u64;
             let disc = q.build(spec.rate.0, Rng::stream(self.seed, STREAM_QUEUE + id), &format!("{path}.queue"))?;
+            for w in q.warnings(&format!("{path}.queue")) {
+                if !self.warnings.contains(&w) {
+                    self.warnings.push(w);
+                }
+            }
             let name = format!("{}->{}", self.net.nodes[x as usize].name, self.net.nodes[y as usize].name);
             let mut link = Link::new(
                 name,

@@ -146,8 +146,9 @@ impl Scenario {
         let seed = seed.or(self.seed).unwrap_or(1);
         self.validate()?;
         let mut mem = self.cost()?;
-        let net = self.network(seed, &mut mem)?;
+        let (net, warnings) = self.network(seed, &mut mem)?;
         let mut sim = Sim::new(net, seed);
+        sim.warnings = warnings;
         // the estimate goes with the simulation: entries whose flow count needs the built
         // network (workload, incast: the hosts' link rates) charge it as they are added
         sim.memory = mem;
@@ -207,14 +208,15 @@ impl Scenario {
     }
 
     /// The topology phase: the network and its reordering stages.
-    fn network(&self, seed: u64, mem: &mut MemoryEstimate) -> Result<Network, String> {
+    fn network(&self, seed: u64, mem: &mut MemoryEstimate) -> Result<(Network, Vec<String>), String> {
         let mut net = Network::default();
-        let mut b = Builder { net: &mut net, seed, mem, duration: self.duration.0 };
+        let mut b = Builder { net: &mut net, seed, mem, duration: self.duration.0, warnings: Vec::new() };
         self.topology.build(&mut b)?;
+        let warnings = b.warnings;
         for (i, r) in self.reorder.iter().enumerate() {
             r.attach(&mut net, seed, &format!("reorder[{i}]"), mem, self.duration.0)?;
         }
-        Ok(net)
+        Ok((net, warnings))
     }
 }
 

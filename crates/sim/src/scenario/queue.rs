@@ -213,6 +213,28 @@ impl Default for QueueSpec {
 }
 
 impl QueueSpec {
+    /// Settings this queue accepts that likely do not mean what was meant, one line each
+    /// naming the field: a RED (or RIO class) `max_th` at or above the buffer's `limit`,
+    /// which the average queue cannot reach before the tail drops.
+    pub(crate) fn warnings(&self, path: &str) -> Vec<String> {
+        let above = |field: String, max_th: f64, limit: u64| {
+            (max_th >= limit as f64).then(|| {
+                format!(
+                    "{field}: {max_th} is at or above the queue's limit {limit}: the average queue cannot reach \
+                     it before the buffer drops at its tail (a max_th below limit, e.g. limit / 2)"
+                )
+            })
+        };
+        match self {
+            QueueSpec::Red(r) => above(format!("{path}.max_th"), r.max_th, r.limit).into_iter().collect(),
+            QueueSpec::Rio(r) | QueueSpec::Riops(r) => [("in", &r.in_class), ("out", &r.out_class)]
+                .into_iter()
+                .filter_map(|(c, k)| above(format!("{path}.{c}.max_th"), k.max_th, r.limit))
+                .collect(),
+            QueueSpec::Droptail(_) | QueueSpec::Superpacket(_) => Vec::new(),
+        }
+    }
+
     pub(crate) fn build(&self, rate: BitsPerSec, rng: Rng, path: &str) -> Result<Box<dyn QueueDisc>, String> {
         match self {
             &QueueSpec::Droptail(DropTailSpec { limit, unit, ecn_threshold }) => {

@@ -83,6 +83,17 @@ mod tests {
         bottleneck = { rate = "10Mbps", delay = "5ms" }
     "#;
 
+    /// The same dumbbell with a bottleneck that marks ECN (DCTCP is refused without one).
+    const MARKING: &str = r#"
+        name = "t"
+        duration = "10ms"
+        [topology]
+        kind = "dumbbell"
+        pairs = 1
+        access = { rate = "100Mbps", delay = "1ms" }
+        bottleneck = { rate = "10Mbps", delay = "5ms", queue = { kind = "droptail", limit = 100, ecn_threshold = 20 } }
+    "#;
+
     /// Every congestion control of the registry parses by name, builds, runs and lists,
     /// and every name the short form accepts is in the list (and nothing else).
     #[test]
@@ -91,7 +102,7 @@ mod tests {
         for name in cc::NAMES {
             assert!(listed.iter().any(|n| n == name), "{name} not listed");
             builds(&format!(
-                "{DUMBBELL}\n[tcp]\ncc = \"{name}\"\n[[traffic]]\nkind = \"bulk\"\nfrom = \"s0\"\nto = \"d0\"\n"
+                "{MARKING}\n[tcp]\ncc = \"{name}\"\n[[traffic]]\nkind = \"bulk\"\nfrom = \"s0\"\nto = \"d0\"\n"
             ));
         }
         builds(&format!("{DUMBBELL}\n[tcp.cc]\nkind = \"fixed\"\nwindow = 4\n[[traffic]]\nkind = \"bulk\"\nfrom = \"s0\"\nto = \"d0\"\n"));

@@ -215,7 +215,9 @@ fn schema_errors_name_the_field() {
         .replace("nodes = [", "nodes = [\"x0\", \"x1\", ")
         .replace("links = [", "links = [{ a = \"x0\", b = \"x1\", rate = \"1Gbps\", delay = \"1us\" }, ");
     let e = build(&island, 1).map(|_| ()).unwrap_err();
-    assert_eq!(e, "traffic[0].hosts: no route from \"x0\" to \"h0_0\"");
+    // the error ends with the line of the file that sets `hosts`
+    let line = island.lines().position(|l| l.trim_start().starts_with("hosts")).expect("hosts") + 1;
+    assert_eq!(e, format!("traffic[0].hosts: no route from \"x0\" to \"h0_0\" (line {line})"));
     // a file of fractions is read (relative paths: from the current directory)
     let ok = wl("load = 0.5").replace("\"web_search\"", &format!("{{ file = {:?} }}", good.to_str().unwrap()));
     let sim = build(&fabric("10Gbps", "1s", &ok), 1).unwrap();

@@ -313,9 +313,14 @@ fn receiver_echo_without_delayed_ack() {
 /// with it, g outside (0, 1] and unknown fields are one-line errors naming the field.
 #[test]
 fn dctcp_in_scenarios() {
+    // the receiver link's queue marks: DCTCP is refused where no queue does
+    let marking = |tcp: &str| scenario(tcp).replace("limit = 50 }", "limit = 50, ecn_threshold = 20 }");
     let build = |tcp: &str| -> Result<sim::Sim, String> {
-        sim::Scenario::from_toml_str(&scenario(tcp)).and_then(|sc| sc.build(Some(1)))
+        sim::Scenario::from_toml_str(&marking(tcp)).and_then(|sc| sc.build(Some(1)))
     };
+    let unmarked = sim::Scenario::from_toml_str(&scenario("cc = \"dctcp\"")).and_then(|sc| sc.build(Some(1)));
+    let e = unmarked.map(|_| ()).unwrap_err();
+    assert!(e.starts_with("tcp.cc: dctcp reacts to ECN marks") && e.contains("ecn_threshold"), "{e}");
     for tcp in ["cc = \"dctcp\"", "cc = { kind = \"dctcp\", g = 0.125 }", "cc = \"dctcp\"\necn = true"] {
         let sim = build(tcp).unwrap_or_else(|e| panic!("{tcp}: {e}"));
         let f = sim.flows.get(0).expect("live flow");
