@@ -255,6 +255,6 @@ def test_warnings_name_settings_that_likely_do_not_mean_what_was_meant(tmp_path)
     import subprocess
     import sys
     r = subprocess.run([sys.executable, "-m", "superpacket.cli", "run", str(f), "--json"], capture_output=True,
-                       text=True)
+                       text=True, check=False)
     assert r.returncode == 0 and "superpacket: warning: topology.bottleneck.queue.max_th: 60" in r.stderr, r.stderr
     assert json.loads(r.stdout)["summary"]["warnings"] == w
