@@ -14,6 +14,7 @@ pub mod gate;
 pub mod links;
 pub mod output;
 pub mod queue;
+pub mod raw;
 pub mod recovery;
 pub mod registry;
 pub mod reorder;
