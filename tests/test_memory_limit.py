@@ -128,9 +128,12 @@ def test_human_writes_as_the_simulator_does() -> None:
 def test_a_scenario_its_own_budget_refuses_keeps_that_refusal_under_a_limit(tmp_path: Path) -> None:
     """10^8 flows: 10^8 x 1800 B = 180 GB, past the default 8 GB budget whatever the limit:
     bad input (exit 2), in the simulator's words, not an out-of-memory line."""
-    (tmp_path / "huge.toml").write_text(scenario(100_000_000))
+    text = scenario(100_000_000)
+    (tmp_path / "huge.toml").write_text(text)
     rc, _, _, err = limited(tmp_path, 1.0e9, "run", "huge.toml")
     assert rc == 2
+    # the simulator's error about a field of a file ends with the line that sets it
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.strip().startswith("count"))
     assert err.strip().splitlines() == [(
         "superpacket: huge.toml: traffic[0].count: the run would hold about 180.0 GB (budget 8.0 GB; set "
-        "SUPERPACKET_MEMORY_BUDGET or [output] memory_budget)")]
+        f"SUPERPACKET_MEMORY_BUDGET or [output] memory_budget) (line {line})")]

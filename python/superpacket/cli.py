@@ -113,8 +113,6 @@ def cmd_run(a: argparse.Namespace) -> int:
             return _fail(f"--out {a.out}: {e}")
     elif res.pcap_links:
         print("superpacket: note: [output] pcap traces are written only with --out DIR", file=sys.stderr)
-    for w in res.summary.get("warnings") or []:  # settings that likely do not mean what was meant
-        print(f"superpacket: warning: {w}", file=sys.stderr)
     if a.json:
         flows = [{k: _json_value(v) for k, v in row.items()} for row in res.flows.to_dicts()]
         out: dict[str, Any] = {
@@ -128,6 +126,7 @@ def cmd_run(a: argparse.Namespace) -> int:
         if a.timing:
             out["wall_s"] = res.wall_s
         print(json.dumps(out, indent=2, sort_keys=True))
+        _print_warnings(res.summary)
         return 0
     s = res.summary
     print(f"scenario {s.get('name')!r}  seed {s.get('seed')}  simulated {s.get('sim_time_s'):g} s  "
@@ -158,7 +157,15 @@ def cmd_run(a: argparse.Namespace) -> int:
         print(f"results written to {a.out}/")
         for name, path in zip(res.pcap_links, res.pcap_files, strict=True):
             print(f"  trace of {name}: {path}")
+    _print_warnings(s)
     return 0
+
+
+def _print_warnings(summary: dict[str, Any]) -> None:
+    """The run's warnings (settings that likely do not mean what was meant) on stderr,
+    once its output is complete: a command that fails prints its one line only."""
+    for w in summary.get("warnings") or []:
+        print(f"superpacket: warning: {w}", file=sys.stderr)
 
 
 def links_to_show(flows: Any, links: Any, all_links: bool) -> tuple[Any, int]:
