@@ -134,7 +134,8 @@ def cmd_run(a: argparse.Namespace) -> int:
     mean = s.get("mean_fct_s")
     print(f"flows {s.get('flows')}  completed {s.get('completed_flows')}  "
           f"mean FCT {'-' if mean is None else f'{mean:.6f} s'}  with a timeout {s.get('flows_with_timeout')}")
-    print(f"drops {s.get('drops')}  of which at the senders' own NIC queues {s.get('sender_drops')}"
+    held = f"  segments the NICs refused and the flows kept {s['nic_refusals']}" if s.get("nic_refusals") else ""
+    print(f"drops {s.get('drops')}  of which at the senders' own NIC queues {s.get('sender_drops')}{held}"
           "  (every link, host NICs included, has a queue: DropTail of 1000 packets unless the scenario"
           " says otherwise; `limit` below)")
     import polars as pl

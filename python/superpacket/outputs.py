@@ -108,8 +108,12 @@ FLOWS = Table("flows", "one row per TCP flow, in `flow_id` order, finished or no
     _c("sender_drops", "packets", "int", "Of `pkts_dropped`, the packets of the sending direction (data, "
        "SYN) dropped by the sending host's own NIC queue (the first link of the flow's route), not by a "
        "router."),
-    _c("local_cwr", "", "int", "Window reductions in response to drops at the sender's own NIC queue "
-       "(`[tcp] local_drop = \"cwr\"`; 0 otherwise)."),
+    _c("local_cwr", "", "int", "Window reductions in response to drops at, or refusals by, the sender's own "
+       "NIC queue (`[tcp] local_drop = \"cwr\"` or `\"hold\"`, at most one per window of data; 0 otherwise)."),
+    _c("nic_refusals", "", "int", "Times the sending host's own NIC queue refused a data segment that the "
+       "flow kept unsent and sent later, when the queue had room (`[tcp] local_drop = \"hold\"`, as Linux's "
+       "tcp_write_xmit). Not packets sent or dropped: nothing was lost. Linux's qdisc counts each such "
+       "refusal as a drop, so a testbed's \"sender drops\" are `sender_drops + nic_refusals`."),
     _c("data_pkts_sent", "packets", "int", "Data segments the sender transmitted, new and retransmitted "
        "(no SYN, no ACK)."),
     _c("retransmits", "packets", "int", "Segments the sender transmitted again: data segments below the "
@@ -281,6 +285,8 @@ SUMMARY: tuple[Output, ...] = (
        "`links.drops`)."),
     _c("sender_drops", "packets", "int", "TCP packets dropped by their sender's own NIC queue (the sum of "
        "`flows.sender_drops`)."),
+    _c("nic_refusals", "", "int", "Data segments the senders' NIC queues refused and the flows kept to send "
+       "later (the sum of `flows.nic_refusals`; `[tcp] local_drop = \"hold\"`); not drops."),
     _c("live_packets", "packets", "int", "Packets still in the network at the end of the run."),
     _c("peak_live_packets", "packets", "int", "The most packets in the network at once."),
     _c("conservation", "", "string", "`ok` when every packet sent is accounted for (delivered, dropped or "

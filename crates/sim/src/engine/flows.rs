@@ -75,7 +75,9 @@ struct DoneFlow {
     done_after_end_ns: u32,
     pkts_delivered: u16,
     pkts_dropped: u16,
-    sender_drops: u16,
+    /// `sender_drops` or, with `HOLDS` set, `nic_refusals` (a flow that has both stays
+    /// live: a flow keeps its refused segments or loses them, nearly never both).
+    nic: u16,
     data_pkts_sent: u16,
     retransmits: u16,
     timeouts: u16,
@@ -88,10 +90,14 @@ struct DoneFlow {
     rtt_samples: u16,
     /// The ideal FCT (`Sim::ideal_fct`), ns.
     ideal_fct_ns: u32,
-    /// Index into `Flows::cc_names`.
-    cc: u8,
-    sp_fell_back: bool,
+    /// Index into `Flows::cc_names` (below 64), with the `FELL_BACK` and `HOLDS` bits.
+    bits: u8,
 }
+
+/// `DoneFlow::bits`: the flow fell back from super-packets.
+const FELL_BACK: u8 = 0x40;
+/// `DoneFlow::bits`: `nic` counts refusals (held), not drops.
+const HOLDS: u8 = 0x80;
 
 impl DoneFlow {
     /// The compact row of a finished flow, or None if a value does not fit it.
@@ -113,7 +119,11 @@ impl DoneFlow {
             done_after_end_ns: u32::try_from(done.ns() - end.ns()).ok()?,
             pkts_delivered: n(s.pkts_delivered)?,
             pkts_dropped: n(s.pkts_dropped)?,
-            sender_drops: n(s.sender_drops)?,
+            nic: match (s.sender_drops, s.nic_refusals) {
+                (d, 0) => n(d)?,
+                (0, r) => n(r)?,
+                _ => return None,
+            },
             data_pkts_sent: n(s.data_pkts_sent)?,
             retransmits: n(s.retransmits)?,
             timeouts: n(s.timeouts)?,
@@ -125,8 +135,9 @@ impl DoneFlow {
             ooo_arrivals: n(s.ooo_arrivals)?,
             rtt_samples: n(s.rtt_samples)?,
             ideal_fct_ns: u32::try_from(s.ideal_fct?.ns()).ok()?,
-            cc,
-            sp_fell_back: s.sp_fell_back,
+            bits: (cc < FELL_BACK).then_some(cc)?
+                | if s.sp_fell_back { FELL_BACK } else { 0 }
+                | if s.nic_refusals > 0 { HOLDS } else { 0 },
         })
     }
 
@@ -145,16 +156,17 @@ impl DoneFlow {
                 pkts_sent: delivered + dropped,
                 pkts_delivered: delivered,
                 pkts_dropped: dropped,
-                sender_drops: self.sender_drops as u64,
+                sender_drops: if self.bits & HOLDS == 0 { self.nic as u64 } else { 0 },
                 data_pkts_sent: self.data_pkts_sent as u64,
                 retransmits: self.retransmits as u64,
                 timeouts: self.timeouts as u64,
                 fast_retransmits: self.fast_retransmits as u64,
                 ecn_reductions: self.ecn_reductions as u64,
                 local_cwr: self.local_cwr as u64,
+                nic_refusals: if self.bits & HOLDS != 0 { self.nic as u64 } else { 0 },
                 sp_sent: self.sp_sent as u64,
                 sp_denied: self.sp_denied as u64,
-                sp_fell_back: self.sp_fell_back,
+                sp_fell_back: self.bits & FELL_BACK != 0,
                 ooo_arrivals: self.ooo_arrivals as u64,
                 bytes_received: self.size as u64,
                 end: Some(end),
@@ -191,7 +203,7 @@ const PLACEHOLDER: DoneFlow = DoneFlow {
     done_after_end_ns: 0,
     pkts_delivered: 0,
     pkts_dropped: 0,
-    sender_drops: 0,
+    nic: 0,
     data_pkts_sent: 0,
     retransmits: 0,
     timeouts: 0,
@@ -203,8 +215,7 @@ const PLACEHOLDER: DoneFlow = DoneFlow {
     ooo_arrivals: 0,
     rtt_samples: 0,
     ideal_fct_ns: 0,
-    cc: 0,
-    sp_fell_back: false,
+    bits: 0,
 };
 
 impl Flows {
@@ -272,7 +283,7 @@ impl Flows {
             Some(f) => FlowRecord::of(f),
             None => {
                 let d = &self.done[id as usize];
-                d.record(id, self.cc_names[d.cc as usize])
+                d.record(id, self.cc_names[(d.bits & (FELL_BACK - 1)) as usize])
             }
         }
     }

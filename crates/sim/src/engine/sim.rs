@@ -23,7 +23,7 @@ use crate::net::link::Arrival;
 use crate::net::topology::Multipath;
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::sack::{SackBlock, SackBlocks};
-use crate::tcp::{Flow, SenderState, TcpOut, TcpParams};
+use crate::tcp::{Flow, LocalDrop, SenderState, TcpOut, TcpParams};
 
 /// The spraying RNG's stream (apart from the scenario's streams, scenario.rs).
 const STREAM_SPRAY: u64 = 0x5350_5241_5900_0000; // "SPRAY"
@@ -48,6 +48,17 @@ pub enum Ev {
     Sample,
     FlowSample,
     Monitor,
+    /// The next waiting packet of host link's NIC queue starts service: the flows that
+    /// wait for room there send (`LocalDrop::Hold`).
+    NicWake(LinkId),
+}
+
+/// Flows waiting for room in one host's NIC queue, in the order they were refused, and
+/// the pending wake-up.
+#[derive(Default)]
+struct NicWaiters {
+    flows: Vec<FlowId>,
+    wake_at: Option<SimTime>,
 }
 
 /// One flow at one sampling time: what the receiver holds in order and the sender's
@@ -124,6 +135,19 @@ pub struct Sim {
     pub tcp_configs: Vec<(String, String)>,
     /// The high-frequency monitor of one link (output.monitor, monitor.rs).
     pub monitor: Option<Monitor>,
+    /// Flows waiting for room in their host's NIC queue, by link (`LocalDrop::Hold`).
+    nic_waits: HashMap<LinkId, NicWaiters>,
+}
+
+/// The data segments flow `flow`'s host NIC queue accepts now (`TcpOut::room`): asked of
+/// the queue only for a flow that keeps what its NIC refuses (`LocalDrop::Hold`).
+#[inline(always)]
+fn nic_room(links: &mut [crate::net::link::Link], routes: &Routes, slab: &PacketSlab, flow: &Flow, now: SimTime) -> u32 {
+    if flow.p.local_drop != LocalDrop::Hold {
+        return u32::MAX;
+    }
+    let l = routes[flow.fwd as usize][0];
+    links[l as usize].room(now, slab, flow.p.mss + flow.p.header).unwrap_or(u32::MAX)
 }
 
 impl Sim {
@@ -155,6 +179,7 @@ impl Sim {
             tcp_configs: Vec::new(),
             warnings: Vec::new(),
             monitor: None,
+            nic_waits: HashMap::new(),
         }
     }
 
@@ -261,12 +286,14 @@ impl Sim {
                 flow.timer_at = None;
                 let now = self.now;
                 let mut out = std::mem::take(&mut self.out);
+                out.room = nic_room(&mut self.net.links, &self.routes, &self.slab, flow, now);
                 flow.on_timer(now, &mut out);
                 self.emit(f, out);
             }
             Ev::Gen(g) => self.generator_fire(g),
             Ev::Source(s) => self.source_fire(s),
             Ev::Monitor => self.monitor_fire(),
+            Ev::NicWake(l) => self.nic_wake(l),
             Ev::FlowSample => self.flow_sample_fire(),
             Ev::Sample => {
                 for &l in &self.sample_links {
@@ -318,6 +345,10 @@ impl Sim {
         // put the buffers back; the placeholder left by `take` holds no allocation
         std::mem::forget(std::mem::replace(&mut self.out, out));
         let flow = self.flows.live_mut(f);
+        if flow.waits_for_nic() && !flow.nic_parked {
+            self.park_on_nic(f);
+        }
+        let flow = self.flows.live_mut(f);
         if let Some(d) = flow.next_deadline() {
             if flow.timer_at.is_none_or(|t| d < t) {
                 flow.timer_at = Some(d);
@@ -325,6 +356,78 @@ impl Sim {
             }
         } else if flow.state == SenderState::Done {
             self.flows.retire_if_done(f);
+        }
+    }
+
+    /// Puts flow `f`, whose NIC queue refused a segment, on that queue's waiting list and
+    /// makes sure a wake-up is due when its next waiting packet starts service.
+    #[cold]
+    fn park_on_nic(&mut self, f: FlowId) {
+        let flow = self.flows.live_mut(f);
+        flow.nic_parked = true;
+        let l = self.routes[flow.fwd as usize][0];
+        let w = self.nic_waits.entry(l).or_default();
+        w.flows.push(f);
+        if w.wake_at.is_none() {
+            // the refusal came from a full queue, so a packet waits there; were none to
+            // wait, the flow would find room at once
+            let t = self.net.links[l as usize].next_start().unwrap_or(self.now).max(self.now);
+            w.wake_at = Some(t);
+            self.events.push(t.ns(), Ev::NicWake(l));
+        }
+    }
+
+    /// Link `l`'s NIC queue has room again: the flows waiting there send, in the order
+    /// they were refused, while it has room; the rest keep their turn.
+    #[cold]
+    fn nic_wake(&mut self, l: LinkId) {
+        let now = self.now;
+        let Some(w) = self.nic_waits.get_mut(&l) else { return };
+        if w.wake_at != Some(now) {
+            return;
+        }
+        w.wake_at = None;
+        let mut waiting = std::mem::take(&mut w.flows);
+        let mut served = 0;
+        while served < waiting.len() {
+            let f = waiting[served];
+            // a flow retired meanwhile (everything acknowledged) waits for nothing
+            let Some(flow) = self.flows.get_mut(f) else {
+                served += 1;
+                continue;
+            };
+            let room = nic_room(&mut self.net.links, &self.routes, &self.slab, flow, now);
+            if room == 0 {
+                break;
+            }
+            flow.nic_parked = false;
+            let mut out = std::mem::take(&mut self.out);
+            out.room = room;
+            flow.on_nic_room(now, &mut out);
+            self.emit(f, out); // parks it again (at the back) if the queue refused again
+            served += 1;
+        }
+        let w = self.nic_waits.entry(l).or_default();
+        if served < waiting.len() {
+            let later = std::mem::take(&mut w.flows);
+            waiting.drain(..served);
+            waiting.extend(later);
+            w.flows = waiting;
+        }
+        if !w.flows.is_empty() && w.wake_at.is_none() {
+            let t = self.net.links[l as usize].next_start().unwrap_or(now).max(now);
+            if t == now && served == 0 {
+                // no room and nothing to wait for: the waiters try again on their own
+                // (their next ACK or timer)
+                for f in std::mem::take(&mut w.flows) {
+                    if let Some(flow) = self.flows.get_mut(f) {
+                        flow.nic_parked = false;
+                    }
+                }
+                return;
+            }
+            w.wake_at = Some(t);
+            self.events.push(t.ns(), Ev::NicWake(l));
         }
     }
 
@@ -493,6 +596,7 @@ impl Sim {
             } else {
                 &[]
             };
+            out.room = nic_room(&mut self.net.links, &self.routes, &self.slab, flow, now);
             flow.on_ack(&pkt, sack, now, &mut out);
             if !was_done && flow.stats.sender_done.is_some() {
                 done_owner = flow.owner; // closed-loop sources (issue 4)

@@ -245,6 +245,34 @@ impl Link {
         }
     }
 
+    /// How many packets of `bytes` wire bytes arriving now the queue accepts for sure:
+    /// its hard limit less what waits, plus one for an idle serialiser (that packet goes
+    /// straight into service, ns-2's occupancy convention); None when the discipline has
+    /// no hard limit or the limit cannot hold even one such packet (a sender cannot wait
+    /// for room that never comes). Random early drops (RED) are not foreseen.
+    pub fn room(&mut self, now: SimTime, slab: &PacketSlab, bytes: u32) -> Option<u32> {
+        self.advance(now, slab);
+        let (limit, unit) = self.disc.limit()?;
+        let (free, empty) = match unit {
+            crate::net::queue::Unit::Packets => (limit.saturating_sub(self.q.pkts as u64), limit),
+            crate::net::queue::Unit::Bytes => {
+                let b = bytes.max(1) as u64;
+                (limit.saturating_sub(self.q.bytes) / b, limit / b)
+            }
+        };
+        if empty == 0 {
+            return None;
+        }
+        let idle = (free > 0 && self.busy_until <= now) as u64;
+        Some((free + idle).min(u32::MAX as u64 - 1) as u32)
+    }
+
+    /// When the next waiting packet starts service (the queue then has one more place),
+    /// after `advance`; None when nothing waits.
+    pub fn next_start(&self) -> Option<SimTime> {
+        self.ring.get(self.started).map(|s| s.start)
+    }
+
     /// A packet arrives at the link's egress at `now`: random loss, then the discipline's
     /// verdict on the queue as it is, then into the ring with its service start and
     /// far-end arrival fixed (straight into service on an idle serialiser, ns-2's enque

@@ -161,6 +161,7 @@ pub fn flow_columns(sim: &Sim, mut sink: impl FnMut(&str, Column)) {
     sink("pkts_dropped", u(&|f| f.stats.pkts_dropped));
     sink("sender_drops", u(&|f| f.stats.sender_drops));
     sink("local_cwr", u(&|f| f.stats.local_cwr));
+    sink("nic_refusals", u(&|f| f.stats.nic_refusals));
     sink("data_pkts_sent", u(&|f| f.stats.data_pkts_sent));
     sink("retransmits", u(&|f| f.stats.retransmits));
     sink("timeouts", u(&|f| f.stats.timeouts));
@@ -278,11 +279,15 @@ pub fn collect_tables(sim: &Sim, name: &str) -> RunResults {
     // TCP data dropped by the senders' own NIC queues, apart from everything else
     let sender_drops: u64 = fl().map(|f| f.stats.sender_drops).sum();
     summary.insert("sender_drops".into(), sender_drops.into());
+    // segments the NIC queues refused and their flows kept (local_drop = "hold")
+    let nic_refusals: u64 = fl().map(|f| f.stats.nic_refusals).sum();
+    summary.insert("nic_refusals".into(), nic_refusals.into());
     let mut warnings = sim.warnings.clone();
     if 2 * sender_drops > drops {
         warnings.push(format!(
             "most drops ({sender_drops} of {drops}) were at the senders' own NIC queues, not in the network: the \
-             hosts send faster than their first links drain (a longer host queue, pacing, or tcp.local_drop = \"cwr\")"
+             hosts send faster than their first links drain (tcp.local_drop = \"hold\" keeps what the queue \
+             refuses, as Linux does; or a longer host queue, or pacing)"
         ));
     }
     if !warnings.is_empty() {

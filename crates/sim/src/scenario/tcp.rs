@@ -113,8 +113,11 @@ pub struct TcpSpec {
     /// (`threshold`, `strict`, `measure`, `estimator`, `gain`, `filter_rtts`, `headroom`,
     /// `ss_headroom`: tcp/gate/burstiness.rs).
     pub gate: Option<GateSpec>,
-    /// The reaction to a data packet dropped by the host's own NIC queue: "ignore"
-    /// (default; found as any loss) or "cwr" (Linux: enter CWR, tcp/mod.rs `LocalDrop`).
+    /// What happens to a data segment the host's own NIC queue refuses: "ignore" (default;
+    /// lost, and found as any loss, as by ns-2's agents), "cwr" (lost, and the window
+    /// reduced once, as Linux 2.6) or "hold" (as Linux's tcp_write_xmit: the segment stays
+    /// unsent, the window is reduced once, and the flow sends again when the queue has
+    /// room; nothing is lost; tcp/mod.rs `LocalDrop`).
     #[schemars(default = "tcp_default::local_drop")]
     pub local_drop: Option<LocalDropSpec>,
     /// Receiver ACK batching (interrupt coalescing, tcp/mod.rs `AckBatch`):
@@ -215,6 +218,7 @@ pub(crate) mod tcp_default {
         Some(match d().local_drop {
             LocalDrop::Ignore => LocalDropSpec::Ignore,
             LocalDrop::Cwr => LocalDropSpec::Cwr,
+            LocalDrop::Hold => LocalDropSpec::Hold,
         })
     }
 }
@@ -239,6 +243,7 @@ pub struct AckBatchSpec {
 pub enum LocalDropSpec {
     Ignore,
     Cwr,
+    Hold,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
@@ -377,6 +382,7 @@ impl TcpSpec {
                 None => d.local_drop,
                 Some(LocalDropSpec::Ignore) => crate::tcp::LocalDrop::Ignore,
                 Some(LocalDropSpec::Cwr) => crate::tcp::LocalDrop::Cwr,
+                Some(LocalDropSpec::Hold) => crate::tcp::LocalDrop::Hold,
             },
             ack_batch: match self.ack_batch {
                 None => None,

@@ -103,13 +103,22 @@ pub struct AckBatch {
     pub timeout: SimTime,
 }
 
-/// The reaction to a data packet dropped by the sending host's own NIC queue
-/// (txqueuelen), before any router saw it.
+/// What happens to a data segment the sending host's own NIC queue (txqueuelen) refuses,
+/// before any router saw it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LocalDrop {
-    /// None: the loss is found like any other, by duplicate ACKs, SACK or the RTO
+    /// Lost, and the loss is found like any other, by duplicate ACKs, SACK or the RTO
     /// (ns-2's agents, whose hosts have no transmit queue; the default).
     Ignore,
+    /// Linux (net/ipv4/tcp_output.c): `tcp_transmit_skb` sees the queue's refusal,
+    /// `tcp_enter_cwr` reduces the window once per window of data (as `Cwr`), and
+    /// `tcp_write_xmit` stops with the segment still unsent: snd_nxt does not advance and
+    /// nothing is lost. The flow sends again when its NIC queue has room (the simulator
+    /// wakes it when the queue's next packet starts service). The queue is asked before
+    /// the flow sends (`TcpOut::room`: its hard limit, in packets or bytes); a random
+    /// early drop of a RED queue at a host stays a loss. Refusals are counted apart from
+    /// drops (`FlowStats::nic_refusals`).
+    Hold,
     /// Linux 2.6's tcp_transmit_skb: a local congestion return makes the sender enter CWR
     /// (tcp_enter_cwr): ssthresh from the congestion control, the window down to it, at
     /// most once per window of data, outside loss recovery. The dropped packet itself is
@@ -189,8 +198,12 @@ pub struct FlowStats {
     pub timeouts: u64,
     pub fast_retransmits: u64,
     pub ecn_reductions: u64,
-    /// Window reductions for drops at the host's own NIC queue (`LocalDrop::Cwr`).
+    /// Window reductions for drops at, or refusals by, the host's own NIC queue
+    /// (`LocalDrop::Cwr`, `LocalDrop::Hold`).
     pub local_cwr: u64,
+    /// Data segments the host's own NIC queue refused and the flow kept unsent, to send
+    /// when the queue had room (`LocalDrop::Hold`); neither sent nor dropped.
+    pub nic_refusals: u64,
     /// Super-packets this flow sent (first packets of new super-packets).
     pub sp_sent: u64,
     /// Super-packets judged denied (RTO with nothing of them acknowledged).
@@ -214,10 +227,18 @@ pub struct FlowStats {
 
 /// Packets an endpoint emits during one call, and the SACK blocks of its ACKs (a packet's
 /// `sack` field is 1 + an index into `sacks`; the simulator moves them to its side table).
-#[derive(Default)]
 pub struct TcpOut {
     pub pkts: Vec<Packet>,
     pub sacks: Vec<SackBlocks>,
+    /// Data segments the sending host's NIC queue accepts during this call (`LocalDrop::
+    /// Hold`: the simulator asks the queue before the call); `u32::MAX`: no limit.
+    pub room: u32,
+}
+
+impl Default for TcpOut {
+    fn default() -> Self {
+        TcpOut { pkts: Vec::new(), sacks: Vec::new(), room: u32::MAX }
+    }
 }
 
 /// The receiver's state (receiver.rs), apart from the sender's.
@@ -278,6 +299,14 @@ pub struct Flow {
     pub(crate) ecn_recover: u64,
     /// snd_max at the last local-drop reduction (once per window).
     pub(crate) local_recover: u64,
+    /// The NIC queue refused a segment of the last call (`LocalDrop::Hold`): the flow
+    /// waits for room (the simulator reads it after the call and wakes the flow).
+    pub(crate) nic_full: bool,
+    /// The simulator has put the flow on its NIC's waiting list (engine-owned).
+    pub(crate) nic_parked: bool,
+    /// Retransmissions loss recovery decided on that the NIC queue refused, to send first
+    /// when it has room (Linux keeps them marked lost in the write queue).
+    pub(crate) held_retx: Vec<(u64, u64)>,
     /// The send gate, not the window, stopped the last send loop (sender.rs
     /// `grow_cwnd`: the window does not grow meanwhile).
     pub(crate) gate_limited: bool,
@@ -339,6 +368,9 @@ impl Flow {
             ecn_ok: false,
             ecn_recover: 0,
             local_recover: 0,
+            nic_full: false,
+            nic_parked: false,
+            held_retx: Vec::new(),
             gate_limited: false,
             cwr_pending: false,
             rto_una: 0,

@@ -88,8 +88,23 @@ impl Flow {
                     self.on_loss_reduction();
                 }
                 Decision::WindowFromSsthresh { plus } => self.cc_state.cwnd = (self.cc_state.ssthresh + plus).max(1.0),
-                Decision::Retransmit { seq, len } => self.send_segment(seq, len as u32, now, out),
+                Decision::Retransmit { seq, len } => {
+                    if out.room == 0 {
+                        // the NIC queue refused it: sent first when it has room
+                        self.held_retx.push((seq, len));
+                        self.on_nic_full(now);
+                        continue;
+                    }
+                    out.room -= 1;
+                    self.send_segment(seq, len as u32, now, out)
+                }
                 Decision::SendNew { len } => {
+                    if out.room == 0 {
+                        // limited transmit's segment stays unsent (snd_nxt unchanged)
+                        self.on_nic_full(now);
+                        continue;
+                    }
+                    out.room -= 1;
                     self.send_segment(self.snd_nxt, len as u32, now, out);
                     self.snd_nxt += len;
                     self.snd_max = self.snd_max.max(self.snd_nxt);
@@ -121,6 +136,10 @@ impl Flow {
         if self.state != SenderState::Established {
             return;
         }
+        self.nic_full = false;
+        if !self.held_retx.is_empty() && !self.send_held(now, out) {
+            return;
+        }
         let mss = self.p.mss as u64;
         // whole segments: the cast truncates, which is floor for a window >= 1 (and
         // saturates at +inf), without a libm call on baseline x86-64
@@ -143,6 +162,11 @@ impl Flow {
             if advances && self.sp.gate(seq, self.snd_una, self.snd_max, end, mss, wnd) == SpGate::Wait {
                 break;
             }
+            if out.room == 0 {
+                // Linux tcp_write_xmit: the queue refused; the segment stays unsent
+                self.on_nic_full(now);
+                break;
+            }
             if !self.sched.is_window_limited() {
                 let v = self.gate_view(seq, len);
                 let rate = self.pacing_rate();
@@ -156,6 +180,7 @@ impl Flow {
             if !in_order {
                 self.rec.on_sent(self.snd_max, seq, len);
             }
+            out.room -= 1;
             self.send_segment(seq, len as u32, now, out);
             if advances {
                 self.snd_nxt = seq + len;
@@ -164,6 +189,40 @@ impl Flow {
                 }
             }
         }
+    }
+
+    /// Sends the retransmissions the NIC queue refused earlier, oldest first, those still
+    /// unacknowledged; false when the queue refuses again (the rest stay held).
+    #[cold]
+    fn send_held(&mut self, now: SimTime, out: &mut TcpOut) -> bool {
+        let mut k = 0;
+        while k < self.held_retx.len() {
+            if out.room == 0 {
+                self.held_retx.drain(..k);
+                self.on_nic_full(now);
+                return false;
+            }
+            let (seq, len) = self.held_retx[k];
+            k += 1;
+            if seq + len > self.snd_una {
+                out.room -= 1;
+                self.send_segment(seq, len as u32, now, out);
+            }
+        }
+        self.held_retx.clear();
+        true
+    }
+
+    /// The host's NIC queue has room again (`LocalDrop::Hold`): send what waited.
+    pub fn on_nic_room(&mut self, now: SimTime, out: &mut TcpOut) {
+        self.try_send(now, out);
+    }
+
+    /// Whether the NIC queue refused a segment during the last call: the flow waits for
+    /// room (`LocalDrop::Hold`).
+    #[inline]
+    pub fn waits_for_nic(&self) -> bool {
+        self.nic_full
     }
 
     fn gate_view(&self, seq: u64, len: u64) -> GateView {
@@ -301,6 +360,7 @@ impl Flow {
                     self.ecn_recover = self.snd_max;
                     self.cc.on_rto(&mut self.cc_state, now);
                 }
+                self.held_retx.clear(); // go-back-N resends from snd_una
                 let s = self.send_state();
                 self.rec.on_rto(&s, now, &mut self.decisions);
                 self.apply_decisions(now, out);
@@ -420,14 +480,33 @@ impl Flow {
     /// One of this flow's data packets was dropped by its host's own NIC queue
     /// (`LocalDrop`).
     pub fn on_local_drop(&mut self, now: SimTime) {
-        if self.p.local_drop != super::LocalDrop::Cwr || self.state != SenderState::Established {
+        if self.p.local_drop == super::LocalDrop::Cwr {
+            self.enter_cwr(now);
+        }
+    }
+
+    /// The NIC queue refused a segment this flow was about to send (`LocalDrop::Hold`):
+    /// counted, the window reduced once (Linux `tcp_enter_cwr`), the flow waits for room.
+    #[cold]
+    fn on_nic_full(&mut self, now: SimTime) {
+        self.stats.nic_refusals += 1;
+        self.nic_full = true;
+        self.enter_cwr(now);
+    }
+
+    /// Linux `tcp_enter_cwr` for local congestion: ssthresh from the congestion control
+    /// and the window down to it, at most once per window of data, outside loss recovery.
+    fn enter_cwr(&mut self, now: SimTime) {
+        if self.state != SenderState::Established {
             return;
         }
         if self.rec.in_recovery() || self.snd_una <= self.local_recover {
             return;
         }
         self.stats.local_cwr += 1;
-        let flight = self.flight();
+        // Linux's tcp_enter_cwr asks the congestion control's ssthresh, from cwnd; the
+        // older "cwr" reaction here took FlightSize
+        let flight = if self.p.local_drop == super::LocalDrop::Hold { self.cc_state.cwnd } else { self.flight() };
         let ss = self.cc.ssthresh(&self.cc_state, flight, CongestionEvent::Ecn, now);
         self.cc_state.ssthresh = ss;
         self.cc_state.cwnd = ss.max(1.0).min(self.cc_state.cwnd);

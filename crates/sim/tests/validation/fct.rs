@@ -223,3 +223,35 @@ fn local_drop_enters_cwr() {
     let e = sim::Scenario::from_toml_str(&bad).err().unwrap();
     assert!(e.contains("local_drop") && !e.contains('\n'), "{e}");
 }
+
+/// `local_drop = "hold"` (Linux's tcp_write_xmit and tcp_enter_cwr): the same 20-segment
+/// window into the 5-packet NIC queue of an idle 10 Mb/s link. The queue takes 6 (one
+/// straight into service, 5 waiting: ns-2's occupancy convention), refuses the 7th: the
+/// 14 others stay unsent, nothing is lost, and the window is reduced once from cwnd, as
+/// Linux's ssthresh for Reno: max(20 / 2, 2) = 10, cwnd = min(10, 20) = 10. At 4.5 ms
+/// (handshake about 4.07 ms, the next service start 1.2 ms after it, at 5.27 ms) 6 have
+/// left. By the end the held segments have left as the queue drained, in order: 20 data
+/// packets for 20 segments, no retransmission, nothing out of order, no drop anywhere.
+/// (The NIC is this path's bottleneck, so later windows may be refused and reduced again,
+/// once per window, as in Linux: not asserted.)
+#[test]
+fn local_drop_hold_keeps_refused_segments() {
+    let toml = NIC_SCENARIO.replace("LOCAL", "local_drop = \"hold\"");
+    let (_, mut sim) = super::common::build(&toml, 1);
+    sim.run_until(sim::SimTime::from_us(4_500));
+    let f = sim.flows.get(0).expect("the flow is still sending");
+    assert_eq!(f.stats.data_pkts_sent, 6);
+    assert_eq!(f.stats.nic_refusals, 1);
+    assert_eq!((f.stats.sender_drops, f.stats.pkts_dropped), (0, 0));
+    assert_eq!(f.stats.local_cwr, 1);
+    assert_eq!((f.cc_state.cwnd, f.cc_state.ssthresh), (10.0, 10.0));
+    sim.run_until(sim::SimTime::from_ms(100));
+    let f = sim.flows.record(0).stats;
+    assert!(f.end.is_some(), "the flow completes");
+    assert_eq!(f.data_pkts_sent, 20);
+    assert_eq!((f.retransmits, f.timeouts, f.ooo_arrivals), (0, 0, 0));
+    assert_eq!((f.sender_drops, f.pkts_dropped), (0, 0));
+    let drops: u64 = sim.net.links.iter().map(|l| l.stats.total_drops()).sum();
+    assert_eq!(drops, 0);
+    super::common::finish(&sim);
+}
