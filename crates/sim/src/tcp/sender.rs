@@ -83,8 +83,7 @@ impl Flow {
             match self.decisions[i] {
                 Decision::Respond { flight } => {
                     self.stats.fast_retransmits += 1;
-                    self.cc_state.ssthresh =
-                        self.cc.ssthresh(&self.cc_state, flight, CongestionEvent::FastRetransmit, now);
+                    self.cc_state.ssthresh = self.reduced_ssthresh(flight, CongestionEvent::FastRetransmit, now);
                     self.on_loss_reduction();
                 }
                 Decision::WindowFromSsthresh { plus } => self.cc_state.cwnd = (self.cc_state.ssthresh + plus).max(1.0),
@@ -119,6 +118,22 @@ impl Flow {
             }
         }
         self.decisions.clear();
+    }
+
+    /// ssthresh for a congestion response to `flight` (segments, RFC 5681's FlightSize)
+    /// that never raises the window: the FlightSize used is at most cwnd, and the result
+    /// at most cwnd (or the 2-segment floor of RFC 5681 eq. 4). snd_max - snd_una exceeds
+    /// cwnd after a timeout (go-back-N resends what was in flight), after a reduction
+    /// (the old window still drains) and inside a SACK recovery (SACKed data above the
+    /// holes); taken whole there, a "reduction" set ssthresh above the window it reduced
+    /// (one CUBIC flow reached 451,731 segments on a path holding 13,000). RFC 6675's
+    /// pipe and Linux's ssthresh from cwnd (tcp_reno_ssthresh, tcp_cubic's
+    /// bictcp_recalc_ssthresh) both keep it at most cwnd.
+    #[inline]
+    fn reduced_ssthresh(&mut self, flight: f64, ev: CongestionEvent, now: SimTime) -> f64 {
+        let cwnd = self.cc_state.cwnd;
+        let ss = self.cc.ssthresh(&self.cc_state, flight.min(cwnd), ev, now);
+        ss.min(cwnd.max(2.0))
     }
 
     /// The pacing rate in force, bits/s.
@@ -346,11 +361,13 @@ impl Flow {
                     self.cc_state.cwnd = self.p.init_cwnd;
                 } else {
                     // RFC 5681 3.1 (after eq. 4): a segment already retransmitted by the
-                    // timer times out again: ssthresh is held constant
-                    if self.rto_una != self.snd_una {
+                    // timer times out again: ssthresh is held constant. A timeout inside
+                    // fast recovery keeps the ssthresh the recovery set, as Linux's
+                    // tcp_enter_loss does (high_seq above snd_una): that recovery already
+                    // responded to this window's loss, and its inflated window is no base
+                    if self.rto_una != self.snd_una && !self.rec.in_recovery() {
                         let flight = self.response_flight();
-                        self.cc_state.ssthresh =
-                            self.cc.ssthresh(&self.cc_state, flight, CongestionEvent::Timeout, now);
+                        self.cc_state.ssthresh = self.reduced_ssthresh(flight, CongestionEvent::Timeout, now);
                     }
                     self.rto_una = self.snd_una;
                     self.cc_state.cwnd = 1.0; // loss window LW = 1 segment
@@ -507,7 +524,7 @@ impl Flow {
         // Linux's tcp_enter_cwr asks the congestion control's ssthresh, from cwnd; the
         // older "cwr" reaction here took FlightSize
         let flight = if self.p.local_drop == super::LocalDrop::Hold { self.cc_state.cwnd } else { self.flight() };
-        let ss = self.cc.ssthresh(&self.cc_state, flight, CongestionEvent::Ecn, now);
+        let ss = self.reduced_ssthresh(flight, CongestionEvent::Ecn, now);
         self.cc_state.ssthresh = ss;
         self.cc_state.cwnd = ss.max(1.0).min(self.cc_state.cwnd);
         self.local_recover = self.snd_max;
@@ -523,7 +540,7 @@ impl Flow {
         }
         self.stats.ecn_reductions += 1;
         let flight = self.flight();
-        let ss = self.cc.ssthresh(&self.cc_state, flight, CongestionEvent::Ecn, now);
+        let ss = self.reduced_ssthresh(flight, CongestionEvent::Ecn, now);
         self.cc_state.ssthresh = ss;
         // a reduction never raises the window
         self.cc_state.cwnd = ss.max(1.0).min(self.cc_state.cwnd);

@@ -258,3 +258,31 @@ fn reordering_in_scenarios() {
     let e = parse("reordering = { kind = \"ncr\", variant = \"bold\" }").unwrap_err();
     assert!(e.contains("tcp.reordering") && e.contains("careful"), "{e}");
 }
+
+/// The defect of a delayed response when snd_max - snd_una is far above cwnd (after a
+/// long SACK recovery, whose SACKed data above the holes stays in it, or after a window
+/// reduction while the old window drains): TCP-DCR took the flight at the first duplicate
+/// ACK as snd_max - snd_una. A SACK + DCR flow sends 50 segments (init_cwnd 50); its
+/// window is then cut to cwnd = ssthresh = 5 (as an ECN or local reduction would) with
+/// the 50 still unacknowledged. A duplicate ACK SACKing segment 1 starts tau: the flight
+/// the window lets be in the network is min(50, 5) = 5 segments, and packet conservation
+/// allows 5 + 1 duplicate ACK = 6 < 50: nothing new leaves (before the fix: 50 + 1, so
+/// segment 50 left). When tau expires the response is based on that flight of 5:
+/// ssthresh = max(5 / 2, 2) = 2.5, never above the cwnd of 5 before it (before the fix:
+/// 50 / 2 = 25, a "reduction" to five times the window).
+#[test]
+fn dcr_response_bounded_by_cwnd() {
+    let p = TcpParams { init_cwnd: 50.0, ..dcr(RecoveryKind::Sack) };
+    let (mut s, first) = Script::established(p, 1000 * MSS, ms(100));
+    assert_eq!(first.len(), 50);
+    s.set_cwnd(5.0, 5.0);
+    s.advance(ms(100));
+    let sent = s.ack_sack(0, &[(1, 2)]);
+    assert_eq!(segs(&s, &sent), Vec::<u64>::new(), "nothing new beyond the window");
+    assert!(s.recovery_deadline().is_some(), "tau runs");
+    let before = s.cwnd();
+    s.expire_timer();
+    assert!(s.in_recovery());
+    assert_eq!(s.ssthresh(), 2.5, "after a cwnd of {before}");
+    assert!(s.cwnd() <= before, "cwnd {} after {before}", s.cwnd());
+}

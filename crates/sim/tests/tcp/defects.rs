@@ -83,3 +83,64 @@ fn repeated_timeout_keeps_ssthresh() {
     assert_eq!(s.ssthresh(), 5.0);
     assert_eq!(s.cwnd(), 1.0);
 }
+
+/// Opens a flow of congestion control `cc` with `p` as `Script::established` does.
+fn established_cc(p: TcpParams, cc: &str) -> Script {
+    let mut s = Script::with_cc(p, sim::tcp::cc::by_name(cc).expect("a built-in name"), 1000 * MSS);
+    s.open();
+    s.advance(ms(100));
+    s.syn_ack(p.ecn);
+    s
+}
+
+/// Issue "Hosts and TCP that behave like Linux", section 0: no loss response leaves
+/// ssthresh above the cwnd before it (but for RFC 5681's floor of 2 segments), for every
+/// congestion control and both recoveries, when snd_max - snd_una is far above cwnd: 50
+/// segments sent (init_cwnd 50), then the window cut to 5 (as by an earlier reduction
+/// while the old window drains). Before the fix the response took FlightSize = 50 and
+/// "reduced" to 25 or more. SACK recovery also sets cwnd from ssthresh (RFC 6675), so
+/// its cwnd stays at most 5; NewReno's inflation (ssthresh + 3) is recovery's own.
+#[test]
+fn no_loss_response_raises_the_window() {
+    for &cc in sim::tcp::cc::NAMES {
+        for rec in [sim::tcp::recovery::RecoveryKind::NewReno, sim::tcp::recovery::RecoveryKind::Sack] {
+            let p = TcpParams { init_cwnd: 50.0, recovery: rec, ecn: cc == "dctcp", ..defaults() };
+            let mut s = established_cc(p, cc);
+            s.set_cwnd(5.0, 5.0);
+            s.advance(ms(100));
+            if rec == sim::tcp::recovery::RecoveryKind::Sack {
+                for k in 1..=3 {
+                    s.ack_sack(0, &[(1, 1 + k)]);
+                }
+            } else {
+                s.dupacks(3);
+            }
+            assert!(s.in_recovery(), "{cc} {rec:?}");
+            assert!(s.ssthresh() <= 5.0, "{cc} {rec:?}: ssthresh {} after a cwnd of 5", s.ssthresh());
+            if rec == sim::tcp::recovery::RecoveryKind::Sack {
+                assert!(s.cwnd() <= 5.0, "{cc} {rec:?}: cwnd {} after a cwnd of 5", s.cwnd());
+            }
+        }
+    }
+}
+
+/// The same for a timeout after a timeout: the first RTO (nothing acknowledged of 50
+/// segments) sets ssthresh from a flight of 50 and cwnd = 1 (FAST: 2); one segment is
+/// then acknowledged (cwnd at most 3 in slow start, snd_max - snd_una still 49 segments) and the timer
+/// fires again for the next segment: ssthresh at most max(cwnd before, 2) (RFC 5681
+/// eq. 4 with FlightSize = 49 gave 24.5; Linux's tcp_enter_loss takes it from cwnd).
+#[test]
+fn second_timeout_reduces_from_the_window() {
+    for &cc in sim::tcp::cc::NAMES {
+        let p = TcpParams { init_cwnd: 50.0, ecn: cc == "dctcp", ..defaults() };
+        let mut s = established_cc(p, cc);
+        s.expire_timer();
+        assert!(s.cwnd() <= 2.0, "{cc}: the loss window, cwnd {}", s.cwnd());
+        s.advance(ms(10));
+        s.ack_segs(1);
+        let before = s.cwnd();
+        assert!(before <= 3.0 && s.snd_max() - s.snd_una() >= 49 * MSS, "{cc}: cwnd {before}");
+        s.expire_timer();
+        assert!(s.ssthresh() <= before.max(2.0), "{cc}: ssthresh {} after a cwnd of {before}", s.ssthresh());
+    }
+}

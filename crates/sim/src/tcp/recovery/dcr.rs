@@ -113,9 +113,16 @@ impl Dcr {
         SendState { dupthresh: if self.inner.in_recovery() { s.dupthresh } else { LIFTED }, ..*s }
     }
 
-    /// A first duplicate ACK for the hole at snd_una: tau starts.
+    /// A first duplicate ACK for the hole at snd_una: tau starts. The flight kept is what
+    /// the window lets be in the network: snd_max - snd_una, at most cwnd. After a long
+    /// SACK recovery snd_max - snd_una holds the SACKed data above the holes too, far
+    /// above cwnd; taken whole, the sending allowance during tau (one segment per
+    /// duplicate ACK beyond it) and the delayed response's ssthresh came from it (a
+    /// flow on a path of 834 segments set ssthresh to 8,811 and overflowed its own NIC).
     fn start(&mut self, s: &SendState, now: SimTime, out: &mut Decisions) {
-        self.waiting = Some(Waiting { una: s.snd_una, flight: s.snd_max - s.snd_una, cwnd: s.cwnd, dups: 1 });
+        let window = (s.cwnd.max(1.0) * s.mss as f64) as u64;
+        let flight = (s.snd_max - s.snd_una).min(window);
+        self.waiting = Some(Waiting { una: s.snd_una, flight, cwnd: s.cwnd, dups: 1 });
         out.push(Decision::ArmTimer(now + self.tau(s)));
     }
 
@@ -244,6 +251,10 @@ impl LossRecovery for Dcr {
 
     fn pipe(&self, s: &SendState) -> Option<u64> {
         self.inner.pipe(&self.inner_view(s))
+    }
+
+    fn sacked_above(&self, s: &SendState) -> bool {
+        self.inner.sacked_above(&self.inner_view(s))
     }
 
     fn sacked_bytes(&self) -> u64 {
