@@ -160,6 +160,9 @@ LINKS = Table("links", "one row per link direction (a `->` b), host links includ
     _c("drops", "packets", "int", "Packets the link's queue dropped, every reason (the sum of the "
        "`drops_*` columns)."),
     *(_c(f"drops_{r}", "packets", "int", f"Drops for this reason: {d}.") for r, d in DROP_REASONS),
+    _c("refusals", "", "int", "For a host's NIC queue: data segments its flows kept unsent because the "
+       "queue was full (`[tcp] local_drop = \"hold\"`, as Linux); not arrivals, not drops (Linux's qdisc "
+       "counts them as drops). 0 elsewhere."),
     _c("marks", "packets", "int", "Packets the queue marked with ECN Congestion Experienced."),
     _c("bytes_arrived", "bytes", "int", "Wire bytes (headers included) of `arrivals`."),
     _c("bytes_departed", "bytes", "int", "Wire bytes of `departures`."),
@@ -185,6 +188,8 @@ QUEUE_SERIES = Table("queue_series", "one row per sampled link per `sample_inter
     _c("arrivals", "packets", "int", "The link's `arrivals` so far (cumulative: a rate is a difference "
        "between samples)."),
     _c("drops", "packets", "int", "The link's drops so far (cumulative)."),
+    _c("refusals", "", "int", "The link's `refusals` so far (cumulative; a host NIC's segments kept "
+       "unsent while it was full)."),
     _c("marks", "packets", "int", "The link's ECN marks so far (cumulative)."),
     _c("bytes_delivered", "bytes", "int", "Wire bytes the link has delivered to its far end so far "
        "(cumulative)."),

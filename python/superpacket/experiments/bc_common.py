@@ -11,9 +11,11 @@ The network (graph topology, node names ours):
 Each sender host S_i has its own line-rate link to R1 whose egress queue is the host's
 NIC queue (txqueuelen, DropTail in packets): data dropped there is a *sender drop*
 (`flows.sender_drops`), data dropped at a router queue is a *router drop*. The
-stack reacts to a sender drop as Linux 2.6 does (`[tcp] local_drop = "cwr"`:
-tcp_enter_cwr, once per window); the dropped segment itself is then recovered as any
-loss (Linux instead keeps it unsent: a difference, see the README). R1 -> R2 is the bottleneck with the router buffer
+host behaves as Linux's tcp_write_xmit (`[tcp] local_drop = "hold"`): a segment the NIC
+queue refuses is not lost, it stays unsent, the flow enters CWR once (tcp_enter_cwr)
+and sends it when the queue has room. Linux's qdisc counts each refusal as a drop, and
+so do the slides: a sender drop here is a refusal (`flows.nic_refusals`) or a segment
+the NIC lost (`flows.sender_drops`, none with "hold" but for a SYN). R1 -> R2 is the bottleneck with the router buffer
 (the same buffer on R2 -> R1, the reverse path of the same router). ACK compression:
 a host X behind R2 sends on-off traffic to Y behind R1 at an on-rate above the reverse
 link's rate, 20 % of that link on average (our specification), so the ACKs queue behind its
@@ -29,7 +31,8 @@ high-speed experiments) except the `/newreno-recovery` point.
 
 Metrics per run (and so per variant, means over seeds):
 - `router_drops`: the flows' data packets dropped at router queues (R1 -> R2, R2 -> D_i);
-- `sender_drops`: the flows' data packets dropped by their own host's NIC queue;
+- `sender_drops`: the flows' data segments their own host's NIC queue refused (kept
+  unsent, `nic_refusals`) or dropped (`sender_drops`);
 - `ack_drops`: the flows' ACKs dropped (at R2 -> R1, behind the reverse traffic);
 - `throughput_bps`: the flows' goodput summed (bytes received x 8 over the run from each
   flow's start);
@@ -200,7 +203,7 @@ def check_features(variants: list[str]) -> None:
 
 def tcp_spec(setup: Setup, v: Variant) -> dict[str, Any]:
     cc: Any = {"kind": "fast", "alpha": setup.fast_alpha} if v.scheme == "fast" else "newreno"
-    t: dict[str, Any] = {"cc": cc, "recovery": v.recovery, "local_drop": "cwr"}
+    t: dict[str, Any] = {"cc": cc, "recovery": v.recovery, "local_drop": "hold"}
     if setup.max_cwnd is not None:
         t["max_cwnd"] = setup.max_cwnd
     if v.bc:
@@ -274,12 +277,13 @@ def run_point(variant: str, seed: int, setup: Setup, duration_s: float,
     n = setup.flows
     forward_router = ["R1->R2", *(f"R2->D{i}" for i in range(n))]
     router = sum(int(links[name]["drops"]) for name in forward_router)
-    sender = sum(int(f["sender_drops"]) for f in flows)
+    lost_at_nic = sum(int(f["sender_drops"]) for f in flows)
+    sender = lost_at_nic + sum(int(f.get("nic_refusals", 0)) for f in flows)
     dropped = sum(int(f["pkts_dropped"]) for f in flows)
     out: dict[str, Any] = {
         "router_drops": float(router),
         "sender_drops": float(sender),
-        "ack_drops": float(dropped - sender - router),
+        "ack_drops": float(dropped - lost_at_nic - router),
         "throughput_bps": sum(float(f["goodput_bps"]) for f in flows),
         "max_queue_pkts": float(links["R1->R2"]["max_pkts"]),
         "mean_queue_pkts": float(links["R1->R2"]["mean_pkts"]),
@@ -289,10 +293,13 @@ def run_point(variant: str, seed: int, setup: Setup, duration_s: float,
         "local_cwr": float(sum(int(f["local_cwr"]) for f in flows)),
         # detail (per_run)
         "conservation": res.summary["conservation"],
-        "nic_drops": [int(links[f"S{i}->R1"]["drops"]) for i in range(n)],
+        "nic_drops": [int(links[f"S{i}->R1"]["drops"]) + int(links[f"S{i}->R1"].get("refusals", 0))
+                      for i in range(n)],
         "flow_throughput_bps": [float(f["goodput_bps"]) for f in flows],
         "flow_cc": [f["cc"] for f in flows],
         "pkts_dropped": dropped,
+        "nic_lost": lost_at_nic,
+        "nic_refusals": sender - lost_at_nic,
         "reverse_link_drops": int(links["R2->R1"]["drops"]),
         "utilisation": float(links["R1->R2"]["utilization"]),
     }
@@ -316,7 +323,8 @@ def _series(res: api.Results, n: int, duration_s: float) -> dict[str, list[Any]]
     qs = res.queue_series
     bott = qs.filter(pl.col("link") == "R1->R2").sort("t_s")
     nic = (qs.filter(pl.col("link").str.ends_with("->R1") & pl.col("link").str.starts_with("S"))
-           .group_by("t_s").agg(pl.col("pkts").max().alias("txq_pkts"), pl.col("drops").sum().alias("sender_drops"))
+           .group_by("t_s").agg(pl.col("pkts").max().alias("txq_pkts"),
+                                (pl.col("drops") + pl.col("refusals")).sum().alias("sender_drops"))
            .sort("t_s"))
     out: dict[str, list[Any]] = {"t_s": bott["t_s"].to_list(), "queue_pkts": bott["pkts"].to_list(),
                                  "router_drops": bott["drops"].to_list()}
@@ -374,8 +382,8 @@ def run(setup: Setup, seeds: Any, quick: bool = False, duration_s: float | None 
     run_one = functools.partial(run_point, setup=setup, duration_s=dur, series_seed=seeds[0], scs=scs)
     per_seed, detail = run_seeds(variants, seeds, METRICS, run_one, client, progress)
     summary_variants = summarize(per_seed)
-    detail_keys = ("conservation", "nic_drops", "flow_throughput_bps", "flow_cc", "pkts_dropped",
-                   "reverse_link_drops", "reverse_bps", "reverse_sent_bps", "reverse_drops", "utilisation")
+    detail_keys = ("conservation", "nic_drops", "flow_throughput_bps", "flow_cc", "pkts_dropped", "nic_lost",
+                   "nic_refusals", "reverse_link_drops", "reverse_bps", "reverse_sent_bps", "reverse_drops", "utilisation")
     return {
         "experiment": setup.experiment,
         "seeds": len(seeds),
@@ -550,10 +558,10 @@ def params(setup: Setup, scs: dict[str, dict[str, Any]], seeds: int, quick: bool
                             "our specification (20 % reverse-path traffic); rate and periods ours "
                             + src.get("reverse_traffic", "")),
         "local_drop": (Sc(*(f"{v}:tcp.local_drop" for v in names), fmt=lambda *d: (
-            f"[tcp] local_drop = \"{same(*d)}\": a sender drop enters CWR as Linux 2.6's tcp_transmit_skb -> "
-            "tcp_enter_cwr (ssthresh from the congestion control, the window down to it at once, once per window); "
-            "the dropped segment is left to loss recovery (SACK or the RTO), where Linux keeps it unsent and sends "
-            "it again at the next ACK")), "ours (Linux 2.6's reaction)"),
+            f"[tcp] local_drop = \"{same(*d)}\": a segment the NIC queue refuses stays unsent (Linux's "
+            "tcp_write_xmit), the flow enters CWR once per window (tcp_enter_cwr: ssthresh from cwnd, the window "
+            "down to it at once) and sends it when the queue has room; each refusal is a sender drop, as Linux's "
+            "qdisc counts it")), "our specification (the host behaves as Linux)"),
         "recovery": (f"SACK (RFC 2018 + RFC 6675); the {NR_SUFFIX} point NewReno (RFC 6582)",
                      "our common defaults (high-speed experiments: SACK, one NewReno point)"),
         "duration_s": (dur, src.get("duration_s", "our specification") if dur == setup.duration_s else "ours (a shorter run)"),

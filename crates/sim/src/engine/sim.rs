@@ -88,6 +88,8 @@ pub struct QueueSample {
     pub bytes: u64,
     pub arrivals: u64,
     pub drops: u64,
+    /// Segments its senders kept unsent because the queue was full (`LinkStats::refusals`).
+    pub refusals: u64,
     pub marks: u64,
     /// Bytes that reached the far end.
     pub bytes_delivered: u64,
@@ -307,6 +309,7 @@ impl Sim {
                         bytes: q.bytes,
                         arrivals: st.arrivals,
                         drops: st.total_drops(),
+                        refusals: st.refusals,
                         marks: st.marks,
                         bytes_delivered: st.bytes_delivered,
                     });
@@ -345,8 +348,8 @@ impl Sim {
         // put the buffers back; the placeholder left by `take` holds no allocation
         std::mem::forget(std::mem::replace(&mut self.out, out));
         let flow = self.flows.live_mut(f);
-        if flow.waits_for_nic() && !flow.nic_parked {
-            self.park_on_nic(f);
+        if flow.waits_for_nic() {
+            self.on_nic_refused(f);
         }
         let flow = self.flows.live_mut(f);
         if let Some(d) = flow.next_deadline() {
@@ -359,13 +362,20 @@ impl Sim {
         }
     }
 
-    /// Puts flow `f`, whose NIC queue refused a segment, on that queue's waiting list and
-    /// makes sure a wake-up is due when its next waiting packet starts service.
+    /// Flow `f`'s NIC queue refused a segment: the refusals are counted on the link, and
+    /// the flow goes on that queue's waiting list (once), with a wake-up due when the
+    /// queue's next waiting packet starts service.
     #[cold]
-    fn park_on_nic(&mut self, f: FlowId) {
+    fn on_nic_refused(&mut self, f: FlowId) {
         let flow = self.flows.live_mut(f);
-        flow.nic_parked = true;
         let l = self.routes[flow.fwd as usize][0];
+        let new = flow.stats.nic_refusals - flow.nic_refusals_counted;
+        flow.nic_refusals_counted = flow.stats.nic_refusals;
+        self.net.links[l as usize].stats.refusals += new;
+        if flow.nic_parked {
+            return;
+        }
+        flow.nic_parked = true;
         let w = self.nic_waits.entry(l).or_default();
         w.flows.push(f);
         if w.wake_at.is_none() {

@@ -37,6 +37,9 @@ pub struct LinkStats {
     pub max_bytes: u64,
     pub marks: u64,
     pub drops: [u64; DropReason::COUNT],
+    /// Data segments a sending host's flow kept unsent because this queue (its NIC) was
+    /// full (`LocalDrop::Hold`): asked before they arrived, so neither arrivals nor drops.
+    pub refusals: u64,
 }
 
 /// A packet the link holds, with its fixed service start and far-end arrival times.

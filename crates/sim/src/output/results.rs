@@ -210,6 +210,7 @@ pub fn collect_tables(sim: &Sim, name: &str) -> RunResults {
     for r in DropReason::ALL {
         links.push(&format!("drops_{}", r.name()), lu(&|l| l.stats.drops[r as usize]));
     }
+    links.push("refusals", lu(&|l| l.stats.refusals));
     links.push("marks", lu(&|l| l.stats.marks));
     links.push("bytes_arrived", lu(&|l| l.stats.bytes_arrived));
     links.push("bytes_departed", lu(&|l| l.bytes_departed(now)));
@@ -253,6 +254,7 @@ pub fn collect_tables(sim: &Sim, name: &str) -> RunResults {
     // the link's cumulative counters at each sample (rates are differences)
     series.push("arrivals", Column::U64(ss.iter().map(|s| s.arrivals).collect()));
     series.push("drops", Column::U64(ss.iter().map(|s| s.drops).collect()));
+    series.push("refusals", Column::U64(ss.iter().map(|s| s.refusals).collect()));
     series.push("marks", Column::U64(ss.iter().map(|s| s.marks).collect()));
     series.push("bytes_delivered", Column::U64(ss.iter().map(|s| s.bytes_delivered).collect()));
 

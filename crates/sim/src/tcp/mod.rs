@@ -304,6 +304,8 @@ pub struct Flow {
     pub(crate) nic_full: bool,
     /// The simulator has put the flow on its NIC's waiting list (engine-owned).
     pub(crate) nic_parked: bool,
+    /// `stats.nic_refusals` already credited to the NIC link's counter (engine-owned).
+    pub(crate) nic_refusals_counted: u64,
     /// Retransmissions loss recovery decided on that the NIC queue refused, to send first
     /// when it has room (Linux keeps them marked lost in the write queue).
     pub(crate) held_retx: Vec<(u64, u64)>,
@@ -370,6 +372,7 @@ impl Flow {
             local_recover: 0,
             nic_full: false,
             nic_parked: false,
+            nic_refusals_counted: 0,
             held_retx: Vec::new(),
             gate_limited: false,
             cwr_pending: false,
