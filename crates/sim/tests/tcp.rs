@@ -34,6 +34,8 @@ mod dcr_ncr;
 mod dctcp;
 #[path = "tcp/defects.rs"]
 mod defects;
+#[path = "tcp/hystart.rs"]
+mod hystart;
 #[path = "tcp/options.rs"]
 mod options;
 #[path = "tcp/rfc1122_receiver.rs"]

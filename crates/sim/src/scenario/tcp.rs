@@ -96,6 +96,24 @@ pub struct TcpSpec {
     /// Loss recovery: "newreno" (RFC 6582, default) or "sack" (RFC 2018 blocks, RFC 6675).
     #[schemars(default = "tcp_default::recovery")]
     pub recovery: Option<RecoverySpec>,
+    /// Proportional Rate Reduction (RFC 6937, PRR-SSRB as Linux since 3.2) sets the window
+    /// during SACK recovery: data leaves in proportion to data delivered while the flight
+    /// is above ssthresh, by slow start below it. false (default): RFC 6675's cwnd =
+    /// ssthresh at once. Needs recovery = "sack".
+    #[schemars(default = "tcp_default::prr")]
+    pub prr: Option<bool>,
+    /// What a retransmission timeout does to the SACK scoreboard: "clear" (RFC 2018
+    /// section 5: resend everything from snd_una; default) or "keep" (Linux's
+    /// tcp_timeout_mark_lost: go-back-N skips what the receiver holds, unless it reneged).
+    /// Needs recovery = "sack".
+    #[schemars(default = "tcp_default::sack_after_rto")]
+    pub sack_after_rto: Option<SackAfterRtoSpec>,
+    /// How slow start may end before the first loss, for any congestion control: "none"
+    /// (at ssthresh or a loss, RFC 5681; default) or "hystart" (Ha and Rhee 2011, Linux
+    /// CUBIC's default: ACK-train and delay-increase detectors above 16 segments set
+    /// ssthresh = cwnd; tcp/hystart.rs).
+    #[schemars(default = "tcp_default::slow_start_exit")]
+    pub slow_start_exit: Option<SlowStartExitSpec>,
     /// The response to reordering around loss recovery: "none" (default), "dcr"
     /// (TCP-DCR: wait one SRTT after the first duplicate ACK), "ncr" (RFC 4653, needs
     /// recovery = "sack"), or a table with `kind` and the options of
@@ -208,6 +226,21 @@ pub(crate) mod tcp_default {
             RecoveryKind::Sack => RecoverySpec::Sack,
         })
     }
+    pub fn prr() -> Option<bool> {
+        Some(d().prr)
+    }
+    pub fn slow_start_exit() -> Option<SlowStartExitSpec> {
+        Some(match d().slow_start_exit {
+            crate::tcp::SlowStartExit::None => SlowStartExitSpec::None,
+            crate::tcp::SlowStartExit::HyStart => SlowStartExitSpec::Hystart,
+        })
+    }
+    pub fn sack_after_rto() -> Option<SackAfterRtoSpec> {
+        Some(match d().sack_after_rto {
+            crate::tcp::SackAfterRto::Clear => SackAfterRtoSpec::Clear,
+            crate::tcp::SackAfterRto::Keep => SackAfterRtoSpec::Keep,
+        })
+    }
     pub fn reordering() -> Option<&'static str> {
         matches!(d().reordering, Reordering::None).then_some("none")
     }
@@ -236,6 +269,20 @@ pub struct AckBatchSpec {
     pub pkts: u32,
     /// ... or after this long since the first unacknowledged one; above 0, at most 10s.
     pub timeout: Dur,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SlowStartExitSpec {
+    None,
+    Hystart,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SackAfterRtoSpec {
+    Clear,
+    Keep,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
@@ -298,6 +345,9 @@ impl TcpSpec {
             rtt_tick: pick!(rtt_tick),
             rto_backoff_reset: pick!(rto_backoff_reset),
             recovery: pick!(recovery),
+            prr: pick!(prr),
+            sack_after_rto: pick!(sack_after_rto),
+            slow_start_exit: pick!(slow_start_exit),
             reordering: pick!(reordering),
             pacing: pick!(pacing),
             gate: pick!(gate),
@@ -360,6 +410,17 @@ impl TcpSpec {
                 Some(RecoverySpec::Newreno) => RecoveryKind::NewReno,
                 Some(RecoverySpec::Sack) => RecoveryKind::Sack,
             },
+            prr: self.prr.unwrap_or(d.prr),
+            slow_start_exit: match self.slow_start_exit {
+                None => d.slow_start_exit,
+                Some(SlowStartExitSpec::None) => crate::tcp::SlowStartExit::None,
+                Some(SlowStartExitSpec::Hystart) => crate::tcp::SlowStartExit::HyStart,
+            },
+            sack_after_rto: match self.sack_after_rto {
+                None => d.sack_after_rto,
+                Some(SackAfterRtoSpec::Clear) => crate::tcp::SackAfterRto::Clear,
+                Some(SackAfterRtoSpec::Keep) => crate::tcp::SackAfterRto::Keep,
+            },
             reordering: match &self.reordering {
                 None => Reordering::None,
                 Some(r) => r.resolve(&format!("{path}.reordering"))?,
@@ -408,6 +469,17 @@ impl TcpSpec {
         }
         if matches!(p.reordering, Reordering::Ncr(_)) && p.recovery != RecoveryKind::Sack {
             return Err(format!("{path}.reordering: \"ncr\" needs recovery = \"sack\" (RFC 4653 builds on SACK)"));
+        }
+        if p.prr && p.recovery != RecoveryKind::Sack {
+            return Err(format!(
+                "{path}.prr: Proportional Rate Reduction is implemented for SACK recovery only; set recovery = \"sack\" \
+                 or leave prr unset"
+            ));
+        }
+        if self.sack_after_rto.is_some() && p.recovery != RecoveryKind::Sack {
+            return Err(format!(
+                "{path}.sack_after_rto: applies to SACK recovery only; set recovery = \"sack\" or leave it unset"
+            ));
         }
         if p.limited_transmit && p.recovery == RecoveryKind::Sack {
             // only the NewReno recovery sends new data on the first duplicate ACKs

@@ -20,6 +20,7 @@
 
 pub mod cc;
 pub mod gate;
+pub mod hystart;
 pub mod receiver;
 pub mod recovery;
 pub mod sack;
@@ -78,6 +79,13 @@ pub struct TcpParams {
     pub rto_backoff_reset: RtoBackoffReset,
     /// Loss detection and recovery: NewReno (RFC 6582, default) or SACK (RFC 6675).
     pub recovery: RecoveryKind,
+    /// Proportional Rate Reduction (RFC 6937, recovery/prr.rs) sets the window during
+    /// SACK recovery, as Linux's (since 3.2); off: RFC 6675's cwnd = ssthresh.
+    pub prr: bool,
+    /// What a retransmission timeout does to the SACK scoreboard (SACK recovery).
+    pub sack_after_rto: SackAfterRto,
+    /// How slow start may end before the first loss (hystart.rs).
+    pub slow_start_exit: SlowStartExit,
     /// The response to reordering wrapped around `recovery`: none, TCP-DCR or TCP-NCR.
     pub reordering: Reordering,
     /// The send scheduler's pacing: off (window-limited, default), a fixed rate, or the
@@ -97,6 +105,27 @@ pub struct TcpParams {
 /// to back (one of the two causes of ACK compression in seeds/003, slide 12: "delay ack
 /// disabled, more ack sent back to the sender"; the other is reverse-path queueing).
 /// The ACKs echo the data's own send times, so the RTT samples include the hold.
+/// How slow start may end before the first loss.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlowStartExit {
+    /// Only at ssthresh or a loss (RFC 5681; the default here).
+    None,
+    /// HyStart (Ha and Rhee 2011; Linux CUBIC's default): ACK-train and delay-increase
+    /// detectors set ssthresh = cwnd (hystart.rs).
+    HyStart,
+}
+
+/// What a retransmission timeout does to the SACKed marks of the scoreboard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SackAfterRto {
+    /// RFC 2018 section 5: the receiver may discard SACKed data, so the sender forgets
+    /// it and resends everything from snd_una (the default here).
+    Clear,
+    /// Linux (tcp_timeout_mark_lost): kept, so go-back-N skips what the receiver holds,
+    /// unless the receiver reneged (data SACKed at snd_una, tcp_check_sack_reneging).
+    Keep,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AckBatch {
     pub pkts: u32,
@@ -162,6 +191,9 @@ impl Default for TcpParams {
             rtt_tick: SimTime::ZERO,
             rto_backoff_reset: RtoBackoffReset::RttSample,
             recovery: RecoveryKind::NewReno,
+            prr: false,
+            sack_after_rto: SackAfterRto::Clear,
+            slow_start_exit: SlowStartExit::None,
             reordering: Reordering::None,
             pacing: Pacing::Off,
             gate: gate::GateConfig::None,
@@ -309,6 +341,8 @@ pub struct Flow {
     /// Retransmissions loss recovery decided on that the NIC queue refused, to send first
     /// when it has room (Linux keeps them marked lost in the write queue).
     pub(crate) held_retx: Vec<(u64, u64)>,
+    /// The slow-start exit, if any (hystart.rs).
+    pub(crate) hystart: Option<Box<hystart::HyStart>>,
     /// The send gate, not the window, stopped the last send loop (sender.rs
     /// `grow_cwnd`: the window does not grow meanwhile).
     pub(crate) gate_limited: bool,
@@ -359,7 +393,11 @@ impl Flow {
             cc_hooks: cc.per_packet_hooks(),
             cc_ece: cc.handles_ece(),
             cc,
-            rec: Recovery::build(p.recovery, p.reordering),
+            rec: Recovery::build(
+                p.recovery,
+                p.reordering,
+                recovery::sack::SackConfig { prr: p.prr, keep_after_rto: p.sack_after_rto == SackAfterRto::Keep },
+            ),
             decisions: Decisions::new(),
             sched: Scheduler::new(p.pacing),
             sp: SpMarker::new(id, p.sp),
@@ -374,6 +412,7 @@ impl Flow {
             nic_parked: false,
             nic_refusals_counted: 0,
             held_retx: Vec::new(),
+            hystart: (p.slow_start_exit == SlowStartExit::HyStart).then(Box::default),
             gate_limited: false,
             cwr_pending: false,
             rto_una: 0,

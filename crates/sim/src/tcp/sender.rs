@@ -110,6 +110,7 @@ impl Flow {
                 }
                 Decision::SetCwnd(w) => self.cc_state.cwnd = w,
                 Decision::SetSsthresh(v) => self.cc_state.ssthresh = v,
+                Decision::PrrWindow(a) => self.cc_state.cwnd = a.cwnd(self.cc_state.ssthresh).max(1.0),
                 Decision::RecoveryExit => self.cc.on_recovery_exit(&mut self.cc_state, now),
                 Decision::Grow { acked } => self.grow_cwnd(acked, None, now),
                 Decision::ArmTimer(t) => self.timers.set(TimerKind::Recovery, t),
@@ -376,6 +377,9 @@ impl Flow {
                     self.cwr_pending = self.ecn_ok;
                     self.ecn_recover = self.snd_max;
                     self.cc.on_rto(&mut self.cc_state, now);
+                    if let Some(h) = self.hystart.as_deref_mut() {
+                        h.on_rto();
+                    }
                 }
                 self.held_retx.clear(); // go-back-N resends from snd_una
                 let s = self.send_state();
@@ -443,6 +447,14 @@ impl Flow {
                     (v, self.rec.in_recovery())
                 }
             };
+            if v.grow {
+                if let Some(h) = self.hystart.as_deref_mut() {
+                    let (w, ss) = (self.cc_state.cwnd, self.cc_state.ssthresh);
+                    if let Some(ss) = h.on_ack(ack, self.snd_max, rtt, now, w, ss) {
+                        self.cc_state.ssthresh = ss; // slow start ends here (hystart.rs)
+                    }
+                }
+            }
             if v.grow && !ece {
                 // RFC 3168 6.1.2: no window increase in response to an ECE ACK
                 self.grow_cwnd(newly as f64 / self.p.mss as f64, rtt, now);

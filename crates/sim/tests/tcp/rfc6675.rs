@@ -317,3 +317,106 @@ fn lost_retransmission_is_resent() {
     }
     assert_eq!(s.flow.stats.timeouts, 0);
 }
+
+/// RFC 6937 (Proportional Rate Reduction) in SACK recovery, on the RFC's own example: a
+/// window of 20 segments, segment 0 lost, one duplicate ACK per later segment (each SACKs
+/// one more), Reno's ssthresh = 20 / 2 = 10, RecoverFS = cwnd = 20 at entry. At the k-th
+/// duplicate ACK (k >= 3) prr_delivered = k - 2. The 3rd enters recovery: pipe = 20 - 3
+/// SACKed - 1 lost = 16 > ssthresh, sndcnt = ceil(1 x 10 / 20) - 0 = 1: the fast
+/// retransmit alone. While pipe > ssthresh one segment leaves per two delivered
+/// (ceil((k - 2) x 10 / 20) - prr_out = 1 at odd k): new segments 20..24 at k = 5, 7, 9,
+/// 11, 13, none at even k. At k = 15 pipe = 25 - 15 SACKed - 1 lost + 1 retransmitted =
+/// 10 = ssthresh: the slow-start bound gives min(10 - 10, ...) = 0; from k = 16 pipe is 9
+/// after each ACK and one segment leaves per ACK (25..28), so the flight ends at pipe =
+/// 29 - 19 - 1 + 1 = 10 = ssthresh, PRR's aim. RFC 6675 alone (cwnd = ssthresh = 10 at
+/// once) would send nothing until pipe fell below 10, then one per ACK.
+#[test]
+fn prr_sends_one_per_two_delivered() {
+    let p = TcpParams { init_cwnd: 20.0, recovery: RecoveryKind::Sack, prr: true, ..defaults() };
+    let (mut s, first) = established(p);
+    assert_eq!(first.len(), 20);
+    s.advance(ms(100));
+    let mut sent_at = Vec::new();
+    for k in 1..=19u64 {
+        let sent = s.ack_sack(0, &[(1, 1 + k)]);
+        sent_at.push((k, segs(&s, &sent)));
+    }
+    let expect: Vec<(u64, Vec<u64>)> = (1..=19u64)
+        .map(|k| match k {
+            3 => (k, vec![0]),
+            5..=13 if k % 2 == 1 => (k, vec![20 + (k - 5) / 2]),
+            16..=19 => (k, vec![25 + (k - 16)]),
+            _ => (k, vec![]),
+        })
+        .collect();
+    assert_eq!(sent_at, expect);
+    assert_eq!(s.ssthresh(), 10.0);
+    assert_eq!(s.pipe_segs(), Some(10.0));
+    // the retransmission's ACK covers everything up to 20: recovery ends, cwnd = ssthresh
+    s.ack_sack(20, &[]);
+    assert!(!s.in_recovery());
+    assert_eq!(s.cwnd(), 10.0);
+}
+
+/// PRR's slow-start reduction bound (RFC 6937 PRR-SSRB) after a burst of losses: 20
+/// segments, 0..9 lost, duplicate ACKs SACK 10, 11, 12, ... The 3rd enters recovery with
+/// pipe = 20 - 3 SACKed - 10 lost = 7 < ssthresh = 10: sndcnt = min(10 - 7,
+/// max(prr_delivered - prr_out, DeliveredData)) = min(3, 1) = 1 (a duplicate ACK is no
+/// "safe" ACK: no extra MSS): the fast retransmit of 0 alone, where RFC 6675 sends
+/// ssthresh - pipe = 3 at once (0, 1, 2). Each later duplicate ACK delivers one segment
+/// and lets one retransmission out (1, 2, ...): packet conservation.
+#[test]
+fn prr_ssrb_conserves_packets_after_a_burst_of_losses() {
+    for (prr, entry) in [(true, vec![0]), (false, vec![0, 1, 2])] {
+        let p = TcpParams { init_cwnd: 20.0, recovery: RecoveryKind::Sack, prr, ..defaults() };
+        let (mut s, _) = established(p);
+        s.advance(ms(100));
+        s.ack_sack(0, &[(10, 11)]);
+        s.ack_sack(0, &[(10, 12)]);
+        let sent = s.ack_sack(0, &[(10, 13)]);
+        assert_eq!(segs(&s, &sent), entry, "prr {prr}");
+        if prr {
+            let sent = s.ack_sack(0, &[(10, 14)]);
+            assert_eq!(segs(&s, &sent), vec![1]);
+            let sent = s.ack_sack(0, &[(10, 15)]);
+            assert_eq!(segs(&s, &sent), vec![2]);
+        }
+    }
+}
+
+/// What a timeout does to the SACKed marks. 20 segments sent; the receiver gets the
+/// odd segments 11, 13, .., 19 and reports each new one first, with the two reported
+/// before (RFC 2018: at most three blocks here); the 3rd duplicate ACK starts recovery,
+/// then the RTO fires (cwnd 1, go-back-N from segment 0). The go-back-N segments 0..9
+/// arrive in order and each ACK repeats only the three latest blocks, 15, 17, 19. With
+/// "clear" (RFC 2018 section 5) the sender forgot 11 and 13 and sends them again; with
+/// "keep" (Linux's tcp_timeout_mark_lost) it skips every odd segment it knows the
+/// receiver holds (the PDA flows resent much of a window the first way).
+#[test]
+fn sack_marks_kept_or_cleared_across_a_timeout() {
+    for keep in [false, true] {
+        let after = if keep { sim::tcp::SackAfterRto::Keep } else { sim::tcp::SackAfterRto::Clear };
+        let p = TcpParams { init_cwnd: 20.0, recovery: RecoveryKind::Sack, sack_after_rto: after, ..defaults() };
+        let (mut s, _) = established(p);
+        s.advance(ms(100));
+        let odd = [(11, 12), (13, 14), (15, 16), (17, 18), (19, 20)];
+        for k in 0..odd.len() {
+            let blocks: Vec<(u64, u64)> = odd[..=k].iter().rev().take(3).copied().collect();
+            s.ack_sack(0, &blocks);
+        }
+        assert!(s.in_recovery());
+        let resent = s.expire_timer();
+        assert_eq!(segs(&s, &resent)[0], 0, "go-back-N from snd_una");
+        let latest = [(19, 20), (17, 18), (15, 16)];
+        let mut sent = Vec::new();
+        for k in 1..=14 {
+            s.advance(ms(1));
+            let out = s.ack_sack(k.min(11), &latest);
+            sent.extend(segs(&s, &out));
+        }
+        for g in [11, 13] {
+            assert_eq!(sent.contains(&g), !keep, "keep {keep}: sent {sent:?}");
+        }
+        assert!(sent.contains(&10) && sent.contains(&12), "keep {keep}: sent {sent:?}");
+    }
+}

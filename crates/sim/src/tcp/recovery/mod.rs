@@ -19,6 +19,7 @@ pub mod dcr;
 pub mod ncr;
 pub mod newreno;
 pub mod piece;
+pub mod prr;
 pub mod sack;
 
 use crate::core::time::SimTime;
@@ -71,16 +72,17 @@ macro_rules! each {
 }
 
 impl Recovery {
-    pub fn new(k: RecoveryKind) -> Recovery {
+    /// The built-in piece `k` (`sack`: SACK recovery's options).
+    pub fn new(k: RecoveryKind, sack: sack::SackConfig) -> Recovery {
         match k {
             RecoveryKind::NewReno => Recovery::NewReno(newreno::NewRenoRecovery::default()),
-            RecoveryKind::Sack => Recovery::Sack(Box::default()),
+            RecoveryKind::Sack => Recovery::Sack(Box::new(sack::SackRecovery::new(sack))),
         }
     }
 
     /// The built-in piece `k`, wrapped by the reordering response `r`.
-    pub fn build(k: RecoveryKind, r: Reordering) -> Recovery {
-        let inner = Recovery::new(k);
+    pub fn build(k: RecoveryKind, r: Reordering, sack: sack::SackConfig) -> Recovery {
+        let inner = Recovery::new(k, sack);
         match r {
             Reordering::None => inner,
             Reordering::Dcr(c) => Recovery::Custom(Box::new(dcr::Dcr::new(Box::new(inner), c))),

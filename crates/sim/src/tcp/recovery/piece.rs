@@ -105,6 +105,8 @@ pub enum Decision {
     },
     SetCwnd(f64),
     SetSsthresh(f64),
+    /// cwnd from Proportional Rate Reduction for the ssthresh in force (prr.rs).
+    PrrWindow(super::prr::PrrAck),
     /// Recovery ended: the congestion control's `on_recovery_exit`.
     RecoveryExit,
     /// The congestion control grows the window as for `acked` segments ACKed.

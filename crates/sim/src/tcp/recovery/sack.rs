@@ -12,8 +12,11 @@
 //!   HighRxt), rule 2 (new data), rule 3 (a hole not yet lost, below the highest SACKed
 //!   octet), rule 4 (one rescue retransmission per recovery of the highest un-SACKed
 //!   octet once HighACK passes RescueRxt; RescueRxt = RecoveryPoint, HighRxt unchanged);
-//! - section 5.1: an RTO clears the SACKed marks (RFC 2018 section 5), ends recovery and
-//!   sets RecoveryPoint = HighData.
+//! - section 5.1: an RTO ends recovery and sets RecoveryPoint = HighData; it clears the
+//!   SACKed marks (RFC 2018 section 5) or, with `sack_after_rto = "keep"`, keeps them as
+//!   Linux does (tcp_timeout_mark_lost), so go-back-N skips what the receiver holds,
+//!   unless the receiver reneged (data SACKed at snd_una: Linux's
+//!   tcp_check_sack_reneging, RFC 6675 section 5.1's caution).
 //!
 //! Limited transmit (section 5 (3), a MAY) is not used with SACK.
 //!
@@ -26,8 +29,19 @@
 use std::collections::VecDeque;
 
 use super::piece::{next_in_order, AckInfo, AckVerdict, Decision, Decisions, LossRecovery, SendState};
+use super::prr::{Prr, PrrAck};
 use crate::core::time::SimTime;
 use crate::tcp::sack::Scoreboard;
+
+/// The options of SACK recovery.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SackConfig {
+    /// Proportional Rate Reduction sets the window in recovery (prr.rs).
+    pub prr: bool,
+    /// The SACKed marks survive a retransmission timeout (Linux) instead of being
+    /// cleared (RFC 2018 section 5).
+    pub keep_after_rto: bool,
+}
 
 #[derive(Default)]
 pub struct SackRecovery {
@@ -51,9 +65,25 @@ pub struct SackRecovery {
     /// Retransmissions found lost, to resend first, and their bytes (out of pipe).
     resend: VecDeque<(u64, u64)>,
     resend_bytes: u64,
+    /// Proportional Rate Reduction sets the window in recovery (prr.rs), and its counters.
+    prr_on: bool,
+    prr: Prr,
+    /// DeliveredData of the ACK that is entering recovery (PRR counts it).
+    prr_entry_delivered: u64,
+    /// The scoreboard survives a retransmission timeout (Linux; `SackAfterRto::Keep`).
+    keep_after_rto: bool,
 }
 
 impl SackRecovery {
+    pub fn new(c: SackConfig) -> SackRecovery {
+        SackRecovery { prr_on: c.prr, keep_after_rto: c.keep_after_rto, ..SackRecovery::default() }
+    }
+
+    /// The PRR window for an ACK that delivered `delivered` bytes (pipe as it stands).
+    fn prr_window(&self, s: &SendState, delivered: u64, safe: bool) -> Decision {
+        Decision::PrrWindow(PrrAck { prr: self.prr, pipe: self.set_pipe(s), delivered, safe, mss: s.mss })
+    }
+
     /// Lost retransmissions: the oldest retransmissions whose range is still not SACKed
     /// while data at or above the snd_max of their sending + DupThresh segments is.
     fn mark_lost_retransmits(&mut self, s: &SendState) {
@@ -112,8 +142,9 @@ impl LossRecovery for SackRecovery {
     }
 
     fn on_ack(&mut self, s: &SendState, a: &AckInfo, now: SimTime, out: &mut Decisions) -> AckVerdict {
+        let mut forgotten = 0;
         if a.newly > 0 {
-            let forgotten = self.sb.advance(s.snd_una);
+            forgotten = self.sb.advance(s.snd_una);
             if self.high_rxt <= s.snd_una {
                 self.high_rxt = s.snd_una;
                 self.sacked_below_rxt = 0;
@@ -132,22 +163,34 @@ impl LossRecovery for SackRecovery {
         if newly_sacked > 0 || (a.dup && a.sack.is_empty()) {
             self.dupacks += 1;
         }
+        // DeliveredData (RFC 6937): the change in snd_una plus the change in SACKed bytes
+        let delivered = (a.newly + newly_sacked).saturating_sub(forgotten);
         if self.in_recovery {
             if s.snd_una >= self.recovery_point {
-                // (A): recovery ends; cwnd stays at ssthresh, where step 4 set it
+                // (A): recovery ends; cwnd stays at ssthresh, where step 4 set it (with
+                // PRR: is set to it, Linux's tcp_end_cwnd_reduction)
                 self.in_recovery = false;
                 self.clear_retransmits();
-                out.push(Decision::SetCwnd(s.cwnd.min(s.ssthresh)));
+                let w = if self.prr_on { s.ssthresh } else { s.cwnd.min(s.ssthresh) };
+                out.push(Decision::SetCwnd(w));
                 out.push(Decision::RecoveryExit);
                 return AckVerdict { grow: false, restart_rto: true };
             }
             // (B) done above; (C) is the send loop's (next_segment)
             self.mark_lost_retransmits(s);
+            if self.prr_on && delivered > 0 {
+                self.prr.delivered += delivered;
+                out.push(self.prr_window(s, delivered, a.newly > 0));
+            }
             return AckVerdict { grow: false, restart_rto: a.newly > 0 };
         }
         let may_start = s.snd_una >= self.recovery_point && s.snd_max > s.snd_una;
         let lost_first = self.sb.lost_below(s.dupthresh, s.mss) > s.snd_una;
         if may_start && (self.dupacks >= s.dupthresh || (newly_sacked > 0 && lost_first)) {
+            if self.prr_on {
+                // the entering ACK's delivery counts (Linux's tcp_cwnd_reduction runs on it)
+                self.prr_entry_delivered = delivered;
+            }
             self.enter_recovery(s, now, out);
             return AckVerdict { grow: false, restart_rto: a.newly > 0 };
         }
@@ -157,10 +200,20 @@ impl LossRecovery for SackRecovery {
     fn enter_recovery(&mut self, s: &SendState, _now: SimTime, out: &mut Decisions) {
         self.recovery_point = s.snd_max;
         self.in_recovery = true;
-        // step 4: ssthresh = cwnd = the congestion control's ssthresh
+        // step 4: ssthresh = cwnd = the congestion control's ssthresh (with PRR: cwnd =
+        // pipe + sndcnt for the entering ACK, at least the fast retransmit)
         out.push(Decision::Respond { flight: s.response_flight() });
-        out.push(Decision::WindowFromSsthresh { plus: 0.0 });
         let len = s.mss.min(self.sb.hole_end(s.snd_una, s.end_seq) - s.snd_una);
+        if self.prr_on {
+            self.prr = Prr::start(s.cwnd, s.mss);
+            self.prr.delivered = std::mem::take(&mut self.prr_entry_delivered);
+            self.high_rxt = s.snd_una; // pipe before the retransmission
+            self.sacked_below_rxt = 0;
+            out.push(self.prr_window(s, self.prr.delivered, false));
+            self.prr.out = len;
+        } else {
+            out.push(Decision::WindowFromSsthresh { plus: 0.0 });
+        }
         out.push(Decision::Retransmit { seq: s.snd_una, len });
         self.high_rxt = s.snd_una + len;
         self.clear_retransmits();
@@ -170,7 +223,12 @@ impl LossRecovery for SackRecovery {
     }
 
     fn on_rto(&mut self, s: &SendState, _now: SimTime, _out: &mut Decisions) {
-        self.sb.clear();
+        // RFC 2018 section 5 clears the SACKed marks ("clear"); Linux keeps them
+        // (tcp_timeout_mark_lost) unless the receiver reneged: data SACKed at snd_una
+        // yet not acknowledged cumulatively (tcp_check_sack_reneging)
+        if !self.keep_after_rto || self.sb.ranges().first().is_some_and(|&(a, _)| a <= s.snd_una) {
+            self.sb.clear();
+        }
         self.in_recovery = false;
         self.dupacks = 0;
         self.recovery_point = s.snd_max;
@@ -254,6 +312,9 @@ impl LossRecovery for SackRecovery {
     }
 
     fn on_sent(&mut self, snd_max: u64, seq: u64, len: u64) {
+        if self.in_recovery {
+            self.prr.out += len; // prr_out (unused without PRR)
+        }
         if self.in_recovery && seq < snd_max {
             if let Some(&(rs, re)) = self.resend.front() {
                 if seq >= rs && seq < re {
