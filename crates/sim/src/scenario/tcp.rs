@@ -108,6 +108,12 @@ pub struct TcpSpec {
     /// Needs recovery = "sack".
     #[schemars(default = "tcp_default::sack_after_rto")]
     pub sack_after_rto: Option<SackAfterRtoSpec>,
+    /// How the retransmission timeout follows SRTT and RTTVAR: "rfc6298" (RTO =
+    /// max(min_rto, SRTT + max(G, 4 RTTVAR)); default) or "linux" (tcp_set_rto: RTO =
+    /// SRTT + max(G, 4 RTTVAR, min_rto), so at least min_rto above SRTT: on a path whose
+    /// RTT exceeds min_rto RFC 6298's RTO is barely above SRTT once RTTVAR settles).
+    #[schemars(default = "tcp_default::rto_formula")]
+    pub rto_formula: Option<RtoFormulaSpec>,
     /// How slow start may end before the first loss, for any congestion control: "none"
     /// (at ssthresh or a loss, RFC 5681; default) or "hystart" (Ha and Rhee 2011, Linux
     /// CUBIC's default: ACK-train and delay-increase detectors above 16 segments set
@@ -235,6 +241,12 @@ pub(crate) mod tcp_default {
             crate::tcp::SlowStartExit::HyStart => SlowStartExitSpec::Hystart,
         })
     }
+    pub fn rto_formula() -> Option<RtoFormulaSpec> {
+        Some(match d().rto_formula {
+            crate::tcp::RtoFormula::Rfc6298 => RtoFormulaSpec::Rfc6298,
+            crate::tcp::RtoFormula::Linux => RtoFormulaSpec::Linux,
+        })
+    }
     pub fn sack_after_rto() -> Option<SackAfterRtoSpec> {
         Some(match d().sack_after_rto {
             crate::tcp::SackAfterRto::Clear => SackAfterRtoSpec::Clear,
@@ -269,6 +281,13 @@ pub struct AckBatchSpec {
     pub pkts: u32,
     /// ... or after this long since the first unacknowledged one; above 0, at most 10s.
     pub timeout: Dur,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RtoFormulaSpec {
+    Rfc6298,
+    Linux,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
@@ -347,6 +366,7 @@ impl TcpSpec {
             recovery: pick!(recovery),
             prr: pick!(prr),
             sack_after_rto: pick!(sack_after_rto),
+            rto_formula: pick!(rto_formula),
             slow_start_exit: pick!(slow_start_exit),
             reordering: pick!(reordering),
             pacing: pick!(pacing),
@@ -415,6 +435,11 @@ impl TcpSpec {
                 None => d.slow_start_exit,
                 Some(SlowStartExitSpec::None) => crate::tcp::SlowStartExit::None,
                 Some(SlowStartExitSpec::Hystart) => crate::tcp::SlowStartExit::HyStart,
+            },
+            rto_formula: match self.rto_formula {
+                None => d.rto_formula,
+                Some(RtoFormulaSpec::Rfc6298) => crate::tcp::RtoFormula::Rfc6298,
+                Some(RtoFormulaSpec::Linux) => crate::tcp::RtoFormula::Linux,
             },
             sack_after_rto: match self.sack_after_rto {
                 None => d.sack_after_rto,

@@ -77,6 +77,9 @@ pub struct TcpParams {
     pub rtt_tick: SimTime,
     /// When a backed-off RTO returns to the estimator's value (section 3 of issue 9).
     pub rto_backoff_reset: RtoBackoffReset,
+    /// RFC 6298's RTO (min_rto a floor of the whole) or Linux's (a floor of its
+    /// variance term).
+    pub rto_formula: RtoFormula,
     /// Loss detection and recovery: NewReno (RFC 6582, default) or SACK (RFC 6675).
     pub recovery: RecoveryKind,
     /// Proportional Rate Reduction (RFC 6937, recovery/prr.rs) sets the window during
@@ -105,6 +108,15 @@ pub struct TcpParams {
 /// to back (one of the two causes of ACK compression in seeds/003, slide 12: "delay ack
 /// disabled, more ack sent back to the sender"; the other is reverse-path queueing).
 /// The ACKs echo the data's own send times, so the RTT samples include the hold.
+/// How the retransmission timeout is computed from SRTT and RTTVAR.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RtoFormula {
+    /// RFC 6298 2.2-2.4: RTO = max(min_rto, SRTT + max(G, 4 RTTVAR)) (the default here).
+    Rfc6298,
+    /// Linux (tcp_set_rto): RTO = SRTT + max(G, 4 RTTVAR, min_rto).
+    Linux,
+}
+
 /// How slow start may end before the first loss.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SlowStartExit {
@@ -190,6 +202,7 @@ impl Default for TcpParams {
             limited_transmit: false,
             rtt_tick: SimTime::ZERO,
             rto_backoff_reset: RtoBackoffReset::RttSample,
+            rto_formula: RtoFormula::Rfc6298,
             recovery: RecoveryKind::NewReno,
             prr: false,
             sack_after_rto: SackAfterRto::Clear,

@@ -329,10 +329,19 @@ impl Flow {
 
     /// RTO = SRTT + max(G, 4 RTTVAR) (RFC 6298 2.2-2.3), rounded up to whole ticks when
     /// ticks are on (G is then at least a tick), within [min_rto, max_rto] (2.4, 2.5).
+    ///
+    /// `RtoFormula::Linux` (net/ipv4/tcp_input.c tcp_set_rto and tcp_rtt_estimator): the
+    /// variance term is at least min_rto, so RTO >= SRTT + min_rto, not only >= min_rto:
+    /// on a path whose RTT exceeds min_rto, RFC 6298's RTO is barely above SRTT once
+    /// RTTVAR has settled, and a window delayed in a queue times out spuriously.
     fn estimated_rto(&self) -> SimTime {
         let Some(srtt) = self.srtt_ns else { return self.rto };
         let tick = self.p.rtt_tick.ns();
-        let mut rto = srtt + self.p.granularity.ns().max(tick).max(4 * self.rttvar_ns);
+        let mut var = self.p.granularity.ns().max(tick).max(4 * self.rttvar_ns);
+        if self.p.rto_formula == super::RtoFormula::Linux {
+            var = var.max(self.p.min_rto.ns());
+        }
+        let mut rto = srtt + var;
         if tick > 0 {
             rto = rto.div_ceil(tick) * tick;
         }

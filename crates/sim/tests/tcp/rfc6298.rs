@@ -117,3 +117,23 @@ fn rto_three_seconds_after_lost_syn() {
     assert_eq!(s.rto(), SimTime::from_secs(3));
     assert_eq!(s.rto_deadline(), Some(ms(4100)));
 }
+
+/// Linux's RTO (`rto_formula = "linux"`, tcp_set_rto): min_rto bounds the variance term,
+/// not the whole. A 360 ms path: the SYN-ACK's sample gives SRTT 360 ms, RTTVAR 180 ms;
+/// 30 ACKs each 360 ms after their segment bring RTTVAR down by 3/4 each time (180 x
+/// 0.75^30 = 0.03 ms). RFC 6298: RTO = 360 + max(1 ms, 4 RTTVAR) = 361 ms (the 1 ms G;
+/// above the 200 ms floor already). Linux: 360 + max(1, 4 RTTVAR, 200) = 560 ms.
+#[test]
+fn linux_rto_keeps_min_rto_above_srtt() {
+    for (formula, rto) in [(sim::tcp::RtoFormula::Rfc6298, 361), (sim::tcp::RtoFormula::Linux, 560)] {
+        let p = TcpParams { rto_formula: formula, init_cwnd: 40.0, ..defaults() };
+        let (mut s, _) = Script::established(p, 1000 * MSS, ms(360));
+        for k in 1..=30 {
+            s.advance(if k == 1 { ms(360) } else { SimTime::ZERO });
+            s.ack_segs(k);
+        }
+        assert_eq!(s.srtt(), Some(ms(360)), "{formula:?}");
+        assert!(s.rttvar() < SimTime::from_us(250), "{formula:?}: rttvar {}", s.rttvar()); // 4 RTTVAR < G
+        assert_eq!(s.rto(), ms(rto), "{formula:?}");
+    }
+}
