@@ -144,7 +144,13 @@ pub struct Sim {
 /// The data segments flow `flow`'s host NIC queue accepts now (`TcpOut::room`): asked of
 /// the queue only for a flow that keeps what its NIC refuses (`LocalDrop::Hold`).
 #[inline(always)]
-fn nic_room(links: &mut [crate::net::link::Link], routes: &Routes, slab: &PacketSlab, flow: &Flow, now: SimTime) -> u32 {
+fn nic_room(
+    links: &mut [crate::net::link::Link],
+    routes: &Routes,
+    slab: &PacketSlab,
+    flow: &Flow,
+    now: SimTime,
+) -> u32 {
     if flow.p.local_drop != LocalDrop::Hold {
         return u32::MAX;
     }

@@ -47,7 +47,15 @@ pub struct HyStart {
 impl HyStart {
     /// An ACK of new data up to `ack` while the sender's highest sequence sent is
     /// `snd_max`, with its RTT sample if valid: the new ssthresh if slow start ends now.
-    pub fn on_ack(&mut self, ack: u64, snd_max: u64, rtt: Option<SimTime>, now: SimTime, cwnd: f64, ssthresh: f64) -> Option<f64> {
+    pub fn on_ack(
+        &mut self,
+        ack: u64,
+        snd_max: u64,
+        rtt: Option<SimTime>,
+        now: SimTime,
+        cwnd: f64,
+        ssthresh: f64,
+    ) -> Option<f64> {
         if let Some(r) = rtt {
             self.delay_min = Some(self.delay_min.map_or(r, |d| d.min(r)));
         }
