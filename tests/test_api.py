@@ -238,15 +238,21 @@ def test_warnings_name_settings_that_likely_do_not_mean_what_was_meant(tmp_path)
     """A RED max_th at or above its buffer's limit warns, naming the field (1 Gb/s hosts,
     the RED queue the 10 Mb/s bottleneck's); a 10 Mb/s host with a 2-packet NIC queue in
     front of a 1 Gb/s network loses every dropped packet at its own NIC (nothing after it
-    is slower), which warns too; a plain run has none."""
+    is slower) under the ns-2 host, which warns too; a plain run has none."""
     red = {"rate": "10Mbps", "delay": "5ms",
            "queue": {"kind": "red", "limit": 50, "min_th": 10, "max_th": 60, "p_max": 0.1}}
     w = superpacket.run(_one_flow(bottleneck=red, access_rate="1Gbps")).summary["warnings"]
     assert len(w) == 1 and w[0].startswith("topology.bottleneck.queue.max_th: 60 is at or above the queue's "
                                            "limit 50"), w
-    nic = superpacket.run(_one_flow(access_queue={"kind": "droptail", "limit": 2})).summary
+    ns2 = _one_flow(access_queue={"kind": "droptail", "limit": 2})
+    ns2["tcp"] = {"host": "ns2"}  # a host whose NIC loses what it refuses
+    nic = superpacket.run(ns2).summary
     assert nic["drops"] > 0 and nic["sender_drops"] == nic["drops"]
     assert any(x.startswith(f"most drops ({nic['drops']} of {nic['drops']})") for x in nic["warnings"])
+    # Linux's host (the default) holds what its NIC refuses: refusals, no drops, no warning
+    linux = superpacket.run(_one_flow(access_queue={"kind": "droptail", "limit": 2})).summary
+    assert linux["drops"] == 0 and linux["sender_drops"] == 0 and linux["nic_refusals"] > 0
+    assert "warnings" not in linux
     plain = {"rate": "10Mbps", "delay": "5ms", "queue": {"kind": "droptail", "limit": 50}}
     assert "warnings" not in superpacket.run(_one_flow(bottleneck=plain, access_rate="1Gbps")).summary
     f = tmp_path / "red.toml"

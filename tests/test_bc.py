@@ -60,7 +60,7 @@ def test_fast_burstiness_scenario():
     assert links[("S0", "R1")]["rate"] == "1000000000bps"  # GigE host above the bottleneck
     bulk, rev = sc["traffic"]
     assert (bulk["kind"], bulk["from"], bulk["to"]) == ("bulk", "S0", "D0")
-    assert sc["tcp"] == {"cc": {"kind": "fast", "alpha": 500.0}, "recovery": "sack", "local_drop": "hold"}
+    assert sc["tcp"] == {"host": "ns2", "cc": {"kind": "fast", "alpha": 500.0}, "recovery": "sack", "local_drop": "hold"}
     # 20 % of the 622 Mbps reverse link on average: on 10 ms at 1 Gbps, off t with
     # 1e9 x 10 / (10 + t) = 124.4e6  =>  t = 10 x (1e9 / 124.4e6 - 1) = 70.386 ms
     assert (rev["kind"], rev["from"], rev["to"], rev["rate"]) == ("onoff", "X", "Y", "1000000000bps")
@@ -86,7 +86,7 @@ def test_datatag_scenario():
     assert links[("R1", "R2")]["queue"]["limit"] == 170 and 170 * 12_000 / 1e9 == pytest.approx(2.04e-3)
     one_way = _ms(links[("S1", "R1")]["delay"]) + _ms(links[("R1", "R2")]["delay"]) + _ms(links[("R2", "D1")]["delay"])
     assert 2 * one_way == pytest.approx(120.0)
-    assert sc["tcp"] == {"cc": "newreno", "recovery": "sack", "local_drop": "hold", "max_cwnd": 4000.0,
+    assert sc["tcp"] == {"host": "ns2", "cc": "newreno", "recovery": "sack", "local_drop": "hold", "max_cwnd": 4000.0,
                          "gate": {"kind": "burstiness", "threshold": 10, "estimator": "delivery"}}
     assert bc_common.scenario(DT, "fast/txq100")["tcp"]["cc"] == {"kind": "fast", "alpha": 200.0}
     # max cwnd 4000 at RTT 120 ms: 4000 x 12,000 / 0.12 = 400 Mbps a flow (the slides'

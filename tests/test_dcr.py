@@ -182,7 +182,7 @@ def test_dcr_scenario_at_full_scale():
     assert topo["bottleneck"]["queue"] == {"kind": "droptail", "limit": 4167}  # 1 Gbps x 50 ms / 1500 B
     one_way_ms = 2 * float(topo["access"]["delay"][:-2]) + float(topo["bottleneck"]["delay"][:-2])
     assert 2 * one_way_ms == 50.0
-    assert sc["tcp"] == {"cc": "highspeed", "recovery": "sack", "reordering": "dcr"}
+    assert sc["tcp"] == {"host": "ns2", "cc": "highspeed", "recovery": "sack", "reordering": "dcr"}
     assert sc["reorder"] == [{"links": ["R1->R2"], "q": 0.05, "delay_mean": "25ms", "delay_sd": "8ms"}]
     assert "reorder" not in dcr.scenario("bic", "", 1, 0.0)
     assert dcr.scenario("htcp", "-ncr", 1, 0.1, recovery="newreno")["tcp"]["reordering"] == "ncr"

@@ -480,9 +480,9 @@ ISSUE_CASES: list[tuple[str, dict[str, Any], Any, str]] = [
      ("scenario.rs (graph `nodes`, node names of every topology): a name may hold \"->\", so \"a->b->c\" "
      "names two links; monitor, sample_queues and [[reorder]] links pick one: refuse \"->\" in node names")),
     ("limited-transmit-with-sack", _sc("2s", tcp={"recovery": "sack", "limited_transmit": True}),
-     ("refused", "limited_transmit"),
+     ("differs", _sc("2s", tcp={"recovery": "sack", "limited_transmit": False})),
      ("tcp/recovery/sack.rs: limited_transmit is read only by the NewReno recovery; with SACK the option was "
-     "silently ignored: refused with the reason (or apply RFC 3042 in the SACK sender)")),
+     "silently ignored: refused with the reason, later applied in the SACK sender (RFC 6675 section 5 (3))")),
     ("fast-pacing-cc", _sc("2s", tcp={"cc": "fast", "pacing": "cc"}), ("refused", "pacing"),
      ("tcp/cc/fast.rs: no pacing_rate() (the trait's default None), so pacing = \"cc\" equalled \"off\": "
      "refused for a cc that gives no rate (or give FAST its rate)")),

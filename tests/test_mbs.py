@@ -63,7 +63,7 @@ def test_mbs_topology_and_cross_traffic():
     assert [(t["from"], t["rate"]) for t in cross] == [("X1", "1000000000bps"), ("X2", "622000000bps")]
     assert all(t["on_time"] == "2ms" and t["off_time"] == "8ms" and t["distribution"] == "exponential"
                and t["to"] == "D" for t in cross)
-    assert sc["tcp"] == {"recovery": "sack"}
+    assert sc["tcp"] == {"host": "ns2", "recovery": "sack"}
 
 
 def test_mbs_schemes_move_the_same_bytes():
@@ -112,8 +112,8 @@ def test_lion_scenario():
     assert paced["from"] == "s1" and paced["tcp"] == {"cc": {"kind": "fixed", "window": 13334},
                                                       "init_cwnd": 13334, "gate": {"kind": "pda"}}
     assert window["start_jitter"] == paced["start_jitter"] == "0.01s"
-    assert sc["tcp"] == {"recovery": "sack"} and sc["output"] == {"sample_flows": "0.01s"}
-    assert lion.scenario("newreno", recovery="newreno")["tcp"] == {"recovery": "newreno"}
+    assert sc["tcp"] == {"host": "ns2", "recovery": "sack"} and sc["output"] == {"sample_flows": "0.01s"}
+    assert lion.scenario("newreno", recovery="newreno")["tcp"] == {"host": "ns2", "recovery": "newreno"}
     with pytest.raises(PdaInputError, match=r"^cc: unknown 'bic'"):
         lion.scenario("bic")
 

@@ -137,3 +137,10 @@ def test_a_scenario_its_own_budget_refuses_keeps_that_refusal_under_a_limit(tmp_
     assert err.strip().splitlines() == [(
         "superpacket: huge.toml: traffic[0].count: the run would hold about 180.0 GB (budget 8.0 GB; set "
         f"SUPERPACKET_MEMORY_BUDGET or [output] memory_budget) (line {line})")]
+
+
+@pytest.mark.parametrize("text", ['output = "x"', "output = [1, 2]", "output = 3", 'name = "no output"'])
+def test_a_budget_is_read_only_from_an_output_table(text):
+    # found by the generated hostile scenarios: `output = "x"` raised AttributeError in
+    # the budget look-up (an uncaught traceback) before the build could refuse it
+    assert memory._scenario_budget(text, "toml") == memory.DEFAULT_BUDGET

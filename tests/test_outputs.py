@@ -59,6 +59,11 @@ def _short(path: Path) -> dict:
 def runs() -> dict[str, superpacket.Results]:
     res = {p.stem: superpacket.run(_short(p), seed=1, progress=False) for p in EXAMPLES}
     res["extra"] = superpacket.run(EXTRA, seed=1, progress=False)
+    # a setting that warns (`summary.warnings`): a RED max_th above its queue's limit
+    warned = {**EXTRA, "name": "outputs-warned", "traffic": EXTRA["traffic"][:1], "output": {}}
+    warned["topology"] = {**EXTRA["topology"], "bottleneck": {"rate": "100Mbps", "delay": "5ms", "queue": {
+        "kind": "red", "limit": 50, "min_th": 10, "max_th": 60}}}
+    res["warned"] = superpacket.run(warned, seed=1, progress=False)
     return res
 
 

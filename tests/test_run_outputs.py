@@ -71,15 +71,16 @@ def run(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_run_summary_json_and_terminal(tmp_path):
-    # examples/dumbbell.toml: 8 NewReno flows s{i} -> d{i} (no cc set: the default NewReno
-    # with NewReno recovery), 60 s; 8 access links each side, both directions: 32 host
+    # examples/dumbbell.toml: 8 NewReno flows s{i} -> d{i} (no cc set: the default NewReno,
+    # with the default host's SACK recovery), 60 s; 8 access links each side, both directions: 32 host
     # links, and R1->R2, R2->R1 between the routers
     r = run(str(ROOT / "examples" / "dumbbell.toml"), "--out", str(tmp_path / "run"))
     s = json.loads((tmp_path / "run" / "summary.json").read_text())
-    assert s["tcp_configs"] == {"traffic[0]": CASES[0][1]}
+    assert s["tcp_configs"] == {"traffic[0]": {"cc": {"kind": "newreno"}, "recovery": "sack", "reordering": "none",
+                                               "gate": "none"}}
     assert s["sim_time_s"] == 60.0
     out = r.stdout
-    assert "traffic[0]: newreno, recovery newreno, reordering none, gate none" in out
+    assert "traffic[0]: newreno, recovery sack, reordering none, gate none" in out
     assert re.search(r"│ flow_id ┆ src ┆ dst ┆ cc ", out)
     shapes = [int(n) for n in re.findall(r"shape: \((\d+), 10\)", out)]
     links = pl.read_parquet(tmp_path / "run" / "links.parquet")
@@ -123,4 +124,4 @@ def test_run_report_shows_the_tcp_table(tmp_path):
     r = subprocess.run([EXE, "report", str(d)], capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
     md = (d / "report.md").read_text()
-    assert "## TCP" in md and "| traffic[0] | newreno, recovery newreno, reordering none, gate none |" in md
+    assert "## TCP" in md and "| traffic[0] | newreno, recovery sack, reordering none, gate none |" in md

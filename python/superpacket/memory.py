@@ -106,7 +106,9 @@ def _scenario_budget(text: str, fmt: str) -> int | None:
             d = json.loads(text)
     except (ValueError, TypeError):  # ScenarioError, bad JSON: the build says what is wrong with it
         return None
-    own = (d.get("output") or {}).get("memory_budget") if isinstance(d, dict) else None
+    out = d.get("output") if isinstance(d, dict) else None
+    # an `output` that is not a table is the build's to refuse, with its one line
+    own = out.get("memory_budget") if isinstance(out, dict) else None
     if own is None:
         return DEFAULT_BUDGET
     return parse_bytes(own) if isinstance(own, str) else None

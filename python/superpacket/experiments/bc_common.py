@@ -53,7 +53,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import Sc, ms, params_from, run_seeds, same, seconds, summarize
+from superpacket.experiments.common import (
+    PAPER_HOST,
+    Sc,
+    ms,
+    params_from,
+    run_seeds,
+    same,
+    seconds,
+    summarize,
+)
 from superpacket.experiments.pda_common import (
     PKT_BYTES,
     PdaInputError,
@@ -203,7 +212,7 @@ def check_features(variants: list[str]) -> None:
 
 def tcp_spec(setup: Setup, v: Variant) -> dict[str, Any]:
     cc: Any = {"kind": "fast", "alpha": setup.fast_alpha} if v.scheme == "fast" else "newreno"
-    t: dict[str, Any] = {"cc": cc, "recovery": v.recovery, "local_drop": "hold"}
+    t: dict[str, Any] = {"host": PAPER_HOST, "cc": cc, "recovery": v.recovery, "local_drop": "hold"}
     if setup.max_cwnd is not None:
         t["max_cwnd"] = setup.max_cwnd
     if v.bc:

@@ -18,6 +18,12 @@ _T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2
         2.052, 2.048, 2.045, 2.042]
 
 
+#: `[tcp] host` of every built-in experiment's scenarios: "ns2", the host of ns-2's agents
+#: that the reproduced papers ran (NewReno recovery, RFC 6298's RTO, no slow-start exit, a
+#: segment the host's NIC refuses lost unless the experiment says otherwise), written out
+#: so that a reproduction does not move with the scenario default (Linux's host).
+PAPER_HOST = "ns2"
+
 #: Fewer seeds than this: the interval reported is the range (min-max) of the values, not
 #: a 95 % CI (with 2 seeds, t = 12.706 makes the CI 18 times the spread of the values).
 MIN_SEEDS_FOR_CI = 3

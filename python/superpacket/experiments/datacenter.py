@@ -98,6 +98,7 @@ from typing import Any
 
 from superpacket import api
 from superpacket.experiments.common import (
+    PAPER_HOST,
     Sc,
     ms,
     params_from,
@@ -229,7 +230,7 @@ def port_queues(scheme: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 def tcp_spec(scheme: str) -> dict[str, Any]:
     cc = "cubic" if scheme.endswith("cubic") else "dctcp" if scheme == "dctcp" else "newreno"
-    t: dict[str, Any] = {"cc": cc, "mss": MSS, "init_cwnd": 10, "min_rto": MIN_RTO, "init_rto": INIT_RTO,
+    t: dict[str, Any] = {"host": PAPER_HOST, "cc": cc, "mss": MSS, "init_cwnd": 10, "min_rto": MIN_RTO, "init_rto": INIT_RTO,
                          "delayed_ack": False, "recovery": "newreno", "local_drop": "cwr"}
     if scheme in ("red-ecn-newreno", "riops-newreno"):
         t["ecn"] = True

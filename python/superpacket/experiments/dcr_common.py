@@ -15,6 +15,8 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from superpacket.experiments.common import PAPER_HOST
+
 # the slides' four protocols, in the slides' order; `newreno` is offered as a baseline
 # (the draft's 8 Mb/s table compares TCP-SACK, i.e. NewReno congestion control, with DCR)
 PROTOCOLS = ("ltcp", "highspeed", "bic", "htcp")
@@ -90,7 +92,7 @@ def split_protocol(name: str) -> tuple[str, str]:
 
 
 def tcp_table(cc: str, suffix: str, recovery: str = "sack") -> dict[str, Any]:
-    return {"cc": cc, "recovery": recovery, "reordering": RESPONSES[suffix]}
+    return {"host": PAPER_HOST, "cc": cc, "recovery": recovery, "reordering": RESPONSES[suffix]}
 
 
 def qname(q: float) -> str:

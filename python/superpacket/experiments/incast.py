@@ -30,6 +30,7 @@ from typing import Any
 
 from superpacket import api
 from superpacket.experiments.common import (
+    PAPER_HOST,
     Sc,
     mean_ci95,
     ms,
@@ -157,7 +158,7 @@ def scenario(variant: str, jitter_us: float = JITTER_US, admit_syn: bool = False
             "sender_link": {"rate": rate, "delay": d},
             "receiver_link": {"rate": BOTTLENECK_RATE, "delay": d, "queue": queue},
         },
-        "tcp": {"init_cwnd": INIT_CWND, "min_rto": MIN_RTO, "init_rto": INIT_RTO, **tcp},
+        "tcp": {"host": PAPER_HOST, "init_cwnd": INIT_CWND, "min_rto": MIN_RTO, "init_rto": INIT_RTO, **tcp},
         "traffic": [{"kind": "flow", "from": "s{i}", "to": "d", "count": FLOWS, "size_pkts": FLOW_PKTS,
                      "start_jitter": f"{jitter_us}us"}],
     }

@@ -21,6 +21,7 @@ from typing import Any
 
 from superpacket import api
 from superpacket.experiments.common import (
+    PAPER_HOST,
     Sc,
     interval_kind,
     ms,
@@ -107,6 +108,7 @@ def scenario(variant: str, duration_s: float = 10.0) -> dict[str, Any]:
             "sender_link": link,
             "receiver_link": {**link, "queue": queue},
         },
+        "tcp": {"host": PAPER_HOST},
         "traffic": [
             {"kind": "bulk", "from": "s{i}", "to": "d", "count": REGULAR_SENDERS,
              "start_jitter": REGULAR_START_JITTER, "tcp": {"init_cwnd": REGULAR_CWND, "max_cwnd": REGULAR_CWND}},

@@ -30,7 +30,16 @@ import math
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import Sc, ms, params_from, run_seeds, same, seconds, summarize
+from superpacket.experiments.common import (
+    PAPER_HOST,
+    Sc,
+    ms,
+    params_from,
+    run_seeds,
+    same,
+    seconds,
+    summarize,
+)
 from superpacket.experiments.pda_common import (
     PKT_BYTES,
     PdaInputError,
@@ -115,7 +124,7 @@ def scenario(cc: str, recovery: str = "sack", duration_s: float = DURATION_S,
             "bottleneck": {"rate": bps(RATE_BPS), "delay": f"{BOTTLENECK_DELAY_MS:g}ms",
                            "queue": {"kind": "droptail", "limit": QUEUE_BYTES, "unit": "bytes"}},
         },
-        "tcp": {"recovery": recovery},
+        "tcp": {"host": PAPER_HOST, "recovery": recovery},
         "traffic": [
             {"kind": "bulk", "from": "s0", "to": "d0", "start_jitter": jitter, "tcp": {"cc": cc}},
             {"kind": "bulk", "from": "s1", "to": "d1", "start_jitter": jitter, "tcp": pda_tcp()},

@@ -40,7 +40,7 @@ import math
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import ms, run_seeds, same, seconds, summarize
+from superpacket.experiments.common import PAPER_HOST, ms, run_seeds, same, seconds, summarize
 from superpacket.experiments.pda_common import (
     HOST_QUEUE_PKTS,
     PKT_BYTES,
@@ -201,7 +201,7 @@ def transfer_scenario(scheme: str, burst: int, transfer_pkts: int = TRANSFER_PKT
         "name": f"mbs-{scheme}-b{burst}-{recovery}",
         "duration": f"{dur:g}s",
         "topology": topology(),
-        "tcp": {"recovery": recovery},
+        "tcp": {"host": PAPER_HOST, "recovery": recovery},
         "traffic": [
             {"kind": "flow", "from": "S", "to": "D", "size_pkts": transfer_pkts, "start": f"{START_S:g}s",
              "tcp": sender_tcp(scheme, burst, transfer_pkts)},
@@ -218,6 +218,7 @@ def probe_scenario(cross: str | float, duration_s: float = PROBE_DURATION_S) -> 
         "name": f"mbs-probe-{label}",
         "duration": f"{duration_s:g}s",
         "topology": topology(),
+        "tcp": {"host": PAPER_HOST},
         "traffic": [
             {"kind": "mbs_probe", "from": "S", "to": "D", "start": f"{START_S:g}s", "packet_bytes": PKT_BYTES,
              "trials": PROBE_TRIALS, "max_train": PROBE_MAX_TRAIN, "fac_train": FAC_TRAIN},

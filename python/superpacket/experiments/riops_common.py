@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from superpacket.experiments.common import Sc, same, seconds, spaced
+from superpacket.experiments.common import PAPER_HOST, Sc, same, seconds, spaced
 
 MSS = 460
 HEADER = 40
@@ -16,7 +16,7 @@ PKT = MSS + HEADER  # 500 B on the wire
 # our specification "RIO-PS": 500 B packets, max window 128, timer granularity 100 ms, ITO 3 s;
 # min RTO and initial cwnd are our specification's common defaults (the simulator's defaults,
 # written out so that the report reads them from the scenario that ran)
-TCP: dict[str, Any] = {"mss": MSS, "header_bytes": HEADER, "max_cwnd": 128, "granularity": "100ms",
+TCP: dict[str, Any] = {"host": PAPER_HOST, "mss": MSS, "header_bytes": HEADER, "max_cwnd": 128, "granularity": "100ms",
                        "init_rto": "3s", "min_rto": "200ms", "init_cwnd": 10}
 
 

@@ -17,7 +17,17 @@ import functools
 from typing import Any
 
 from superpacket import api
-from superpacket.experiments.common import Sc, ms, params_from, run_seeds, same, seconds, seed_list, summarize
+from superpacket.experiments.common import (
+    PAPER_HOST,
+    Sc,
+    ms,
+    params_from,
+    run_seeds,
+    same,
+    seconds,
+    seed_list,
+    summarize,
+)
 
 PAPER = {
     "droptail": {"mean_fct_s": 0.0264},
@@ -102,6 +112,7 @@ def scenario(variant: str, duration_s: float = 32.0) -> dict[str, Any]:
                  "reverse_queue": {"kind": "droptail", "limit": NIC_QUEUE_PKTS}},
             ],
         },
+        "tcp": {"host": PAPER_HOST},
         "traffic": [
             {"kind": "bulk", "from": "A", "to": "D", "count": LONG_FLOWS, "start_jitter": LONG_START_JITTER,
              "tcp": {"init_cwnd": LONG_CWND, "max_cwnd": LONG_CWND}},

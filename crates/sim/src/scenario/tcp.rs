@@ -9,18 +9,26 @@ use crate::tcp::cc;
 use crate::tcp::gate::GateConfig;
 use crate::tcp::recovery::{RecoveryKind, Reordering};
 use crate::tcp::sched::Pacing;
-use crate::tcp::{RtoBackoffReset, SpDenial, SpMode, TcpParams};
+use crate::tcp::{HostProfile, RtoBackoffReset, SpDenial, SpMode, TcpParams};
 
 use super::common::{Dur, MAX_INIT_CWND};
 use super::gate::GateSpec;
 use super::recovery::{RecoverySpec, ReorderingSpec};
 
 /// TCP settings; every field optional, filled from the scenario's `[tcp]` table and
-/// then from the defaults below (`TcpParams::default()`, the project's
-/// common defaults).
+/// then from the defaults of the host profile (`host`: Linux's unless set;
+/// `TcpParams::for_host`).
 #[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TcpSpec {
+    /// Whose TCP the unset fields below follow: "linux" (the default: SACK recovery with
+    /// PRR, the SACK scoreboard kept across a timeout, Linux's RTO formula, a segment the
+    /// host's NIC refuses held unsent, HyStart for "cubic"; as net/ipv4/tcp_*.c) or "ns2"
+    /// (the ns-2 agents the reproduced papers ran: NewReno recovery, RFC 6298's RTO, the
+    /// scoreboard cleared at a timeout, no slow-start exit, a refused segment lost). A
+    /// field set in the scenario always wins over the profile.
+    #[schemars(default = "tcp_default::host")]
+    pub host: Option<HostSpec>,
     /// Congestion control: a name of cc::NAMES ("newreno") or a `[tcp.cc]` table with
     /// `kind` and the algorithm's parameters (tcp/cc/mod.rs, `CcConfig`). "dctcp"
     /// (`cc = { kind = "dctcp", g = 0.0625 }`, g in (0, 1], RFC 8257) turns ECN on and
@@ -81,8 +89,12 @@ pub struct TcpSpec {
     /// Super-packet sends in all under "retry" before falling back; at least 1.
     #[schemars(default = "tcp_default::sp_attempts")]
     pub sp_attempts: Option<u8>,
-    /// RFC 3042 limited transmit (false: the papers' ns-2 NewReno has none); NewReno
-    /// recovery only.
+    /// Limited transmit: new data on the duplicate ACKs before a fast retransmit. With
+    /// NewReno recovery RFC 3042 (one segment on each of the first two, within cwnd + 2);
+    /// with SACK recovery RFC 6675 section 5 (3) (while cwnd - pipe >= SMSS, SACKed data
+    /// out of pipe), which is what Linux's tcp_packets_in_flight does on every ACK.
+    /// Default: true under host "linux", false under "ns2" (the papers' ns-2 agents have
+    /// none).
     #[schemars(default = "tcp_default::limited_transmit")]
     pub limited_transmit: Option<bool>,
     /// Quantise RTT samples and RTO to ticks of this length, as ns-2's tcpTick_ ("100ms"
@@ -93,32 +105,35 @@ pub struct TcpSpec {
     /// sample; default) or "new_ack" (ns-3: at the next ACK of new data).
     #[schemars(default = "tcp_default::rto_backoff_reset")]
     pub rto_backoff_reset: Option<RtoBackoffResetSpec>,
-    /// Loss recovery: "newreno" (RFC 6582, default) or "sack" (RFC 2018 blocks, RFC 6675).
+    /// Loss recovery: "newreno" (RFC 6582; host "ns2") or "sack" (RFC 2018 blocks, RFC
+    /// 6675; host "linux", as net.ipv4.tcp_sack = 1).
     #[schemars(default = "tcp_default::recovery")]
     pub recovery: Option<RecoverySpec>,
     /// Proportional Rate Reduction (RFC 6937, PRR-SSRB as Linux since 3.2) sets the window
     /// during SACK recovery: data leaves in proportion to data delivered while the flight
-    /// is above ssthresh, by slow start below it. false (default): RFC 6675's cwnd =
-    /// ssthresh at once. Needs recovery = "sack".
+    /// is above ssthresh, by slow start below it. false: RFC 6675's cwnd = ssthresh at
+    /// once. Default: true with SACK recovery under host "linux", false otherwise. true
+    /// needs recovery = "sack".
     #[schemars(default = "tcp_default::prr")]
     pub prr: Option<bool>,
     /// What a retransmission timeout does to the SACK scoreboard: "clear" (RFC 2018
-    /// section 5: resend everything from snd_una; default) or "keep" (Linux's
-    /// tcp_timeout_mark_lost: go-back-N skips what the receiver holds, unless it reneged).
-    /// Needs recovery = "sack".
+    /// section 5: resend everything from snd_una; host "ns2") or "keep" (Linux's
+    /// tcp_timeout_mark_lost: go-back-N skips what the receiver holds, unless it reneged;
+    /// host "linux"). Setting it needs recovery = "sack".
     #[schemars(default = "tcp_default::sack_after_rto")]
     pub sack_after_rto: Option<SackAfterRtoSpec>,
     /// How the retransmission timeout follows SRTT and RTTVAR: "rfc6298" (RTO =
-    /// max(min_rto, SRTT + max(G, 4 RTTVAR)); default) or "linux" (tcp_set_rto: RTO =
+    /// max(min_rto, SRTT + max(G, 4 RTTVAR)); host "ns2") or "linux" (host "linux";
+    /// tcp_set_rto: RTO =
     /// SRTT + max(G, 4 RTTVAR, min_rto), so at least min_rto above SRTT: on a path whose
     /// RTT exceeds min_rto RFC 6298's RTO is barely above SRTT once RTTVAR settles).
     #[schemars(default = "tcp_default::rto_formula")]
     pub rto_formula: Option<RtoFormulaSpec>,
     /// How slow start may end before the first loss, for any congestion control: "none"
-    /// (at ssthresh or a loss, RFC 5681; default) or "hystart" (Ha and Rhee 2011, Linux
-    /// CUBIC's default: ACK-train and delay-increase detectors above 16 segments set
-    /// ssthresh = cwnd; tcp/hystart.rs).
-    #[schemars(default = "tcp_default::slow_start_exit")]
+    /// (at ssthresh or a loss, RFC 5681) or "hystart" (Ha and Rhee 2011: ACK-train and
+    /// delay-increase detectors above 16 segments set ssthresh = cwnd; tcp/hystart.rs).
+    /// Default: "hystart" for cc "cubic" under host "linux" (tcp_cubic.c, hystart = 1),
+    /// "none" otherwise.
     pub slow_start_exit: Option<SlowStartExitSpec>,
     /// The response to reordering around loss recovery: "none" (default), "dcr"
     /// (TCP-DCR: wait one SRTT after the first duplicate ACK), "ncr" (RFC 4653, needs
@@ -137,11 +152,11 @@ pub struct TcpSpec {
     /// (`threshold`, `strict`, `measure`, `estimator`, `gain`, `filter_rtts`, `headroom`,
     /// `ss_headroom`: tcp/gate/burstiness.rs).
     pub gate: Option<GateSpec>,
-    /// What happens to a data segment the host's own NIC queue refuses: "ignore" (default;
-    /// lost, and found as any loss, as by ns-2's agents), "cwr" (lost, and the window
-    /// reduced once, as Linux 2.6) or "hold" (as Linux's tcp_write_xmit: the segment stays
-    /// unsent, the window is reduced once, and the flow sends again when the queue has
-    /// room; nothing is lost; tcp/mod.rs `LocalDrop`).
+    /// What happens to a data segment the host's own NIC queue refuses: "ignore" (host
+    /// "ns2"; lost, and found as any loss, as by ns-2's agents), "cwr" (lost, and the
+    /// window reduced once, as Linux 2.6) or "hold" (host "linux"; as Linux's
+    /// tcp_write_xmit: the segment stays unsent, the window is reduced once, and the flow
+    /// sends again when the queue has room; nothing is lost; tcp/mod.rs `LocalDrop`).
     #[schemars(default = "tcp_default::local_drop")]
     pub local_drop: Option<LocalDropSpec>,
     /// Receiver ACK batching (interrupt coalescing, tcp/mod.rs `AckBatch`):
@@ -149,14 +164,20 @@ pub struct TcpSpec {
     pub ack_batch: Option<AckBatchSpec>,
 }
 
-/// The values `TcpSpec::resolve` fills in for absent fields (TcpParams::default() and the
-/// constants below), as the schema's defaults.
+/// The values `TcpSpec::resolve` fills in for absent fields under the default host
+/// (`TcpParams::for_host(D_HOST)` and the constants below), as the schema's defaults.
 pub(crate) mod tcp_default {
     use super::*;
     use crate::tcp::LocalDrop;
 
     fn d() -> TcpParams {
-        TcpParams::default()
+        TcpParams::for_host(D_HOST)
+    }
+    pub fn host() -> Option<HostSpec> {
+        Some(match D_HOST {
+            HostProfile::Linux => HostSpec::Linux,
+            HostProfile::Ns2 => HostSpec::Ns2,
+        })
     }
     fn dur(t: SimTime) -> Option<Dur> {
         Some(Dur(t))
@@ -235,12 +256,6 @@ pub(crate) mod tcp_default {
     pub fn prr() -> Option<bool> {
         Some(d().prr)
     }
-    pub fn slow_start_exit() -> Option<SlowStartExitSpec> {
-        Some(match d().slow_start_exit {
-            crate::tcp::SlowStartExit::None => SlowStartExitSpec::None,
-            crate::tcp::SlowStartExit::HyStart => SlowStartExitSpec::Hystart,
-        })
-    }
     pub fn rto_formula() -> Option<RtoFormulaSpec> {
         Some(match d().rto_formula {
             crate::tcp::RtoFormula::Rfc6298 => RtoFormulaSpec::Rfc6298,
@@ -268,6 +283,9 @@ pub(crate) mod tcp_default {
     }
 }
 
+/// The host profile when `host` is absent.
+pub(crate) const D_HOST: HostProfile = HostProfile::Linux;
+
 /// `superpacket`, `sp_len`, `sp_on_denial` and `sp_attempts` when absent.
 pub(crate) const D_SP_MODE: SpModeSpec = SpModeSpec::Off;
 pub(crate) const D_SP_LEN: u16 = 10;
@@ -281,6 +299,13 @@ pub struct AckBatchSpec {
     pub pkts: u32,
     /// ... or after this long since the first unacknowledged one; above 0, at most 10s.
     pub timeout: Dur,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HostSpec {
+    Linux,
+    Ns2,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
@@ -343,6 +368,7 @@ impl TcpSpec {
             };
         }
         TcpSpec {
+            host: pick!(host),
             cc: pick!(cc),
             mss: pick!(mss),
             header_bytes: pick!(header_bytes),
@@ -387,8 +413,18 @@ impl TcpSpec {
     }
 
     pub(crate) fn resolve(&self, path: &str) -> Result<(TcpParams, cc::CcConfig), String> {
-        let d = TcpParams::default();
+        let host = match self.host {
+            None => D_HOST,
+            Some(HostSpec::Linux) => HostProfile::Linux,
+            Some(HostSpec::Ns2) => HostProfile::Ns2,
+        };
+        let d = TcpParams::for_host(host);
         let cc_cfg = self.cc.clone().map(|c| c.0).unwrap_or_default();
+        let recovery = match self.recovery {
+            None => d.recovery,
+            Some(RecoverySpec::Newreno) => RecoveryKind::NewReno,
+            Some(RecoverySpec::Sack) => RecoveryKind::Sack,
+        };
         cc_cfg.validate(&format!("{path}.cc"))?;
         // DCTCP works on ECE (RFC 8257 section 3): ECN is on unless refused, and refusing
         // it is an error rather than a silent NewReno
@@ -425,13 +461,13 @@ impl TcpSpec {
                 Some(RtoBackoffResetSpec::RttSample) => RtoBackoffReset::RttSample,
                 Some(RtoBackoffResetSpec::NewAck) => RtoBackoffReset::NewAck,
             },
-            recovery: match self.recovery {
-                None => d.recovery,
-                Some(RecoverySpec::Newreno) => RecoveryKind::NewReno,
-                Some(RecoverySpec::Sack) => RecoveryKind::Sack,
-            },
-            prr: self.prr.unwrap_or(d.prr),
+            recovery,
+            // the profile's PRR is SACK recovery's: a user who picks NewReno under host
+            // "linux" gets NewReno as RFC 6582 has it, not an error
+            prr: self.prr.unwrap_or(d.prr && recovery == RecoveryKind::Sack),
             slow_start_exit: match self.slow_start_exit {
+                // HyStart is part of Linux's CUBIC module (tcp_cubic.c), not of its TCP
+                None if host == HostProfile::Linux && cc_cfg.name() == "cubic" => crate::tcp::SlowStartExit::HyStart,
                 None => d.slow_start_exit,
                 Some(SlowStartExitSpec::None) => crate::tcp::SlowStartExit::None,
                 Some(SlowStartExitSpec::Hystart) => crate::tcp::SlowStartExit::HyStart,
@@ -504,13 +540,6 @@ impl TcpSpec {
         if self.sack_after_rto.is_some() && p.recovery != RecoveryKind::Sack {
             return Err(format!(
                 "{path}.sack_after_rto: applies to SACK recovery only; set recovery = \"sack\" or leave it unset"
-            ));
-        }
-        if p.limited_transmit && p.recovery == RecoveryKind::Sack {
-            // only the NewReno recovery sends new data on the first duplicate ACKs
-            return Err(format!(
-                "{path}.limited_transmit: has no effect with recovery = \"sack\" (only the NewReno recovery \
-                 implements RFC 3042); leave it unset or use recovery = \"newreno\""
             ));
         }
         if p.pacing == Pacing::Cc {

@@ -102,12 +102,44 @@ pub struct TcpParams {
     pub ack_batch: Option<AckBatch>,
 }
 
-/// The receiving host hands arriving data to TCP in batches, as a NIC coalescing its
-/// interrupts does: a batch is processed when it holds `pkts` packets or `timeout` after
-/// its first packet arrived, whichever comes first, and the ACKs it triggers leave back
-/// to back (one of the two causes of ACK compression in seeds/003, slide 12: "delay ack
-/// disabled, more ack sent back to the sender"; the other is reverse-path queueing).
-/// The ACKs echo the data's own send times, so the RTT samples include the hold.
+/// The host whose TCP a scenario's defaults describe (`[tcp] host`): every field a
+/// scenario leaves unset takes this profile's value (`TcpParams::for_host`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostProfile {
+    /// Linux's TCP (the default for a scenario): SACK recovery (net.ipv4.tcp_sack = 1)
+    /// with PRR (tcp_recovery.c, since 3.2), SACKed data out of the flight before a
+    /// recovery (limited transmit: tcp_packets_in_flight), the SACK scoreboard kept across a timeout
+    /// (tcp_timeout_mark_lost), Linux's RTO (tcp_set_rto), a segment the host's NIC
+    /// refuses held unsent (tcp_write_xmit, `LocalDrop::Hold`) and HyStart for CUBIC
+    /// (tcp_cubic.c, hystart = 1).
+    Linux,
+    /// ns-2's one-way agents, as the reproduced papers ran them: NewReno recovery (RFC
+    /// 6582), RFC 6298's RTO, the scoreboard cleared at a timeout (RFC 2018), no slow-start
+    /// exit and no transmit queue of the host's own (a refused segment is lost,
+    /// `LocalDrop::Ignore`). `TcpParams::default()`.
+    Ns2,
+}
+
+impl TcpParams {
+    /// The defaults of `host`: `TcpParams::default()` (the ns-2 agents' host) with Linux's
+    /// choices over it for `HostProfile::Linux`. HyStart is CUBIC's (the scenario sets it
+    /// where the congestion control is "cubic"), so it is not part of this table.
+    pub fn for_host(host: HostProfile) -> TcpParams {
+        match host {
+            HostProfile::Ns2 => TcpParams::default(),
+            HostProfile::Linux => TcpParams {
+                limited_transmit: true,
+                recovery: RecoveryKind::Sack,
+                prr: true,
+                sack_after_rto: SackAfterRto::Keep,
+                rto_formula: RtoFormula::Linux,
+                local_drop: LocalDrop::Hold,
+                ..TcpParams::default()
+            },
+        }
+    }
+}
+
 /// How the retransmission timeout is computed from SRTT and RTTVAR.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RtoFormula {
@@ -138,6 +170,12 @@ pub enum SackAfterRto {
     Keep,
 }
 
+/// The receiving host hands arriving data to TCP in batches, as a NIC coalescing its
+/// interrupts does: a batch is processed when it holds `pkts` packets or `timeout` after
+/// its first packet arrived, whichever comes first, and the ACKs it triggers leave back
+/// to back (one of the two causes of ACK compression in seeds/003, slide 12: "delay ack
+/// disabled, more ack sent back to the sender"; the other is reverse-path queueing).
+/// The ACKs echo the data's own send times, so the RTT samples include the hold.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AckBatch {
     pub pkts: u32,

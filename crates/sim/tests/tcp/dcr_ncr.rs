@@ -247,7 +247,10 @@ fn reordering_in_scenarios() {
     parse("reordering = \"dcr\"").unwrap();
     parse("reordering = { kind = \"dcr\", tau_srtt = 2.0, base = \"expiry\" }").unwrap();
     parse("recovery = \"sack\"\nreordering = { kind = \"ncr\", variant = \"aggressive\" }").unwrap();
-    let e = parse("reordering = \"ncr\"").unwrap_err();
+    // NCR builds on SACK: accepted under the default host (Linux's: SACK recovery),
+    // refused where NewReno recovery is chosen
+    parse("reordering = \"ncr\"").unwrap();
+    let e = parse("recovery = \"newreno\"\nreordering = \"ncr\"").unwrap_err();
     assert!(e.contains("tcp.reordering") && e.contains("sack"), "{e}");
     let e = parse("reordering = \"rack\"").unwrap_err();
     assert!(e.contains("tcp.reordering") && e.contains("dcr, ncr"), "{e}");

@@ -78,7 +78,9 @@ fn rto_backoff_reset() {
 /// The options in a scenario file: accepted by name, a bad value named by its path.
 #[test]
 fn options_in_scenarios() {
-    let ok = scenario("limited_transmit = true\nrtt_tick = \"100ms\"\nrto_backoff_reset = \"new_ack\"");
+    let ok = scenario(
+        "recovery = \"newreno\"\nlimited_transmit = true\nrtt_tick = \"100ms\"\nrto_backoff_reset = \"new_ack\"",
+    );
     let sc = sim::Scenario::from_toml_str(&ok).unwrap_or_else(|e| panic!("{e}"));
     let sim = sc.build(Some(1)).unwrap_or_else(|e| panic!("{e}"));
     let p = sim.flows.get(0).expect("live").p;
@@ -133,4 +135,54 @@ fn window_held_while_the_gate_holds() {
         s.ack_segs(2);
         assert_eq!(s.cwnd(), want, "holds_window = {holds}");
     }
+}
+
+/// `[tcp] host`: the profile the unset fields follow. Expected values are Linux's own
+/// defaults, read from its sources, not from this crate: net.ipv4.tcp_sack = 1
+/// (tcp_ipv4.c), PRR in tcp_recovery.c (since 3.2), tcp_timeout_mark_lost keeps the SACKed
+/// marks, tcp_set_rto adds the floor to SRTT, tcp_write_xmit holds a refused segment, and
+/// tcp_cubic.c has hystart = 1 (HyStart is CUBIC's alone). "ns2": ns-2's one-way agents
+/// (NewReno recovery, no SACK, no slow-start exit, no transmit queue of the host's own).
+#[test]
+fn host_profiles() {
+    use sim::tcp::recovery::RecoveryKind;
+    use sim::tcp::{LocalDrop, RtoFormula, SackAfterRto, SlowStartExit};
+    let params = |t: &str| {
+        let sc = sim::Scenario::from_toml_str(&scenario(t)).unwrap_or_else(|e| panic!("{e}"));
+        sc.build(Some(1)).unwrap_or_else(|e| panic!("{e}")).flows.get(0).expect("live").p
+    };
+    for (tcp, cubic) in [("", false), ("host = \"linux\"", false), ("cc = \"cubic\"", true)] {
+        let p = params(tcp);
+        assert_eq!(p.recovery, RecoveryKind::Sack, "{tcp}");
+        assert!(p.prr, "{tcp}");
+        assert_eq!(p.sack_after_rto, SackAfterRto::Keep, "{tcp}");
+        assert_eq!(p.rto_formula, RtoFormula::Linux, "{tcp}");
+        assert_eq!(p.local_drop, LocalDrop::Hold, "{tcp}");
+        let want = if cubic { SlowStartExit::HyStart } else { SlowStartExit::None };
+        assert_eq!(p.slow_start_exit, want, "{tcp}");
+    }
+    for tcp in ["host = \"ns2\"", "host = \"ns2\"\ncc = \"cubic\""] {
+        let p = params(tcp);
+        assert_eq!(p.recovery, RecoveryKind::NewReno, "{tcp}");
+        assert!(!p.prr, "{tcp}");
+        assert_eq!(p.sack_after_rto, SackAfterRto::Clear, "{tcp}");
+        assert_eq!(p.rto_formula, RtoFormula::Rfc6298, "{tcp}");
+        assert_eq!(p.local_drop, LocalDrop::Ignore, "{tcp}");
+        assert_eq!(p.slow_start_exit, SlowStartExit::None, "{tcp}");
+    }
+    // a field the scenario sets wins over the profile; NewReno under Linux's host is
+    // NewReno without PRR (PRR is SACK recovery's here), not an error
+    let p = params("recovery = \"newreno\"\nlocal_drop = \"ignore\"\ncc = \"cubic\"\nslow_start_exit = \"none\"");
+    assert_eq!((p.recovery, p.prr, p.local_drop), (RecoveryKind::NewReno, false, LocalDrop::Ignore));
+    assert_eq!(p.slow_start_exit, SlowStartExit::None);
+    let p = params("host = \"ns2\"\nrecovery = \"sack\"\nprr = true");
+    assert_eq!((p.recovery, p.prr, p.local_drop), (RecoveryKind::Sack, true, LocalDrop::Ignore));
+    // explicit PRR with NewReno recovery is refused, naming the field
+    let e = sim::Scenario::from_toml_str(&scenario("recovery = \"newreno\"\nprr = true"))
+        .and_then(|sc| sc.build(Some(1)).map(|_| ()))
+        .unwrap_err();
+    assert!(e.contains("tcp.prr"), "{e}");
+    let e = sim::Scenario::from_toml_str(&scenario("host = \"bsd\"")).map(|_| ()).unwrap_err();
+    assert!(e.contains("tcp.host") || e.contains("host"), "{e}");
+    assert!(e.contains("linux") && e.contains("ns2"), "{e}");
 }

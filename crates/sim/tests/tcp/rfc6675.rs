@@ -420,3 +420,36 @@ fn sack_marks_kept_or_cleared_across_a_timeout() {
         assert!(sent.contains(&10) && sent.contains(&12), "keep {keep}: sent {sent:?}");
     }
 }
+
+/// RFC 6675 section 5 (3), limited transmit with SACK (Linux's tcp_packets_in_flight): a
+/// window of 3 segments, 0..2 sent, segment 0 lost. By hand:
+/// - SACK 1: pipe = 3 outstanding - 1 SACKed = 2, cwnd - pipe = 1 SMSS: new segment 3;
+/// - SACK 1..2: pipe = 4 - 2 = 2 (segment 0 is not lost yet: 2 SACKed segments are not
+///   more than (DupThresh - 1) SMSS above it): new segment 4;
+/// - SACK 1..3: the third duplicate ACK: recovery, segment 0 retransmitted.
+///
+/// Without limited transmit the flight of 3 fills the window: the two duplicate ACKs the
+/// window can produce send nothing, and the loss waits for the retransmission timer.
+#[test]
+fn limited_transmit_with_sack_keeps_a_small_window_out_of_timeouts() {
+    let p = TcpParams { init_cwnd: 3.0, limited_transmit: true, ..sack() };
+    let (mut s, first) = established(p);
+    assert_eq!(segs(&s, &first), vec![0, 1, 2]);
+    s.advance(ms(100));
+    let sent = s.ack_sack(0, &[(1, 2)]);
+    assert_eq!(segs(&s, &sent), vec![3]);
+    assert_eq!(s.cwnd(), 3.0);
+    let sent = s.ack_sack(0, &[(1, 3)]);
+    assert_eq!(segs(&s, &sent), vec![4]);
+    assert!(!s.in_recovery());
+    let sent = s.ack_sack(0, &[(1, 4)]);
+    assert!(s.in_recovery());
+    assert_eq!(segs(&s, &sent)[0], 0);
+
+    let p = TcpParams { init_cwnd: 3.0, ..sack() };
+    let (mut s, _) = established(p);
+    s.advance(ms(100));
+    assert!(s.ack_sack(0, &[(1, 2)]).is_empty());
+    assert!(s.ack_sack(0, &[(1, 3)]).is_empty());
+    assert!(!s.in_recovery());
+}

@@ -18,6 +18,7 @@ fn scenario(limit: u32, tcp: &str) -> String {
         access = {{ rate = "1Gbps", delay = "1ms", queue = {{ kind = "droptail", limit = 10000 }} }}
         bottleneck = {{ rate = "100Mbps", delay = "8ms", queue = {{ kind = "droptail", limit = {limit} }} }}
         [tcp]
+        host = "ns2"  # the figures below are derived for the ns-2 agents' host
         cc = {{ kind = "fixed", window = 250 }}
         init_cwnd = 250
         recovery = "sack"

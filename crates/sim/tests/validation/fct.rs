@@ -176,6 +176,7 @@ const NIC_SCENARIO: &str = r#"
         { a = "R", b = "B", rate = "100Mbps", delay = "1ms" },
     ]
     [tcp]
+    host = "ns2"
     init_cwnd = 20
     LOCAL
     [[traffic]]
@@ -191,7 +192,7 @@ const NIC_SCENARIO: &str = r#"
 /// path after it drops nothing.
 #[test]
 fn sender_nic_drops_counted_apart() {
-    let toml = &NIC_SCENARIO.replace("LOCAL", "");
+    let toml = &NIC_SCENARIO.replace("LOCAL", "local_drop = \"ignore\"");
     let sim = super::common::run(toml, 1);
     let f = sim.flows.record(0).stats;
     assert_eq!(f.sender_drops, 14);
@@ -205,11 +206,13 @@ fn sender_nic_drops_counted_apart() {
 /// 20 segments ahead of snd_una, nothing acknowledged), so at the first NIC drop FlightSize
 /// is 20: ssthresh = 20 / 2 = 10 and cwnd drops to 10, once for the window (14 drops, one
 /// reduction). Checked at 4.5 ms, after the handshake (about 4.1 ms) and before any data
-/// is acknowledged; with the default ("ignore") the window stays 20.
+/// is acknowledged; with "ignore" (ns-2's host) the window stays 20.
 #[test]
 fn local_drop_enters_cwr() {
     let base = NIC_SCENARIO;
-    for (local, cwnd, ssthresh, cwr) in [("local_drop = \"cwr\"", 10.0, 10.0, 1), ("", 20.0, f64::INFINITY, 0)] {
+    for (local, cwnd, ssthresh, cwr) in
+        [("local_drop = \"cwr\"", 10.0, 10.0, 1), ("local_drop = \"ignore\"", 20.0, f64::INFINITY, 0)]
+    {
         let (_, mut sim) = super::common::build(&base.replace("LOCAL", local), 1);
         sim.run_until(sim::SimTime::from_us(4_500));
         let f = sim.flows.get(0).expect("the flow is still sending");

@@ -92,6 +92,7 @@ fn lion_paced_beats_window_based() {
             access = {{ rate = "1Gbps", delay = "1ms", queue = {{ kind = "droptail", limit = 100000 }} }}
             bottleneck = {{ rate = "1Gbps", delay = "38ms", queue = {{ kind = "droptail", limit = 666 }} }}
             [tcp]
+            host = "ns2"  # the experiment's host (the paper compares with ns-2's agents)
             recovery = "sack"
             [[traffic]]
             kind = "bulk"

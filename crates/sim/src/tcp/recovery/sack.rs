@@ -18,7 +18,12 @@
 //!   unless the receiver reneged (data SACKed at snd_una: Linux's
 //!   tcp_check_sack_reneging, RFC 6675 section 5.1's caution).
 //!
-//! Limited transmit (section 5 (3), a MAY) is not used with SACK.
+//! Limited transmit (section 5 (3), a MAY; with the flow's `limited_transmit`): before
+//! recovery, new data leaves while cwnd - pipe >= SMSS, pipe from SetPipe() with HighRxt
+//! = HighACK, so SACKed data no longer counts as in flight. This is what Linux does on
+//! every ACK: tcp_packets_in_flight() excludes sacked_out, and tcp_cwnd_test() lets a
+//! segment go while it is below cwnd. Without it a flow whose window is a few segments
+//! sees one or two duplicate ACKs for a loss and waits for its retransmission timer.
 //!
 //! Lost retransmissions (RFC 6675 has no rule; without one a lost retransmission always
 //! ends in an RTO): as Linux's tcp_mark_lost_retrans (net/ipv4/tcp_input.c, 2.6.25-4.x,
@@ -257,6 +262,14 @@ impl LossRecovery for SackRecovery {
             if seq > s.snd_nxt {
                 let len = (s.mss).min(s.end_seq.saturating_sub(seq));
                 return (len > 0 && seq + len - s.snd_una <= wnd).then_some((seq, len));
+            }
+            if s.limited_transmit && s.snd_nxt == s.snd_max && self.sb.sacked_bytes() > 0 {
+                // section 5 (3): cwnd - pipe >= SMSS (HighRxt = HighACK outside recovery)
+                if s.snd_nxt >= s.end_seq {
+                    return None;
+                }
+                let len = s.mss.min(s.end_seq - s.snd_nxt);
+                return (self.set_pipe(s) + len <= wnd).then_some((s.snd_nxt, len));
             }
             return next_in_order(s, wnd);
         }
