@@ -331,6 +331,7 @@ SCENARIOS: dict[tuple[str, ...], Case] = {
     ("TcpSpec", "mss"): C(tcp("mss")),
     ("TcpSpec", "sp_attempts"): C(tcp("sp_attempts")),
     ("TcpSpec", "sp_len"): C(tcp("sp_len")),
+    ("TcpSpec", "tsq_limit_output_bytes"): C(tcp("tsq_limit_output_bytes")),
     ("TrafficSpec[flow]", "size_bytes"): C(traffic(FLOW, "size_bytes", drop="size_pkts")),
     ("TrafficSpec[flow]", "size_pkts"): C(traffic(FLOW, "size_pkts")),
     ("TrafficSpec[poisson]", "rate_per_s"): C(traffic(POISSON, "rate_per_s")),

@@ -348,12 +348,20 @@ impl Sim {
         for mut p in out.pkts.drain(..) {
             let flow = self.flows.live_mut(f);
             flow.stats.pkts_sent += 1;
-            (p.src, p.dst) = if p.route == flow.fwd { (flow.src, flow.dst) } else { (flow.dst, flow.src) };
-            self.inject(p);
+            let fwd = p.route == flow.fwd;
+            (p.src, p.dst) = if fwd { (flow.src, flow.dst) } else { (flow.dst, flow.src) };
+            if flow.tsq.is_some() && fwd && p.payload > 0 {
+                self.inject_below_socket(f, p);
+            } else {
+                self.inject(p);
+            }
         }
         // put the buffers back; the placeholder left by `take` holds no allocation
         std::mem::forget(std::mem::replace(&mut self.out, out));
         let flow = self.flows.live_mut(f);
+        if flow.tsq.as_ref().is_some_and(|t| t.throttled) {
+            flow.tsq_wake_at_completion();
+        }
         if flow.waits_for_nic() {
             self.on_nic_refused(f);
         }
@@ -365,6 +373,23 @@ impl Sim {
             }
         } else if flow.state == SenderState::Done {
             self.flows.retire_if_done(f);
+        }
+    }
+
+    /// A data packet of a flow with TCP Small Queues: its host link computes, as it
+    /// enqueues it, when it will have serialised it (the TX completion that frees it),
+    /// and the flow keeps that time (tcp/tsq.rs). A packet the link dropped is not kept.
+    #[cold]
+    fn inject_below_socket(&mut self, f: FlowId, p: Packet) {
+        let l = self.routes[self.flows.live_mut(f).fwd as usize][0] as usize;
+        let before = self.net.links[l].busy_until();
+        let bytes = p.size;
+        self.inject(p);
+        let done = self.net.links[l].busy_until();
+        if done > before {
+            if let Some(t) = self.flows.live_mut(f).tsq.as_mut() {
+                t.record(done, bytes);
+            }
         }
     }
 

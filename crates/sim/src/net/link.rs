@@ -194,6 +194,12 @@ impl Link {
                 .sum::<u64>()
     }
 
+    /// When the serialiser finishes the last packet enqueued (the past when idle).
+    #[inline]
+    pub fn busy_until(&self) -> SimTime {
+        self.busy_until
+    }
+
     /// Serialiser busy time up to `now`.
     pub fn busy_ns(&self, now: SimTime) -> u64 {
         self.stats.busy_ns - self.busy_until.saturating_sub(now).ns().min(self.stats.busy_ns)

@@ -159,6 +159,16 @@ pub struct TcpSpec {
     /// sends again when the queue has room; nothing is lost; tcp/mod.rs `LocalDrop`).
     #[schemars(default = "tcp_default::local_drop")]
     pub local_drop: Option<LocalDropSpec>,
+    /// TCP Small Queues (Linux tcp_small_queue_check, tcp/tsq.rs): the flow keeps at
+    /// most max(2 packets, about 1 ms at its pacing rate), capped by
+    /// `tsq_limit_output_bytes`, in its host's NIC queue and serialiser, and sends again
+    /// as they leave; not a congestion signal. Default: true under host "linux", false
+    /// under "ns2".
+    #[schemars(default = "tcp_default::tsq")]
+    pub tsq: Option<bool>,
+    /// TCP Small Queues' cap, bytes (net.ipv4.tcp_limit_output_bytes); at least 1.
+    #[schemars(default = "tcp_default::tsq_limit_output_bytes")]
+    pub tsq_limit_output_bytes: Option<u64>,
     /// Receiver ACK batching (interrupt coalescing, tcp/mod.rs `AckBatch`):
     /// `{ pkts = 8, timeout = "1ms" }`; off by default.
     pub ack_batch: Option<AckBatchSpec>,
@@ -273,6 +283,12 @@ pub(crate) mod tcp_default {
     }
     pub fn pacing() -> Option<&'static str> {
         matches!(d().pacing, Pacing::Off).then_some("off")
+    }
+    pub fn tsq() -> Option<bool> {
+        Some(d().tsq.is_some())
+    }
+    pub fn tsq_limit_output_bytes() -> Option<u64> {
+        Some(crate::tcp::tsq::LIMIT_OUTPUT_BYTES)
     }
     pub fn local_drop() -> Option<LocalDropSpec> {
         Some(match d().local_drop {
@@ -398,6 +414,8 @@ impl TcpSpec {
             pacing: pick!(pacing),
             gate: pick!(gate),
             local_drop: pick!(local_drop),
+            tsq: pick!(tsq),
+            tsq_limit_output_bytes: pick!(tsq_limit_output_bytes),
             ack_batch: pick!(ack_batch),
         }
     }
@@ -506,6 +524,11 @@ impl TcpSpec {
                 Some(LocalDropSpec::Cwr) => crate::tcp::LocalDrop::Cwr,
                 Some(LocalDropSpec::Hold) => crate::tcp::LocalDrop::Hold,
             },
+            tsq: match (self.tsq.unwrap_or(d.tsq.is_some()), self.tsq_limit_output_bytes) {
+                (false, _) => None,
+                (true, Some(0)) => return Err(format!("{path}.tsq_limit_output_bytes: must be at least 1 (got 0)")),
+                (true, l) => Some(l.unwrap_or(crate::tcp::tsq::LIMIT_OUTPUT_BYTES)),
+            },
             ack_batch: match self.ack_batch {
                 None => None,
                 Some(b) => {
@@ -536,6 +559,9 @@ impl TcpSpec {
                 "{path}.prr: Proportional Rate Reduction is implemented for SACK recovery only; set recovery = \"sack\" \
                  or leave prr unset"
             ));
+        }
+        if self.tsq_limit_output_bytes.is_some() && p.tsq.is_none() {
+            return Err(format!("{path}.tsq_limit_output_bytes: applies with tsq = true only; leave it unset"));
         }
         if self.sack_after_rto.is_some() && p.recovery != RecoveryKind::Sack {
             return Err(format!(

@@ -29,6 +29,7 @@ pub mod script;
 pub mod sender;
 pub mod spmark;
 pub mod timers;
+pub mod tsq;
 
 use crate::core::packet::{FlowId, NodeId, Packet, RouteId};
 use crate::core::time::SimTime;
@@ -98,6 +99,8 @@ pub struct TcpParams {
     pub gate: gate::GateConfig,
     /// How the stack reacts when its own NIC queue drops one of its data packets.
     pub local_drop: LocalDrop,
+    /// TCP Small Queues (tsq.rs) with this net.ipv4.tcp_limit_output_bytes; None: off.
+    pub tsq: Option<u64>,
     /// Receiver ACK batching (interrupt coalescing): data is handed to TCP in batches.
     pub ack_batch: Option<AckBatch>,
 }
@@ -108,10 +111,11 @@ pub struct TcpParams {
 pub enum HostProfile {
     /// Linux's TCP (the default for a scenario): SACK recovery (net.ipv4.tcp_sack = 1)
     /// with PRR (tcp_recovery.c, since 3.2), SACKed data out of the flight before a
-    /// recovery (limited transmit: tcp_packets_in_flight), the SACK scoreboard kept across a timeout
-    /// (tcp_timeout_mark_lost), Linux's RTO (tcp_set_rto), a segment the host's NIC
-    /// refuses held unsent (tcp_write_xmit, `LocalDrop::Hold`) and HyStart for CUBIC
-    /// (tcp_cubic.c, hystart = 1).
+    /// recovery (limited transmit: tcp_packets_in_flight), the SACK scoreboard kept
+    /// across a timeout (tcp_timeout_mark_lost), Linux's RTO (tcp_set_rto), a segment the
+    /// host's NIC refuses held unsent (tcp_write_xmit, `LocalDrop::Hold`), TCP Small
+    /// Queues (tcp_small_queue_check, tsq.rs) and HyStart for CUBIC (tcp_cubic.c,
+    /// hystart = 1).
     Linux,
     /// ns-2's one-way agents, as the reproduced papers ran them: NewReno recovery (RFC
     /// 6582), RFC 6298's RTO, the scoreboard cleared at a timeout (RFC 2018), no slow-start
@@ -134,6 +138,7 @@ impl TcpParams {
                 sack_after_rto: SackAfterRto::Keep,
                 rto_formula: RtoFormula::Linux,
                 local_drop: LocalDrop::Hold,
+                tsq: Some(tsq::LIMIT_OUTPUT_BYTES),
                 ..TcpParams::default()
             },
         }
@@ -249,6 +254,7 @@ impl Default for TcpParams {
             pacing: Pacing::Off,
             gate: gate::GateConfig::None,
             local_drop: LocalDrop::Ignore,
+            tsq: None,
             ack_batch: None,
         }
     }
@@ -394,6 +400,8 @@ pub struct Flow {
     pub(crate) held_retx: Vec<(u64, u64)>,
     /// The slow-start exit, if any (hystart.rs).
     pub(crate) hystart: Option<Box<hystart::HyStart>>,
+    /// TCP Small Queues, if on (tsq.rs).
+    pub(crate) tsq: Option<Box<tsq::SmallQueues>>,
     /// The send gate, not the window, stopped the last send loop (sender.rs
     /// `grow_cwnd`: the window does not grow meanwhile).
     pub(crate) gate_limited: bool,
@@ -464,6 +472,7 @@ impl Flow {
             nic_refusals_counted: 0,
             held_retx: Vec::new(),
             hystart: (p.slow_start_exit == SlowStartExit::HyStart).then(Box::default),
+            tsq: p.tsq.map(|l| Box::new(tsq::SmallQueues::new(l))),
             gate_limited: false,
             cwr_pending: false,
             rto_una: 0,

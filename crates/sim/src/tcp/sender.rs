@@ -164,6 +164,8 @@ impl Flow {
         let end = self.end_seq();
         // NewReno (P1's path): the in-order rule without a dispatch per segment
         let in_order = matches!(self.rec, Recovery::NewReno(_));
+        // TCP Small Queues: wire bytes this call has sent (not yet recorded by the link)
+        let mut below = 0u64;
         loop {
             let next = if in_order {
                 in_order_segment(self.snd_una, self.snd_nxt, end, mss, wnd)
@@ -177,6 +179,9 @@ impl Flow {
             let advances = seq >= self.snd_nxt;
             if advances && self.sp.gate(seq, self.snd_una, self.snd_max, end, mss, wnd) == SpGate::Wait {
                 break;
+            }
+            if self.tsq.is_some() && self.tsq_blocks(seq, len, below, now) {
+                break; // woken by the first TX completion (sim.rs `emit`)
             }
             if out.room == 0 {
                 // Linux tcp_write_xmit: the queue refused; the segment stays unsent
@@ -197,6 +202,7 @@ impl Flow {
                 self.rec.on_sent(self.snd_max, seq, len);
             }
             out.room -= 1;
+            below += len + self.p.header as u64;
             self.send_segment(seq, len as u32, now, out);
             if advances {
                 self.snd_nxt = seq + len;
@@ -205,6 +211,41 @@ impl Flow {
                 }
             }
         }
+    }
+
+    /// A send loop stopped at the TCP Small Queues limit: the send timer fires at the
+    /// first TX completion (Linux's tcp_tsq_handler), unless it is due earlier.
+    #[cold]
+    pub(crate) fn tsq_wake_at_completion(&mut self) {
+        let Some(t) = self.tsq.as_mut() else { return };
+        t.throttled = false;
+        if let Some(c) = t.next_completion() {
+            if self.timers.get(TimerKind::Send).is_none_or(|s| c < s) {
+                self.timers.set(TimerKind::Send, c);
+            }
+        }
+    }
+
+    /// TCP Small Queues (tsq.rs, Linux tcp_small_queue_check): whether the segment
+    /// [seq, seq + len) must wait for the flow's data below the socket to drain, with
+    /// `below` bytes sent by this call. Not congestion: the window is left alone.
+    #[cold]
+    fn tsq_blocks(&mut self, seq: u64, len: u64, below: u64, now: SimTime) -> bool {
+        let mss = self.p.mss as u64;
+        if self.snd_max - self.snd_una <= mss {
+            return false; // at most one segment unacknowledged: always sent
+        }
+        // tcp_update_pacing_rate: max(cwnd, packets out) x MSS / SRTT, 200 % in slow
+        // start (cwnd < ssthresh / 2), 120 % after; no SRTT yet: unbounded
+        let out_pkts = ((self.snd_max - self.snd_una) / mss) as f64;
+        let w = self.cc_state.cwnd.max(out_pkts);
+        let ratio = if self.cc_state.cwnd < self.cc_state.ssthresh / 2.0 { 2.0 } else { 1.2 };
+        let rate = self.srtt_ns.filter(|&s| s > 0).map(|s| ratio * w * mss as f64 * 1e9 / s as f64);
+        let pkt = mss + self.p.header as u64;
+        let size = len + self.p.header as u64;
+        let tsq = self.tsq.as_mut().expect("tsq on");
+        let limit = tsq.limit(rate, pkt, seq < self.snd_max);
+        tsq.blocks(now, below, size, limit)
     }
 
     /// Sends the retransmissions the NIC queue refused earlier, oldest first, those still

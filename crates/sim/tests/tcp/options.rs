@@ -158,6 +158,8 @@ fn host_profiles() {
         assert_eq!(p.sack_after_rto, SackAfterRto::Keep, "{tcp}");
         assert_eq!(p.rto_formula, RtoFormula::Linux, "{tcp}");
         assert_eq!(p.local_drop, LocalDrop::Hold, "{tcp}");
+        assert!(p.limited_transmit, "{tcp}");
+        assert_eq!(p.tsq, Some(1 << 20), "{tcp}"); // net.ipv4.tcp_limit_output_bytes
         let want = if cubic { SlowStartExit::HyStart } else { SlowStartExit::None };
         assert_eq!(p.slow_start_exit, want, "{tcp}");
     }
@@ -169,6 +171,8 @@ fn host_profiles() {
         assert_eq!(p.rto_formula, RtoFormula::Rfc6298, "{tcp}");
         assert_eq!(p.local_drop, LocalDrop::Ignore, "{tcp}");
         assert_eq!(p.slow_start_exit, SlowStartExit::None, "{tcp}");
+        assert!(!p.limited_transmit, "{tcp}");
+        assert_eq!(p.tsq, None, "{tcp}");
     }
     // a field the scenario sets wins over the profile; NewReno under Linux's host is
     // NewReno without PRR (PRR is SACK recovery's here), not an error
@@ -182,6 +186,15 @@ fn host_profiles() {
         .and_then(|sc| sc.build(Some(1)).map(|_| ()))
         .unwrap_err();
     assert!(e.contains("tcp.prr"), "{e}");
+    assert_eq!(params("tsq_limit_output_bytes = 65536").tsq, Some(65536));
+    assert_eq!(params("host = \"ns2\"\ntsq = true").tsq, Some(1 << 20));
+    for (bad, field) in [
+        ("tsq_limit_output_bytes = 0", "tcp.tsq_limit_output_bytes"),
+        ("tsq = false\ntsq_limit_output_bytes = 9", "tcp.tsq_limit_output_bytes"),
+    ] {
+        let e = sim::Scenario::from_toml_str(&scenario(bad)).and_then(|sc| sc.build(Some(1)).map(|_| ())).unwrap_err();
+        assert!(e.contains(field), "{e}");
+    }
     let e = sim::Scenario::from_toml_str(&scenario("host = \"bsd\"")).map(|_| ()).unwrap_err();
     assert!(e.contains("tcp.host") || e.contains("host"), "{e}");
     assert!(e.contains("linux") && e.contains("ns2"), "{e}");

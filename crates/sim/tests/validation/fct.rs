@@ -258,3 +258,51 @@ fn local_drop_hold_keeps_refused_segments() {
     assert_eq!(drops, 0);
     super::common::finish(&sim);
 }
+
+/// TCP Small Queues (Linux's host, tcp/tsq.rs): a 60-segment flow from a 10 Mb/s host
+/// with a 1,000-packet NIC queue over a path of about 100 ms RTT (1 ms, then 49 ms at
+/// 1 Gb/s). The limit by hand: the pacing rate is at most 2 x 60 x 1,460 B / 0.1 s =
+/// 1.75 MB/s (slow start, 200 %), whose 1 ms term (/1024) is 1,711 B, below 2 packets
+/// (3,000 B): the flow keeps at most 2 packets below the socket, one in service and at
+/// most one waiting in the NIC queue. Without it the 10-segment initial window goes at
+/// once: 1 in service, 9 waiting (and slow start's later bursts, two packets per ACK
+/// against one drained, more). The 10 Mb/s link never idles either way (a packet
+/// waits when its predecessor leaves), so the completion times agree within one packet's
+/// serialisation (1.2 ms); nothing is refused or lost.
+#[test]
+fn tcp_small_queues_keep_two_packets_below_the_socket() {
+    let toml = |tsq: &str| {
+        format!(
+            r#"
+            name = "tsq"
+            duration = "2s"
+            [topology]
+            kind = "graph"
+            nodes = ["A", "R", "B"]
+            links = [
+                {{ a = "A", b = "R", rate = "10Mbps", delay = "1ms", queue = {{ kind = "droptail", limit = 1000 }} }},
+                {{ a = "R", b = "B", rate = "1Gbps", delay = "49ms" }},
+            ]
+            [tcp]
+            init_cwnd = 10
+            {tsq}
+            [[traffic]]
+            kind = "flow"
+            from = "A"
+            to = "B"
+            size_pkts = 60
+            "#
+        )
+    };
+    let with = super::common::run(&toml(""), 1);
+    let without = super::common::run(&toml("tsq = false"), 1);
+    let waiting = |s: &sim::Sim| super::common::link(s, "A->R").stats.max_pkts;
+    assert_eq!(waiting(&with), 1);
+    assert!(waiting(&without) >= 9, "{}", waiting(&without)); // slow start's bursts add more
+    let (a, b) = (with.flows.record(0), without.flows.record(0));
+    for f in [a, b] {
+        assert_eq!((f.stats.nic_refusals, f.stats.pkts_dropped, f.stats.retransmits), (0, 0, 0));
+    }
+    let (fa, fb) = (a.fct().expect("done").ns() as i64, b.fct().expect("done").ns() as i64);
+    assert!((fa - fb).abs() <= 1_200_000, "FCT {fa} ns with TSQ, {fb} ns without");
+}
