@@ -332,6 +332,7 @@ SCENARIOS: dict[tuple[str, ...], Case] = {
     ("TcpSpec", "sp_attempts"): C(tcp("sp_attempts")),
     ("TcpSpec", "sp_len"): C(tcp("sp_len")),
     ("TcpSpec", "tsq_limit_output_bytes"): C(tcp("tsq_limit_output_bytes")),
+    ("TcpSpec", "max_ssthresh"): C(lambda v: dumbbell(tcp={"slow_start_exit": "limited", "max_ssthresh": v})),
     ("TrafficSpec[flow]", "size_bytes"): C(traffic(FLOW, "size_bytes", drop="size_pkts")),
     ("TrafficSpec[flow]", "size_pkts"): C(traffic(FLOW, "size_pkts")),
     ("TrafficSpec[poisson]", "rate_per_s"): C(traffic(POISSON, "rate_per_s")),

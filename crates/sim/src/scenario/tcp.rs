@@ -130,11 +130,18 @@ pub struct TcpSpec {
     #[schemars(default = "tcp_default::rto_formula")]
     pub rto_formula: Option<RtoFormulaSpec>,
     /// How slow start may end before the first loss, for any congestion control: "none"
-    /// (at ssthresh or a loss, RFC 5681) or "hystart" (Ha and Rhee 2011: ACK-train and
-    /// delay-increase detectors above 16 segments set ssthresh = cwnd; tcp/hystart.rs).
-    /// Default: "hystart" for cc "cubic" under host "linux" (tcp_cubic.c, hystart = 1),
-    /// "none" otherwise.
+    /// (at ssthresh or a loss, RFC 5681), "hystart" (Ha and Rhee 2011: ACK-train and
+    /// delay-increase detectors above 16 segments set ssthresh = cwnd; tcp/hystart.rs),
+    /// "hystart++" (RFC 9406: an RTT increase of max(4 ms, min(RTT / 8, 16 ms)) enters
+    /// Conservative Slow Start, a quarter of slow start's growth, which ends slow start
+    /// after 5 rounds; initial slow start only; tcp/hystart_pp.rs) or "limited" (RFC 3742:
+    /// above `max_ssthresh` segments at most max_ssthresh / 2 more per round trip;
+    /// tcp/limited_ss.rs). Default: "hystart" for cc "cubic" under host "linux"
+    /// (tcp_cubic.c, hystart = 1), "none" otherwise.
     pub slow_start_exit: Option<SlowStartExitSpec>,
+    /// RFC 3742's max_ssthresh, segments, with slow_start_exit = "limited"; at least 1.
+    #[schemars(default = "tcp_default::max_ssthresh")]
+    pub max_ssthresh: Option<u32>,
     /// The response to reordering around loss recovery: "none" (default), "dcr"
     /// (TCP-DCR: wait one SRTT after the first duplicate ACK), "ncr" (RFC 4653, needs
     /// recovery = "sack"), or a table with `kind` and the options of
@@ -284,6 +291,9 @@ pub(crate) mod tcp_default {
     pub fn pacing() -> Option<&'static str> {
         matches!(d().pacing, Pacing::Off).then_some("off")
     }
+    pub fn max_ssthresh() -> Option<u32> {
+        Some(crate::tcp::limited_ss::MAX_SSTHRESH)
+    }
     pub fn tsq() -> Option<bool> {
         Some(d().tsq.is_some())
     }
@@ -336,6 +346,9 @@ pub enum RtoFormulaSpec {
 pub enum SlowStartExitSpec {
     None,
     Hystart,
+    #[serde(rename = "hystart++")]
+    HystartPp,
+    Limited,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
@@ -410,6 +423,7 @@ impl TcpSpec {
             sack_after_rto: pick!(sack_after_rto),
             rto_formula: pick!(rto_formula),
             slow_start_exit: pick!(slow_start_exit),
+            max_ssthresh: pick!(max_ssthresh),
             reordering: pick!(reordering),
             pacing: pick!(pacing),
             gate: pick!(gate),
@@ -489,6 +503,13 @@ impl TcpSpec {
                 None => d.slow_start_exit,
                 Some(SlowStartExitSpec::None) => crate::tcp::SlowStartExit::None,
                 Some(SlowStartExitSpec::Hystart) => crate::tcp::SlowStartExit::HyStart,
+                Some(SlowStartExitSpec::HystartPp) => crate::tcp::SlowStartExit::HyStartPp,
+                Some(SlowStartExitSpec::Limited) => match self.max_ssthresh {
+                    Some(0) => return Err(format!("{path}.max_ssthresh: must be at least 1 (got 0)")),
+                    m => crate::tcp::SlowStartExit::Limited {
+                        max_ssthresh: m.unwrap_or(crate::tcp::limited_ss::MAX_SSTHRESH),
+                    },
+                },
             },
             rto_formula: match self.rto_formula {
                 None => d.rto_formula,
@@ -558,6 +579,11 @@ impl TcpSpec {
             return Err(format!(
                 "{path}.prr: Proportional Rate Reduction is implemented for SACK recovery only; set recovery = \"sack\" \
                  or leave prr unset"
+            ));
+        }
+        if self.max_ssthresh.is_some() && !matches!(p.slow_start_exit, crate::tcp::SlowStartExit::Limited { .. }) {
+            return Err(format!(
+                "{path}.max_ssthresh: applies with slow_start_exit = \"limited\" only; leave it unset"
             ));
         }
         if self.tsq_limit_output_bytes.is_some() && p.tsq.is_none() {

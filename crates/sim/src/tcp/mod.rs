@@ -21,12 +21,15 @@
 pub mod cc;
 pub mod gate;
 pub mod hystart;
+pub mod hystart_pp;
+pub mod limited_ss;
 pub mod receiver;
 pub mod recovery;
 pub mod sack;
 pub mod sched;
 pub mod script;
 pub mod sender;
+pub mod slow_start;
 pub mod spmark;
 pub mod timers;
 pub mod tsq;
@@ -162,6 +165,12 @@ pub enum SlowStartExit {
     /// HyStart (Ha and Rhee 2011; Linux CUBIC's default): ACK-train and delay-increase
     /// detectors set ssthresh = cwnd (hystart.rs).
     HyStart,
+    /// HyStart++ (RFC 9406): an RTT increase enters Conservative Slow Start, which ends
+    /// slow start after 5 rounds (hystart_pp.rs).
+    HyStartPp,
+    /// Limited slow start (RFC 3742): above `max_ssthresh` segments at most
+    /// max_ssthresh / 2 segments more per round trip (limited_ss.rs).
+    Limited { max_ssthresh: u32 },
 }
 
 /// What a retransmission timeout does to the SACKed marks of the scoreboard.
@@ -398,8 +407,8 @@ pub struct Flow {
     /// Retransmissions loss recovery decided on that the NIC queue refused, to send first
     /// when it has room (Linux keeps them marked lost in the write queue).
     pub(crate) held_retx: Vec<(u64, u64)>,
-    /// The slow-start exit, if any (hystart.rs).
-    pub(crate) hystart: Option<Box<hystart::HyStart>>,
+    /// The slow-start exit or limit, if any (slow_start.rs).
+    pub(crate) slow_start: Option<Box<slow_start::SlowStartMod>>,
     /// TCP Small Queues, if on (tsq.rs).
     pub(crate) tsq: Option<Box<tsq::SmallQueues>>,
     /// The send gate, not the window, stopped the last send loop (sender.rs
@@ -471,7 +480,7 @@ impl Flow {
             nic_parked: false,
             nic_refusals_counted: 0,
             held_retx: Vec::new(),
-            hystart: (p.slow_start_exit == SlowStartExit::HyStart).then(Box::default),
+            slow_start: slow_start::SlowStartMod::build(p.slow_start_exit),
             tsq: p.tsq.map(|l| Box::new(tsq::SmallQueues::new(l))),
             gate_limited: false,
             cwr_pending: false,

@@ -427,7 +427,7 @@ impl Flow {
                     self.cwr_pending = self.ecn_ok;
                     self.ecn_recover = self.snd_max;
                     self.cc.on_rto(&mut self.cc_state, now);
-                    if let Some(h) = self.hystart.as_deref_mut() {
+                    if let Some(h) = self.slow_start.as_deref_mut() {
                         h.on_rto();
                     }
                 }
@@ -498,10 +498,10 @@ impl Flow {
                 }
             };
             if v.grow {
-                if let Some(h) = self.hystart.as_deref_mut() {
+                if let Some(h) = self.slow_start.as_deref_mut() {
                     let (w, ss) = (self.cc_state.cwnd, self.cc_state.ssthresh);
                     if let Some(ss) = h.on_ack(ack, self.snd_max, rtt, now, w, ss) {
-                        self.cc_state.ssthresh = ss; // slow start ends here (hystart.rs)
+                        self.cc_state.ssthresh = ss; // slow start ends here (slow_start.rs)
                     }
                 }
             }
@@ -538,21 +538,36 @@ impl Flow {
     /// The congestion control grows the window for `acked` segments; max_cwnd bounds the
     /// growth (ns-2's maxcwnd_ in opencwnd; in recovery it bounds only the usable window,
     /// try_send).
-    #[inline]
     ///
     /// While a send gate, not the window, limits sending, the window does not grow (it
     /// may shrink): Linux grows cwnd only when tcp_is_cwnd_limited, RFC 7661 section 4.3
     /// not in its non-validated phase. Without it a delay-based window (FAST sees no
     /// queue while the gate paces) grows without bound and leaves as a burst once the
     /// gate opens.
+    #[inline(always)]
     pub(crate) fn grow_cwnd(&mut self, acked: f64, rtt: Option<SimTime>, now: SimTime) {
         let before = self.cc_state.cwnd;
         self.cc.on_ack(&mut self.cc_state, acked, rtt, now);
         if self.gate_limited && self.cc_state.cwnd > before {
             self.cc_state.cwnd = before;
         }
+        if self.slow_start.is_some() {
+            self.shape_slow_start(before);
+        }
         if self.cc_state.cwnd > self.cc_state.max_cwnd {
             self.cc_state.cwnd = self.cc_state.max_cwnd;
+        }
+    }
+
+    /// The slow-start option's shape of the congestion control's increase from `before`
+    /// (limited slow start, HyStart++'s CSS; slow_start.rs).
+    #[cold]
+    #[inline(never)]
+    fn shape_slow_start(&mut self, before: f64) {
+        if let Some(m) = self.slow_start.as_deref() {
+            if before < self.cc_state.ssthresh {
+                self.cc_state.cwnd = m.shape(before, self.cc_state.cwnd);
+            }
         }
     }
 

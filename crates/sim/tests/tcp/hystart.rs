@@ -53,3 +53,84 @@ fn ack_train_ends_slow_start() {
         assert_eq!(found_at, at, "cwnd {cwnd}");
     }
 }
+
+/// Limited slow start (RFC 3742 section 3), max_ssthresh 100, NewReno's slow start
+/// (+1 per segment acknowledged), one segment per ACK, by hand:
+/// - cwnd 100 (<= max_ssthresh): +1, to 101;
+/// - cwnd 101: K = int(101 / 50) = 2: +1/2, to 101.5; then 102 (K = 2);
+/// - from a window of 150: K = 3, +1/3 per ACK: 150 -> 150.333...
+/// so above max_ssthresh a window of W grows by W / K ~ 50 = max_ssthresh / 2 per round.
+#[test]
+fn limited_slow_start_rfc3742() {
+    use sim::tcp::script::Script;
+    use sim::tcp::{SlowStartExit, TcpParams};
+    let p = |w: f64| TcpParams {
+        init_cwnd: w,
+        slow_start_exit: SlowStartExit::Limited { max_ssthresh: 100 },
+        ..TcpParams::default()
+    };
+    let (mut s, _) = Script::established(p(100.0), 100_000 * 1460, ms(100));
+    s.advance(ms(100));
+    for (n, want) in [(1, 101.0), (2, 101.5), (3, 102.0)] {
+        s.ack_segs(n);
+        assert_eq!(s.cwnd(), want, "after {n} ACKs");
+    }
+    let (mut s, _) = Script::established(p(150.0), 100_000 * 1460, ms(100));
+    s.advance(ms(100));
+    s.ack_segs(1);
+    assert!((s.cwnd() - (150.0 + 1.0 / 3.0)).abs() < 1e-9, "{}", s.cwnd());
+    // without it slow start adds the whole segment
+    let (mut s, _) =
+        Script::established(TcpParams { init_cwnd: 150.0, ..TcpParams::default() }, 100_000 * 1460, ms(100));
+    s.advance(ms(100));
+    s.ack_segs(1);
+    assert_eq!(s.cwnd(), 151.0);
+}
+
+/// Round `g` (0-based) of hand-made HyStart++ rounds: `n` ACKs (10g + 1, 10g + 2, ...),
+/// each with an RTT sample of `rtt` ms, while snd_max is 10g + 11, so the first ACK of
+/// round g + 1 is the first to reach the round's windowEnd.
+fn round(h: &mut sim::tcp::hystart_pp::HyStartPp, g: u64, rtt: u64, n: u64) -> Vec<(u64, Option<f64>, bool)> {
+    (1..=n).map(|k| (k, h.on_ack(10 * g + k, 10 * g + 11, Some(ms(rtt)), 50.0, f64::INFINITY), h.in_css())).collect()
+}
+
+/// HyStart++ (RFC 9406 section 4.2), rounds of 10 ACKs with RTT samples:
+/// - round 1 at 100 ms; round 2 at 112 ms: RttThresh = max(4, min(100 / 8, 16)) = 12.5,
+///   112 < 112.5: slow start goes on; round 3 at 113 ms: 113 < 112 + 14;
+/// - round 4 at 140 ms >= 113 + 14.125 enters CSS at its 8th sample (N_RTT_SAMPLE),
+///   baseline 140 ms;
+/// - CSS ends after CSS_ROUNDS = 5 rounds begun in it (rounds 5-9, RTTs 140-144, never
+///   below the baseline): at the first ACK of round 9, ssthresh = cwnd (50).
+#[test]
+fn hystart_pp_rfc9406() {
+    use sim::tcp::hystart_pp::HyStartPp;
+    let mut h = HyStartPp::default();
+    let mut css_at = None;
+    let mut ended = None;
+    for (g, rtt) in [100, 112, 113, 140, 140, 141, 142, 143, 144].into_iter().enumerate() {
+        for (k, got, css) in round(&mut h, g as u64, rtt, 10) {
+            if css && css_at.is_none() {
+                css_at = Some((g + 1, k));
+            }
+            if got.is_some() && ended.is_none() {
+                ended = Some((g + 1, k, got));
+            }
+        }
+    }
+    assert_eq!(css_at, Some((4, 8)));
+    assert_eq!(ended, Some((9, 1, Some(50.0))));
+    assert!(h.done && !h.in_css());
+
+    // the growth: slow start capped at L = 8 segments per ACK, CSS a quarter of it
+    let mut g = HyStartPp::default();
+    assert_eq!(g.shape(20.0, 21.0), 21.0);
+    assert_eq!(g.shape(20.0, 40.0), 28.0);
+    round(&mut g, 0, 100, 10);
+    round(&mut g, 1, 140, 10);
+    assert!(g.in_css());
+    assert_eq!(g.shape(20.0, 21.0), 20.25);
+    // a CSS round whose minimum (120 ms) falls below the baseline (140 ms): the exit was
+    // spurious, slow start again (at the 8th sample)
+    let r = round(&mut g, 2, 120, 8);
+    assert!(r[6].2 && !r[7].2 && !g.done);
+}

@@ -199,3 +199,19 @@ fn host_profiles() {
     assert!(e.contains("tcp.host") || e.contains("host"), "{e}");
     assert!(e.contains("linux") && e.contains("ns2"), "{e}");
 }
+
+/// `slow_start_exit` by name in a scenario: "hystart++" and "limited" (RFC 3742's
+/// suggested max_ssthresh of 100 unless set); `max_ssthresh` refused elsewhere and at 0.
+#[test]
+fn slow_start_exits_in_scenarios() {
+    use sim::tcp::SlowStartExit;
+    let build = |t: &str| sim::Scenario::from_toml_str(&scenario(t)).and_then(|sc| sc.build(Some(1)));
+    let exit = |t: &str| build(t).unwrap_or_else(|e| panic!("{e}")).flows.get(0).expect("live").p.slow_start_exit;
+    assert_eq!(exit("slow_start_exit = \"hystart++\""), SlowStartExit::HyStartPp);
+    assert_eq!(exit("slow_start_exit = \"limited\""), SlowStartExit::Limited { max_ssthresh: 100 });
+    assert_eq!(exit("slow_start_exit = \"limited\"\nmax_ssthresh = 40"), SlowStartExit::Limited { max_ssthresh: 40 });
+    for bad in ["slow_start_exit = \"limited\"\nmax_ssthresh = 0", "max_ssthresh = 40"] {
+        let e = build(bad).map(|_| ()).unwrap_err();
+        assert!(e.contains("tcp.max_ssthresh"), "{e}");
+    }
+}
