@@ -5,8 +5,23 @@
 
 use super::hystart::HyStart;
 use super::hystart_pp::HyStartPp;
-use super::SlowStartExit;
 use crate::core::time::SimTime;
+
+/// How slow start may end before the first loss.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlowStartExit {
+    /// Only at ssthresh or a loss (RFC 5681; the default here).
+    None,
+    /// HyStart (Ha and Rhee 2011; Linux CUBIC's default): ACK-train and delay-increase
+    /// detectors set ssthresh = cwnd (hystart.rs).
+    HyStart,
+    /// HyStart++ (RFC 9406): an RTT increase enters Conservative Slow Start, which ends
+    /// slow start after 5 rounds (hystart_pp.rs).
+    HyStartPp,
+    /// Limited slow start (RFC 3742): above `max_ssthresh` segments at most
+    /// max_ssthresh / 2 segments more per round trip (limited_ss.rs).
+    Limited { max_ssthresh: u32 },
+}
 
 #[derive(Clone, Copy, Debug)]
 pub enum SlowStartMod {
