@@ -426,6 +426,7 @@ SCENARIOS: dict[tuple[str, ...], Case] = {
         for f in ("bloom_hashes", "epoch", "max_len", "max_pairs")
     },
     ("QueueSpec[superpacket]", "rule_weight"): C(queue({**SPQ, "rule": "ewma"}, "rule_weight")),
+    ("QueueSpec[superpacket]", "port_share"): C(queue(SPQ, "port_share")),
     **{
         (f"QueueSpec[{k}]", f): C(queue({"kind": k, "in": RIO_IN, "out": RIO_OUT}, f))
         for k in ("rio", "riops")

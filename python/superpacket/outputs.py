@@ -71,6 +71,11 @@ DROP_REASONS: tuple[tuple[str, str], ...] = (
     ("sp_table_full", "super-packet admission: the state table was full (its memory bound)"),
     ("sp_bad_header", "super-packet admission: a malformed super-packet header"),
     ("sp_source_cap", "super-packet admission: the per-source cap on reserved packets refused it"),
+    ("sp_port_quota", ("super-packet admission: the packet's ingress port already holds its share of "
+                      "the state table (`port_share`)")),
+    ("source_invalid", ("source validation (`source_validation`): the router does not accept the "
+                       "packet's source address on the port it came in by; counted on the link it "
+                       "would have left by")),
 )
 
 FLOWS = Table("flows", "one row per TCP flow, in `flow_id` order, finished or not", (

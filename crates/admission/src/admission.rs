@@ -106,6 +106,7 @@ impl Admission {
         let mut adm = Admission::new(cfg).map_err(|e| e.to_string())?;
         defences.validate(&adm.params)?;
         adm.table.set_defences(defences.bounded_table, defences.max_reserved_per_pair);
+        adm.table.set_port_quota(defences.max_pairs_per_port);
         let epoch = adm.params.epoch_ns;
         adm.phase_offset = (epoch - defences.epoch_phase_ns) % epoch;
         adm.defences = defences;
@@ -121,6 +122,13 @@ impl Admission {
     /// caller enqueues and increments its count. O(1) per packet, except an epoch
     /// shift, which zeroes one Bloom generation (O(bloom_bits / 64)).
     pub fn on_arrival(&mut self, now_ns: u64, pkt: &PacketMeta, pkt_cnt: u32) -> Verdict {
+        self.on_arrival_port(now_ns, pkt, pkt_cnt, 0)
+    }
+
+    /// [`on_arrival`](Self::on_arrival) of a packet that came in on ingress `port` (any
+    /// number naming the router's input port): what `Defences::max_pairs_per_port`
+    /// counts a new pair against. Without a port quota the port changes nothing.
+    pub fn on_arrival_port(&mut self, now_ns: u64, pkt: &PacketMeta, pkt_cnt: u32, port: u32) -> Verdict {
         self.maybe_shift(now_ns);
         let (kind, verdict) = match pkt.sp {
             // A1: regular(pkt)
@@ -129,7 +137,7 @@ impl Admission {
                 (PacketKind::Bad, Verdict::Drop(DropReason::BadHeader))
             }
             // A1: isFirst(pkt)
-            Some(sp) if sp.first => (PacketKind::First, self.first(pkt, sp, pkt_cnt)),
+            Some(sp) if sp.first => (PacketKind::First, self.first(pkt, sp, pkt_cnt, port)),
             // A1: a subsequent packet of a super-packet
             Some(sp) => (PacketKind::Subsequent, self.subsequent(pkt, sp, pkt_cnt)),
         };
@@ -205,19 +213,21 @@ impl Admission {
     }
 
     /// A1, `isFirst(pkt)` branch.
-    fn first(&mut self, pkt: &PacketMeta, sp: SpHeaderRepr, pkt_cnt: u32) -> Verdict {
+    fn first(&mut self, pkt: &PacketMeta, sp: SpHeaderRepr, pkt_cnt: u32, port: u32) -> Verdict {
         // A1: if (pktCnt < t) { install state; enqueue pkt; } else { drop pkt; }
         if pkt_cnt >= self.vars.threshold {
             return Verdict::Drop(DropReason::Threshold);
         }
         // A3 "On state installation": h2.update((src,dst), (len,len - 1)) ...
         let pre = PairPrefix::new(self.key, pkt.src, pkt.dst);
-        let installed = self.table.install(&MovingTable::pair_key_from(&pre), sp.len);
+        let installed = self.table.install_from(&MovingTable::pair_key_from(&pre), sp.len, port);
         self.stats.record_probes(self.table.last_install_probes());
         self.stats.table_grows = self.table.grows();
         match installed {
             // Section 3.1 defence: the per-source cap on reserved packets.
             Err(InstallError::Cap) => return Verdict::Drop(DropReason::SourceCap),
+            // Source validation's quota: this ingress port has its share of h2.
+            Err(InstallError::PortQuota) => return Verdict::Drop(DropReason::PortQuota),
             // Section 3.1 defence: h2 is full; deny the super-packet rather than grow.
             Err(_) => return Verdict::Drop(DropReason::TableFull),
             Ok(()) => {}

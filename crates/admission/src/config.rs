@@ -145,12 +145,20 @@ pub struct Defences {
     /// not at k x EPOCH, so a sender cannot align with a public grid (section 3.1,
     /// "synchronize with the moving hash table"). A router draws it at random.
     pub epoch_phase_ns: u64,
+    /// Per-ingress-port quota: at most this many (src, dst) entries of one generation
+    /// installed by first packets that arrived on one port (SCENARIOS.md "attacks",
+    /// source validation: a flood from one port cannot take the table the other ports'
+    /// senders need). The port is the caller's ([`Admission::on_arrival_port`]); a new
+    /// pair past the quota is refused (`PortQuota`). 0: no quota.
+    ///
+    /// [`Admission::on_arrival_port`]: crate::Admission::on_arrival_port
+    pub max_pairs_per_port: u32,
 }
 
 impl Default for Defences {
-    /// Bounded table, no per-source cap, phase 0.
+    /// Bounded table, no per-source cap, phase 0, no port quota.
     fn default() -> Self {
-        Defences { bounded_table: true, max_reserved_per_pair: 0, epoch_phase_ns: 0 }
+        Defences { bounded_table: true, max_reserved_per_pair: 0, epoch_phase_ns: 0, max_pairs_per_port: 0 }
     }
 }
 

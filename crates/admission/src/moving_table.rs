@@ -27,6 +27,10 @@ use crate::siphash::{PairPrefix, SipKey};
 /// long is vanishingly rare for honest traffic; it bounds per-packet work.
 pub const PROBE_LIMIT: usize = 32;
 
+/// Per-port counter rows allocated per generation under a port quota (a router's
+/// ports; more are added as they appear, and counted in `memory_bytes`).
+pub const PORT_ROWS: usize = 64;
+
 /// Largest `max_pairs` accepted: 2^24 pairs = 2^25 slots of 24 B per generation.
 pub const MAX_PAIRS_LIMIT: u32 = 1 << 24;
 
@@ -57,6 +61,8 @@ pub enum InstallError {
     ProbeLimit,
     /// The entry would reserve more than the per-source cap.
     Cap,
+    /// The generation holds the quota of pairs installed from this ingress port.
+    PortQuota,
 }
 
 /// A hashed (src, dst) key: compute once per packet, use in both generations.
@@ -86,11 +92,21 @@ struct Generation {
     stamp: u32,
     len: u32,
     outstanding: u64,
+    /// Pairs installed per ingress port in this generation, (port, pairs), only under a
+    /// port quota: one row per port that installed a pair, so at most the router's
+    /// ports (never more than `max_pairs` rows: each row holds a pair).
+    per_port: Vec<(u32, u32)>,
 }
 
 impl Generation {
     fn new(n_slots: usize) -> Self {
-        Generation { slots: vec![Slot::default(); n_slots].into_boxed_slice(), stamp: 1, len: 0, outstanding: 0 }
+        Generation {
+            slots: vec![Slot::default(); n_slots].into_boxed_slice(),
+            stamp: 1,
+            len: 0,
+            outstanding: 0,
+            per_port: Vec::new(),
+        }
     }
 
     /// "new HashTable()" (A2) in O(1): slots with an older stamp read as empty.
@@ -103,6 +119,7 @@ impl Generation {
         }
         self.len = 0;
         self.outstanding = 0;
+        self.per_port.clear();
     }
 
     /// Probe for `key`: `Ok(slot)` if live, `Err(Some(slot))` for the first free slot
@@ -155,6 +172,8 @@ pub struct MovingTable {
     bounded: bool,
     /// Per-entry cap on reserved packets, 0 = none.
     cap: u32,
+    /// Pairs one ingress port may install per generation, 0 = no quota.
+    port_quota: u32,
     /// Slots examined by the last [`install`](Self::install).
     last_install_probes: u32,
     /// Reserved packets of the entry the last successful install wrote.
@@ -175,6 +194,7 @@ impl MovingTable {
             key,
             bounded: true,
             cap: 0,
+            port_quota: 0,
             last_install_probes: 0,
             last_install_reserved: 0,
             grows: 0,
@@ -187,6 +207,19 @@ impl MovingTable {
     pub fn set_defences(&mut self, bounded: bool, cap: u32) {
         self.bounded = bounded;
         self.cap = cap;
+    }
+
+    /// The per-ingress-port quota: a new pair from a port that already installed
+    /// `quota` pairs in h2 is refused (`InstallError::PortQuota`); 0: none.
+    pub fn set_port_quota(&mut self, quota: u32) {
+        self.port_quota = quota;
+        if quota > 0 {
+            // allocated once, like the slots: a router with more ports than this grows
+            // the rows (and `memory_bytes` says so)
+            for g in &mut self.gens {
+                g.per_port.reserve_exact(PORT_ROWS.saturating_sub(g.per_port.capacity()));
+            }
+        }
     }
 
     /// Like [`find`](Self::find), adding the slots examined to `probes`.
@@ -258,7 +291,14 @@ impl MovingTable {
     /// A3 "On state installation": h2.update((src,dst), (len, len - 1)), adding to an
     /// existing entry or creating one. `len >= 1` (checked by header validation).
     pub fn install(&mut self, key: &PairKey, len: u16) -> Result<(), InstallError> {
-        let (max_pairs, cap, bounded, tkey) = (self.max_pairs, self.cap, self.bounded, self.key);
+        self.install_from(key, len, 0)
+    }
+
+    /// [`install`](Self::install) of a first packet that arrived on ingress `port`: a new
+    /// pair counts against that port's quota (an existing pair's entry just grows).
+    pub fn install_from(&mut self, key: &PairKey, len: u16, port: u32) -> Result<(), InstallError> {
+        let (max_pairs, cap, bounded, tkey, quota) =
+            (self.max_pairs, self.cap, self.bounded, self.key, self.port_quota);
         let g = &mut self.gens[self.cur];
         if !bounded && (g.len as usize + 1) * 2 > g.slots.len() {
             // Unbounded table: keep the load at most 1/2 by doubling (section 3.1's
@@ -281,6 +321,13 @@ impl MovingTable {
             Err(_) if bounded && g.len >= max_pairs => return Err(InstallError::Full),
             Err(None) => return Err(InstallError::ProbeLimit),
             Err(Some(idx)) => {
+                if quota > 0 {
+                    match g.per_port.iter_mut().find(|(p, _)| *p == port) {
+                        Some((_, n)) if *n >= quota => return Err(InstallError::PortQuota),
+                        Some((_, n)) => *n += 1,
+                        None => g.per_port.push((port, 1)),
+                    }
+                }
                 g.slots[idx] = Slot { word: key.word, entry: Entry::default(), stamp: g.stamp };
                 g.len += 1;
                 idx
@@ -344,7 +391,9 @@ impl MovingTable {
 
     /// Heap bytes of both generations (with the unbounded table, as grown so far).
     pub fn memory_bytes(&self) -> usize {
+        let rows = self.gens[0].per_port.capacity() + self.gens[1].per_port.capacity();
         (self.gens[0].slots.len() + self.gens[1].slots.len()) * core::mem::size_of::<Slot>()
+            + rows * core::mem::size_of::<(u32, u32)>()
     }
 
     /// #_of_total_packets_reserved of the entry the last successful install wrote.

@@ -45,11 +45,14 @@ pub enum DropReason {
     /// Section 3.1 defence (`Defences::max_reserved_per_pair`): the (src, dst) entry
     /// would reserve more packets than the per-source cap; the super-packet is denied.
     SourceCap,
+    /// Section 3.1 defence (`Defences::max_pairs_per_port`): the generation already
+    /// holds the quota of pairs installed from this packet's ingress port.
+    PortQuota,
 }
 
 impl DropReason {
     /// Number of reasons.
-    pub const COUNT: usize = 8;
+    pub const COUNT: usize = 9;
     /// Every reason, in counter order.
     pub const ALL: [DropReason; DropReason::COUNT] = [
         DropReason::Threshold,
@@ -60,6 +63,7 @@ impl DropReason {
         DropReason::TableFull,
         DropReason::BadHeader,
         DropReason::SourceCap,
+        DropReason::PortQuota,
     ];
 
     /// Index in [`Stats::dropped`].
@@ -78,6 +82,7 @@ impl DropReason {
             DropReason::TableFull => "table_full",
             DropReason::BadHeader => "bad_header",
             DropReason::SourceCap => "source_cap",
+            DropReason::PortQuota => "port_quota",
         }
     }
 }

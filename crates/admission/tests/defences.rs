@@ -141,3 +141,31 @@ fn epoch_phase_moves_the_grid() {
     let err = Admission::with_defences(cfg(), bad).unwrap_err();
     assert!(err.contains("epoch_phase_ns"), "{err}");
 }
+
+/// Port quota of 3 pairs per generation: port 1 installs pairs 1..=3 and is refused a
+/// fourth new pair, while an existing pair of port 1 still grows (the quota counts pairs,
+/// not super-packets) and port 2 installs its own; the next epoch's h2 starts again from
+/// 0. Without the quota (the default) the same fourth pair is admitted.
+#[test]
+fn port_quota_counts_new_pairs_per_ingress_port() {
+    let from = |adm: &mut Admission, now: u64, src: u32, sid: u32, port: u32| {
+        let pkt = PacketMeta { src, dst: 9, sp: Some(SpHeaderRepr { sid, len: 2, first: true }), syn: false };
+        adm.on_arrival_port(now, &pkt, 0, port)
+    };
+    let d = Defences { max_pairs_per_port: 3, ..Defences::default() };
+    let mut adm = Admission::with_defences(cfg(), d).unwrap();
+    for src in 1..=3 {
+        assert_eq!(from(&mut adm, 1, src, src, 1), Verdict::Admit);
+    }
+    assert_eq!(from(&mut adm, 2, 4, 4, 1), Verdict::Drop(DropReason::PortQuota));
+    assert_eq!(from(&mut adm, 2, 1, 5, 1), Verdict::Admit, "an existing pair is no new pair");
+    assert_eq!(from(&mut adm, 3, 4, 6, 2), Verdict::Admit, "another port has its own quota");
+    assert_eq!(adm.table_occupancy().0, 4);
+    assert_eq!(adm.stats().dropped(DropReason::PortQuota), 1);
+    // epoch shift at 80 ms: h2 is new, port 1 may install three pairs again
+    assert_eq!(from(&mut adm, 80 * MS + 1, 4, 7, 1), Verdict::Admit);
+    let mut adm = Admission::new(cfg()).unwrap();
+    for src in 1..=4 {
+        assert_eq!(from(&mut adm, 1, src, src, 1), Verdict::Admit);
+    }
+}

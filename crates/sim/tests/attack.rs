@@ -111,3 +111,58 @@ fn outstanding_drain_measures_false_positives() {
     assert_eq!(counter(&sim, "sp_source_cap_refusals"), 4995.0 - 26.0);
     assert!(counter(&sim, "sp_bloom_fill_peak") <= 8.0 / 65536.0);
 }
+
+fn link_drops(sim: &Sim, link: &str, reason: &str) -> u64 {
+    let id = sim.net.link_by_name(link).unwrap() as usize;
+    let r = sim::net::queue::DropReason::ALL.into_iter().find(|r| r.name() == reason).unwrap();
+    sim.net.links[id].stats.drops[r as usize]
+}
+
+/// Source validation at R (ingress filtering): the spoof flood's sources are no node of
+/// the network, so every one of the 9,990 packets that reach R in the second (the last
+/// 10 are still on s1's link, as above) is dropped there, before the admission sees it:
+/// nothing admitted, nothing refused by the table. outstanding_drain alternates s1's own
+/// pollution packets (valid on s1's port: 4,995 reach R) with packets that claim s0's
+/// address (valid only on s0's port): those 4,995 are dropped, so no false-positive
+/// query ever reaches the table.
+#[test]
+fn source_validation_drops_spoofed_sources_at_the_first_router() {
+    let with = |s: String| s.replacen("[topology]", "source_validation = [\"R\"]\n[topology]", 1);
+    let sim = load(&with(scenario("", "attack = \"spoof_flood\"\nrate_pps = 10000"))).unwrap();
+    assert_eq!(link_drops(&sim, "R->d", "source_invalid"), 9_990);
+    assert_eq!(counter(&sim, "sp_admitted") + counter(&sim, "sp_table_refusals"), 0.0);
+    assert_eq!(sim.net.links[sim.net.link_by_name("R->d").unwrap() as usize].stats.arrivals, 9_990);
+
+    let drain = "attack = \"outstanding_drain\"\nrate_pps = 10000\nvictims = [\"s0\"]";
+    let sim = load(&with(scenario("", drain))).unwrap();
+    assert_eq!(link_drops(&sim, "R->d", "source_invalid"), 4_995);
+    assert_eq!(counter(&sim, "sp_fp_queries"), 0.0);
+    assert_eq!(counter(&sim, "sp_admitted"), 4_995.0, "s1's own first packets pass");
+
+    let err = load(&scenario("", "attack = \"spoof_flood\"\nrate_pps = 10").replacen(
+        "[topology]",
+        "source_validation = [\"Q\"]\n[topology]",
+        1,
+    ))
+    .err()
+    .unwrap();
+    assert!(err.starts_with("source_validation[0]: no node named \"Q\""), "{err}");
+}
+
+/// Port quota without source validation: port_share 0.25 of 64 pairs = 16 new pairs per
+/// generation from s1's port. The flood's 13 epochs (as in the bounded-table test) admit
+/// 13 x 16 = 208 and refuse the other 9,990 - 208 = 9,782 by the quota, so the table
+/// never holds more than 16 of the attacker's pairs and 48 stay for the other port.
+#[test]
+fn port_quota_keeps_one_port_to_its_share_of_the_table() {
+    let sim = load(&scenario(", port_share = 0.25", "attack = \"spoof_flood\"\nrate_pps = 10000")).unwrap();
+    assert_eq!(counter(&sim, "sp_admitted"), 208.0);
+    assert_eq!(counter(&sim, "sp_port_quota_refusals"), 9_782.0);
+    assert_eq!(counter(&sim, "sp_table_pairs_peak"), 16.0);
+    assert_eq!(link_drops(&sim, "R->d", "sp_port_quota"), 9_782);
+    for bad in ["0.0", "1.5", "-1"] {
+        let err =
+            load(&scenario(&format!(", port_share = {bad}"), "attack = \"spoof_flood\"\nrate_pps = 10")).err().unwrap();
+        assert!(err.contains("port_share: must be in (0, 1]"), "{bad}: {err}");
+    }
+}

@@ -18,13 +18,16 @@ crates/sim/src/traffic/attack.rs):
 - `epoch-sync`: whole super-packets from M, sent in one burst at each start of an epoch
   of the public grid k x 80 ms (rate x 80 ms packets per burst).
 
-Each at 10^4, 10^5 and 10^6 packets/s, with R's section 3.1 defences all on, all off, or
-(full runs, not --quick) each one off alone with the others on (`no-key`, `no-bound`,
-`no-cap`, `no-phase`):
+Each at 10^4, 10^5 and 10^6 packets/s, with R's defences all on, all off, the paper's
+four on without source validation (`no-validation`), or (full runs, not --quick) each of
+the other four off alone with the rest on (`no-key`, `no-bound`, `no-cap`, `no-phase`):
 keyed hashing (a secret per router, or the public zero key), a bounded table refusing new
 pairs when full (or one that grows), a per-source cap on reserved packets (100 packets per
-(src, dst) entry per epoch, or none) and an EPOCH phase drawn per router (or epochs at
-k x 80 ms). The victims (short flows that start at or after 2 s) are compared seed by seed
+(src, dst) entry per epoch, or none), an EPOCH phase drawn per router (or epochs at
+k x 80 ms), and source validation at R, M's first-hop router (ingress filtering, BCP 38 /
+RFC 3704: a packet whose source could not have come in by its port is dropped and counted;
+the paper's "trusted environment" of section 3.1.2 made concrete) with a per-ingress-port
+quota of a quarter of the table (R's four ports that carry super-packets: A, B, C, M). The victims (short flows that start at or after 2 s) are compared seed by seed
 with the same run without M.
 """
 
@@ -55,13 +58,19 @@ AIM_SLOTS = 8192  # the table's slots per generation for 4096 pairs (load <= 1/2
 AIM_PER_VICTIM = 256
 RATES = (10_000, 100_000, 1_000_000)
 QUICK_RATES = (10_000, 100_000)
-DEFENCES = ("off", "on")
-# each defence off alone, the others on (full runs only): which defence does what
+# all off, all on, and the paper's four defences without source validation (its
+# conclusion: super-packet state needs a trusted environment)
+DEFENCES = ("off", "on", "no-validation")
+# each of the other defences off alone, the rest on (full runs only): which does what
 ABLATIONS = ("no-key", "no-bound", "no-cap", "no-phase")
 DURATION_S = 10.0
 QUICK_DURATION_S = 4.0
 ATTACK_START_S = 2.0
 SOURCE_CAP = 100
+# source validation: at R (the attacker's first hop), with a per-ingress-port quota of
+# a quarter of the table: R's ports that carry super-packets to D are A, B, C and M
+VALIDATING_ROUTER = "R"
+PORT_SHARE = 0.25
 PROBE_LIMIT = 32  # crates/admission moving_table.rs: slots per probe run, bounded table
 
 BLOOM_BITS = 1 << 16
@@ -107,8 +116,13 @@ def param_table(names: list[str]) -> dict[str, tuple[Any, str]]:
                       "our specification (quick: 10^4, 10^5)"),
         "attack_packet_bytes": (Sc(*(f"{n}:traffic[3].packet_bytes" for n in attacked)), "our specification"),
         "attack_len": (Sc(*(f"{n}:traffic[3].len" for n in attacked)), "our specification"),
-        "defences": ("keyed hashing, bounded table, per-source cap, random EPOCH phase; all on or all off",
-                     "our specification"),
+        "defences": (("keyed hashing, bounded table, per-source cap, random EPOCH phase, source validation "
+                      "(ingress filtering and a per-port table quota); all on, all off, or all but source "
+                      "validation"), "our specification"),
+        "source_validation": (Sc(f"{on}:source_validation", f"{on}:{q}.port_share",
+                                 fmt=lambda at, share: (f"at {', '.join(at)} (M's first hop); a port may install "
+                                                        f"{share:g} of the table per generation")),
+                              "our specification (the share: ours, one of R's four super-packet ports)"),
         "source_cap_pkts": (Sc(f"{on}:{q}.max_reserved_per_pair"), (
             "ours: 10 super-packets of 10 per (src, dst) and epoch; a victim host opens 1.6 per epoch on average")),
         "victims": ("short flows of B and C starting at or after the attack start", "ours"),
@@ -126,8 +140,8 @@ def param_table(names: list[str]) -> dict[str, tuple[Any, str]]:
 
 ROUTER_KEYS = ("sp_memory_bytes", "sp_probes_per_decision", "sp_probes_max", "sp_fp_rate_measured",
                "sp_fp_queries", "sp_bloom_fill_peak", "sp_table_pairs_peak", "sp_table_refusals",
-               "sp_source_cap_refusals", "sp_reserved_peak", "sp_table_grows", "sp_partly", "sp_admitted",
-               "sp_denied")
+               "sp_source_cap_refusals", "sp_port_quota_refusals", "sp_reserved_peak", "sp_table_grows",
+               "sp_partly", "sp_admitted", "sp_denied")
 
 
 def settings(quick: bool = False) -> tuple[str, ...]:
@@ -143,7 +157,8 @@ def variant_names(quick: bool = False) -> list[str]:
 
 def defence_switches(setting: str) -> dict[str, bool]:
     """"on", "off", or "no-<defence>" (that one off, the others on)."""
-    names = {"key": "keyed", "bound": "bounded_table", "cap": "cap", "phase": "random_epoch_phase"}
+    names = {"key": "keyed", "bound": "bounded_table", "cap": "cap", "phase": "random_epoch_phase",
+             "validation": "source_validation"}
     if setting in ("on", "off"):
         return dict.fromkeys(names.values(), setting == "on")
     off = names[setting.removeprefix("no-")]
@@ -162,6 +177,10 @@ def scenario(variant: str, duration_s: float = DURATION_S) -> dict[str, Any]:
             q.update({"bloom_bits": BLOOM_BITS, "bloom_hashes": BLOOM_HASHES, "max_pairs": MAX_PAIRS, "keyed": sw["keyed"],
                       "bounded_table": sw["bounded_table"], "max_reserved_per_pair": SOURCE_CAP if sw["cap"] else 0,
                       "random_epoch_phase": sw["random_epoch_phase"]})
+            if sw["source_validation"]:
+                q["port_share"] = PORT_SHARE
+    if sw["source_validation"]:
+        sc["source_validation"] = [VALIDATING_ROUTER]
     sc["topology"]["nodes"].append("M")
     sc["topology"]["links"].append({"a": "M", "b": "R", "rate": ATTACKER_RATE, "delay": ATTACKER_DELAY})
     if attack != "none":
@@ -200,6 +219,7 @@ def run_variant(variant: str, seed: int, duration_s: float = DURATION_S,
         "victim_admission_rate": (sent - float(vic["sp_denied"].sum())) / sent if sent else float("nan"),
         "victim_with_timeout": float((vic["timeouts"] > 0).sum()),
         "queue_max_pkts": float(rd["max_pkts"].sum()),
+        "source_invalid_drops": float(rd["drops_source_invalid"].sum()),
         "conservation": res.summary["conservation"],
     }
     for k in ROUTER_KEYS:
@@ -208,7 +228,7 @@ def run_variant(variant: str, seed: int, duration_s: float = DURATION_S,
 
 
 KEYS = ("victim_fct_s", "victim_admission_rate", "victim_not_completed", "victim_with_timeout",
-        "queue_max_pkts", *ROUTER_KEYS)
+        "queue_max_pkts", "source_invalid_drops", *ROUTER_KEYS)
 
 
 def run(seeds: Any = None, quick: bool = False, client: Any = None, **_: Any) -> dict[str, Any]:
@@ -232,6 +252,7 @@ def run(seeds: Any = None, quick: bool = False, client: Any = None, **_: Any) ->
     mem_on = {v: max(per_seed[v]["sp_memory_bytes"]) for v in on}
     probes_on = {v: max(per_seed[v]["sp_probes_max"]) for v in on}
     rel_on = {v: variants[v]["victim_fct_rel"] for v in on}
+    novalid = [v for v in names if v.startswith("spoof-flood/") and v.endswith("/no-validation")]
     claims = [
         {"claim": "defences on: router memory stays at its configured size in every run",
          "must_hold": True, "configured_bytes": mem["on"], "max_bytes_by_variant": mem_on,
@@ -240,7 +261,8 @@ def run(seeds: Any = None, quick: bool = False, client: Any = None, **_: Any) ->
                   "A3 may look in h1 and h2)",
          "must_hold": True, "max_probes_by_variant": probes_on,
          "holds": all(p <= 2 * PROBE_LIMIT for p in probes_on.values())},
-        {"claim": "defences on: victims' mean FCT within 2x of the run without attack at every rate",
+        {"claim": "defences on (source validation included): victims' mean FCT within 2x of the run without "
+                  "attack at every rate",
          "must_hold": True, "victim_fct_rel_by_variant": rel_on,
          "failing": sorted(v for v, r in rel_on.items() if not r <= 2.0),
          "holds": all(r <= 2.0 for r in rel_on.values())},
@@ -255,6 +277,14 @@ def run(seeds: Any = None, quick: bool = False, client: Any = None, **_: Any) ->
              if not variants[v]["victim_fct_rel"] <= 2.0 or max(per_seed[v]["sp_memory_bytes"]) > mem["off"]}),
          "holds": any(not variants[v]["victim_fct_rel"] <= 2.0 or max(per_seed[v]["sp_memory_bytes"]) > mem["off"]
                       for v in off)},
+        {"claim": "without source validation (the paper's four defences on), the spoof flood fills the table and "
+                  "denies the victims (shown beside, not a must-hold): the paper's own conclusion that super-packet "
+                  "state needs a trusted environment (section 3.1.2)",
+         "must_hold": False,
+         "victim_fct_rel_by_variant": {v: variants[v]["victim_fct_rel"] for v in novalid},
+         "victim_admission_rate_by_variant": {v: variants[v]["victim_admission_rate"] for v in novalid},
+         "table_pairs_peak_by_variant": {v: variants[v]["sp_table_pairs_peak"] for v in novalid},
+         "holds": any(not variants[v]["victim_fct_rel"] <= 2.0 for v in novalid)},
         {"claim": "every run conserves packets", "must_hold": True, "holds": cons},
     ]
     params = params_from(param_table(names), scs)
@@ -282,5 +312,6 @@ def table_rows(names: list[str], variants: dict[str, dict[str, Any]]) -> list[di
                      **{k: m[k] for k in ("victim_fct_rel", "victim_fct_s", "victim_admission_rate", "sp_partly",
                                           "sp_memory_bytes", "sp_probes_per_decision", "sp_probes_max",
                                           "sp_fp_rate_measured", "sp_bloom_fill_peak", "sp_table_pairs_peak",
-                                          "sp_table_refusals", "sp_source_cap_refusals", "queue_max_pkts")}})
+                                          "sp_table_refusals", "sp_source_cap_refusals", "sp_port_quota_refusals",
+                                          "source_invalid_drops", "queue_max_pkts")}})
     return rows

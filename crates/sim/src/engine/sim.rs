@@ -19,7 +19,9 @@ use crate::core::event::EventList;
 use crate::core::packet::{flags, FlowId, LinkId, NodeId, Packet, PacketSlab, PktId, RouteId};
 use crate::engine::flows::Flows;
 use crate::engine::monitor::Monitor;
+use crate::net::ingress::SourceFilter;
 use crate::net::link::Arrival;
+use crate::net::queue::DropReason;
 use crate::net::topology::Multipath;
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::sack::{SackBlock, SackBlocks};
@@ -99,6 +101,8 @@ pub struct Sim {
     pub now: SimTime,
     events: EventList<Ev>,
     pub net: Network,
+    /// Source validation at the nodes that do it (net/ingress.rs).
+    pub source_filter: SourceFilter,
     /// Every flow by FlowId: live ones whole, finished ones as compact rows (flows.rs).
     pub flows: Flows,
     /// The run's memory as estimated while it was built (memory.rs).
@@ -159,7 +163,10 @@ fn nic_room(
 }
 
 impl Sim {
-    pub fn new(net: Network, seed: u64) -> Sim {
+    pub fn new(mut net: Network, seed: u64) -> Sim {
+        for l in net.links.iter_mut() {
+            l.pre_queue = l.classifier.is_some() || l.ingress_hook;
+        }
         Sim {
             now: SimTime::ZERO,
             events: EventList::new(),
@@ -171,6 +178,7 @@ impl Sim {
             path_ids: HashMap::new(),
             spray_sets: HashMap::new(),
             spray_rng: crate::core::rng::Rng::stream(seed, STREAM_SPRAY),
+            source_filter: SourceFilter::default(),
             slab: PacketSlab::default(),
             sacks: Vec::new(),
             free_sacks: Vec::new(),
@@ -548,15 +556,46 @@ impl Sim {
     #[inline]
     fn link_arrive(&mut self, l: LinkId, id: PktId) {
         let now = self.now;
-        if let Some(c) = self.net.links[l as usize].classifier {
-            // RIO-PS edge classifier (net/classifier.rs): tag In/Out before the queue decides
-            self.net.classifiers[c as usize].classify(self.slab.get_mut(id), now);
+        if self.net.links[l as usize].pre_queue && !self.pre_queue(l, id) {
+            return;
         }
         match self.net.links[l as usize].arrive(now, id, &mut self.slab) {
             Arrival::Accepted(Some(t)) => self.events.push(t.ns(), Ev::PipeOut(l)),
             Arrival::Accepted(None) => {}
             Arrival::Dropped(_) => self.drop_pkt(id),
         }
+    }
+
+    /// Before link `l`'s queue decides (links with `pre_queue`, one test on the hot path):
+    /// source validation and the ingress port (`ingress`), then the RIO-PS edge
+    /// classifier's In/Out tag (net/classifier.rs). False: the packet was refused.
+    #[cold]
+    #[inline(never)]
+    fn pre_queue(&mut self, l: LinkId, id: PktId) -> bool {
+        if self.net.links[l as usize].ingress_hook && !self.ingress(l, id) {
+            return false;
+        }
+        if let Some(c) = self.net.links[l as usize].classifier {
+            self.net.classifiers[c as usize].classify(self.slab.get_mut(id), self.now);
+        }
+        true
+    }
+
+    /// A packet about to enter link `l` at a node that validates sources or whose queue
+    /// counts pairs per ingress port (net/ingress.rs): false when source validation
+    /// refused it (counted on `l` and freed). The ingress port is the link the packet
+    /// came in by, `u32::MAX` at the node that sent it.
+    fn ingress(&mut self, l: LinkId, id: PktId) -> bool {
+        let p = self.slab.get(id);
+        let lin = if p.hop == 0 { u32::MAX } else { self.routes[p.route as usize][p.hop as usize - 1] };
+        let link = &mut self.net.links[l as usize];
+        if lin != u32::MAX && !self.source_filter.accepts(lin, p.src) {
+            link.refuse_before_queue(p.size, DropReason::SourceInvalid);
+            self.drop_pkt(id);
+            return false;
+        }
+        link.disc.set_ingress(lin);
+        true
     }
 
     /// The head of link `l`'s ring reaches the far end.

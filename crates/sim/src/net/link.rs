@@ -91,6 +91,12 @@ pub struct Link {
     /// Edge classifier at this link's entry (index into `Network::classifiers`; RIO-PS,
     /// classifier.rs): tags each arriving packet In/Out before the queue decides.
     pub(crate) classifier: Option<u32>,
+    /// The node this link leaves validates sources (net/ingress.rs) or the queue counts
+    /// pairs per ingress port: the engine looks at the packet's ingress before `arrive`.
+    pub(crate) ingress_hook: bool,
+    /// `classifier` or `ingress_hook`: one test on the hot path for both (set by
+    /// `Sim::new`).
+    pub(crate) pre_queue: bool,
     pub(crate) loss: f64,
     pub(crate) disc: Disc,
     pub stats: LinkStats,
@@ -130,8 +136,16 @@ impl Link {
             stats: LinkStats::default(),
             trace: None,
             classifier: None,
+            ingress_hook: false,
+            pre_queue: false,
             reorder: None,
         }
+    }
+
+    /// Whether the engine looks at a packet's ingress port before this link's queue
+    /// (source validation at the node it leaves, or a per-port queue quota).
+    pub fn has_ingress_hook(&self) -> bool {
+        self.ingress_hook
     }
 
     pub fn queue_state(&self) -> QueueState {
@@ -335,6 +349,14 @@ impl Link {
     }
 
     #[inline]
+    /// A packet refused before the queue saw it (source validation at the node this link
+    /// leaves): counted as an arrival and a drop, so that the link's conservation holds.
+    pub(crate) fn refuse_before_queue(&mut self, size: u32, why: DropReason) {
+        self.stats.arrivals += 1;
+        self.stats.bytes_arrived += size as u64;
+        self.stats.drops[why as usize] += 1;
+    }
+
     fn refuse(&mut self, why: DropReason) -> Arrival {
         self.stats.drops[why as usize] += 1;
         Arrival::Dropped(why)

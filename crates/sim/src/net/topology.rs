@@ -178,6 +178,12 @@ impl Network {
         Some(path)
     }
 
+    /// (delay, hops) from every node to `dst`, `u64::MAX` delay where unreachable (the
+    /// metric routes are chosen by).
+    pub fn distances_to(&mut self, dst: NodeId) -> DistVec {
+        self.dist_to(dst)
+    }
+
     /// (delay, hops) from every node to `dst` (Dijkstra on the reversed links), cached.
     fn dist_to(&mut self, dst: NodeId) -> DistVec {
         if let Some(d) = self.dist_cache.get(&dst) {

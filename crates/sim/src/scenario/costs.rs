@@ -24,7 +24,11 @@ pub fn classifier_bytes(c: &ClassifierSpec) -> f64 {
 pub fn queue_bytes(q: &QueueSpec) -> f64 {
     match q {
         QueueSpec::Superpacket(sp) => {
-            2.0 * f64::from(sp.bloom_bits) / 8.0 + admission::moving_table::MovingTable::bytes_for(sp.max_pairs) as f64
+            // with a port quota, two generations of PORT_ROWS (port, pairs) counters
+            let rows = if sp.port_share < 1.0 { 2 * admission::moving_table::PORT_ROWS * 8 } else { 0 };
+            2.0 * f64::from(sp.bloom_bits) / 8.0
+                + admission::moving_table::MovingTable::bytes_for(sp.max_pairs) as f64
+                + rows as f64
         }
         _ => 0.0,
     }

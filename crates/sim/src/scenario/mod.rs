@@ -34,6 +34,7 @@ use serde::Deserialize;
 use crate::core::memory::MemoryEstimate;
 use crate::core::time::SimTime;
 use crate::engine::sim::Sim;
+use crate::net::ingress::SourceFilter;
 use crate::net::topology::Network;
 
 use self::common::{de_path, split_path, with_suggestion, Dur};
@@ -77,6 +78,12 @@ pub struct Scenario {
     /// every link leaving a router.
     #[serde(default)]
     pub reorder: Vec<ReorderSpec>,
+    /// Nodes that validate sources on every port (ingress filtering, BCP 38 / RFC 3704
+    /// feasible-path reverse-path forwarding, net/ingress.rs): a packet whose source
+    /// could not have reached the node by the port it came in on (a spoofed address) is
+    /// dropped there, counted as `drops_source_invalid` on the link it would have left by.
+    #[serde(default)]
+    pub source_validation: Vec<String>,
     /// The TOML text the scenario was read from (`from_toml_str`): errors found while
     /// building name the line of the field they are about.
     #[serde(skip)]
@@ -147,8 +154,9 @@ impl Scenario {
         let seed = seed.or(self.seed).unwrap_or(1);
         self.validate()?;
         let mut mem = self.cost()?;
-        let (net, warnings) = self.network(seed, &mut mem)?;
+        let (net, filter, warnings) = self.network(seed, &mut mem)?;
         let mut sim = Sim::new(net, seed);
+        sim.source_filter = filter;
         sim.warnings = warnings;
         // the estimate goes with the simulation: entries whose flow count needs the built
         // network (workload, incast: the hosts' link rates) charge it as they are added
@@ -209,7 +217,7 @@ impl Scenario {
     }
 
     /// The topology phase: the network and its reordering stages.
-    fn network(&self, seed: u64, mem: &mut MemoryEstimate) -> Result<(Network, Vec<String>), String> {
+    fn network(&self, seed: u64, mem: &mut MemoryEstimate) -> Result<(Network, SourceFilter, Vec<String>), String> {
         let mut net = Network::default();
         let mut b = Builder { net: &mut net, seed, mem, duration: self.duration.0, warnings: Vec::new() };
         self.topology.build(&mut b)?;
@@ -217,7 +225,18 @@ impl Scenario {
         for (i, r) in self.reorder.iter().enumerate() {
             r.attach(&mut net, seed, &format!("reorder[{i}]"), mem, self.duration.0)?;
         }
-        Ok((net, warnings))
+        let mut filter = SourceFilter::default();
+        for (i, name) in self.source_validation.iter().enumerate() {
+            let node = net
+                .node(name)
+                .ok_or_else(|| format!("source_validation[{i}]: no node named {name:?} in the topology"))?;
+            filter.add_node(&mut net, node);
+        }
+        for l in net.links.iter_mut() {
+            // a queue that counts pairs per ingress port (the super-packet port quota)
+            l.ingress_hook |= l.disc.wants_ingress();
+        }
+        Ok((net, filter, warnings))
     }
 }
 

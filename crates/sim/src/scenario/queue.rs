@@ -153,6 +153,17 @@ pub struct SuperpacketSpec {
     /// An EPOCH phase drawn at random per router (true) or epochs at k x EPOCH.
     #[serde(default)]
     pub random_epoch_phase: bool,
+    /// Per-ingress-port quota: the share of `max_pairs` that first packets arriving by
+    /// one port may install in a table generation, in (0, 1]; a new pair past it is
+    /// refused (`drops_sp_port_quota`). 1: no quota. Paired with source validation
+    /// (`source_validation`), a flood from one port cannot take the table the other
+    /// ports' senders need.
+    #[serde(default = "d_port_share")]
+    pub port_share: f64,
+}
+
+pub(crate) fn d_port_share() -> f64 {
+    1.0
 }
 
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Serialize, JsonSchema)]
@@ -289,7 +300,16 @@ impl QueueSpec {
                     bounded_table: sp.bounded_table,
                     max_reserved_per_pair: sp.max_reserved_per_pair,
                     epoch_phase_ns: if sp.random_epoch_phase { phase } else { 0 },
+                    // 1.0: no quota (0); else floor(share x max_pairs), at least one pair
+                    max_pairs_per_port: if sp.port_share >= 1.0 {
+                        0
+                    } else {
+                        ((sp.port_share * sp.max_pairs as f64).floor() as u32).max(1)
+                    },
                 };
+                if !(sp.port_share > 0.0 && sp.port_share <= 1.0) {
+                    return Err(format!("{path}.port_share: must be in (0, 1] (got {})", sp.port_share));
+                }
                 // named by the scenario's fields (the library's are buff_size, epoch_ns)
                 cfg.validate().map_err(|e| {
                     use admission::ConfigError as E;

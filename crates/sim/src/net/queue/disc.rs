@@ -35,10 +35,17 @@ pub enum DropReason {
     SpBadHeader,
     /// Super-packet refused by the per-source cap on reserved packets (section 3.1).
     SpSourceCap,
+    /// Super-packet refused: its ingress port holds its quota of the admission table
+    /// (section 3.1 with source validation; the queue's `port_share`).
+    SpPortQuota,
+    /// Source validation (ingress filtering, BCP 38 / RFC 3704): the router the packet
+    /// reached does not accept its source address on the port it came in by. Counted on
+    /// the link the packet would have left by.
+    SourceInvalid,
 }
 
 impl DropReason {
-    pub const COUNT: usize = 12;
+    pub const COUNT: usize = 14;
     pub const ALL: [DropReason; DropReason::COUNT] = [
         DropReason::Overflow,
         DropReason::RedEarly,
@@ -52,6 +59,8 @@ impl DropReason {
         DropReason::SpTableFull,
         DropReason::SpBadHeader,
         DropReason::SpSourceCap,
+        DropReason::SpPortQuota,
+        DropReason::SourceInvalid,
     ];
 
     pub fn name(self) -> &'static str {
@@ -68,6 +77,8 @@ impl DropReason {
             DropReason::SpTableFull => "sp_table_full",
             DropReason::SpBadHeader => "sp_bad_header",
             DropReason::SpSourceCap => "sp_source_cap",
+            DropReason::SpPortQuota => "sp_port_quota",
+            DropReason::SourceInvalid => "source_invalid",
         }
     }
 }
@@ -113,6 +124,14 @@ pub trait QueueDisc: Any + Send {
     fn marks_ecn(&self) -> bool {
         false
     }
+    /// True when the decision depends on the port the packet came in by (the super-packet
+    /// table's port quota): the engine then calls `set_ingress` before each `enqueue`.
+    fn wants_ingress(&self) -> bool {
+        false
+    }
+    /// The ingress port (the id of the link the packet arrived on, `u32::MAX` for a
+    /// packet the node itself sent) of the packet whose `enqueue` comes next.
+    fn set_ingress(&mut self, _port: u32) {}
 }
 
 /// Buffer capacity unit.

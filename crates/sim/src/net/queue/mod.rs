@@ -73,6 +73,21 @@ impl Disc {
         }
     }
 
+    /// Whether the decision depends on the ingress port (`QueueDisc::wants_ingress`).
+    pub fn wants_ingress(&self) -> bool {
+        match self {
+            Disc::DropTail(_) => false,
+            Disc::Dyn { disc, .. } => disc.wants_ingress(),
+        }
+    }
+
+    /// The ingress port of the next packet to `enqueue` (`QueueDisc::set_ingress`).
+    pub fn set_ingress(&mut self, port: u32) {
+        if let Disc::Dyn { disc, .. } = self {
+            disc.set_ingress(port);
+        }
+    }
+
     /// The discipline as a plain DropTail, if it is one (the MBS fluid model's buffer).
     pub fn as_droptail(&self) -> Option<DropTail> {
         match self {

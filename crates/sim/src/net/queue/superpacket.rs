@@ -65,6 +65,8 @@ pub struct SuperPacketDisc {
     /// filter said yes to (any verdict but NotAdmitted).
     fp_queries: u64,
     fp_hits: u64,
+    /// Ingress port of the packet being decided (`set_ingress`), for the port quota.
+    port: u32,
 }
 
 impl SuperPacketDisc {
@@ -91,6 +93,7 @@ impl SuperPacketDisc {
             last_first_arrival: None,
             fp_queries: 0,
             fp_hits: 0,
+            port: u32::MAX,
         })
     }
 
@@ -158,6 +161,12 @@ impl QueueDisc for SuperPacketDisc {
     fn limit(&self) -> Option<(u64, Unit)> {
         Some((self.adm.config().buff_size as u64, self.unit))
     }
+    fn wants_ingress(&self) -> bool {
+        self.adm.defences().max_pairs_per_port > 0
+    }
+    fn set_ingress(&mut self, port: u32) {
+        self.port = port;
+    }
     fn name(&self) -> &'static str {
         "superpacket"
     }
@@ -175,7 +184,7 @@ impl QueueDisc for SuperPacketDisc {
             // the byte count of what is queued plus this packet must stay under the limit
             Unit::Bytes => (q.bytes + pkt.size as u64 - 1).min(u32::MAX as u64) as u32,
         };
-        let v = self.adm.on_arrival(now.ns(), &meta, pkt_cnt);
+        let v = self.adm.on_arrival_port(now.ns(), &meta, pkt_cnt, self.port);
         if pkt.sp.is_some_and(|h| h.first) {
             let gap = SimTime(self.adm.config().epoch_ns / 8);
             if self.last_first_arrival.is_none_or(|t| now - t > gap) {
@@ -227,6 +236,7 @@ impl QueueDisc for SuperPacketDisc {
                 AdmDrop::TableFull => DropReason::SpTableFull,
                 AdmDrop::BadHeader => DropReason::SpBadHeader,
                 AdmDrop::SourceCap => DropReason::SpSourceCap,
+                AdmDrop::PortQuota => DropReason::SpPortQuota,
             }),
         }
     }
@@ -258,6 +268,7 @@ impl QueueDisc for SuperPacketDisc {
             ("sp_table_refusals", s.dropped(AdmDrop::TableFull) as f64),
             ("sp_table_grows", s.table_grows as f64),
             ("sp_source_cap_refusals", s.dropped(AdmDrop::SourceCap) as f64),
+            ("sp_port_quota_refusals", s.dropped(AdmDrop::PortQuota) as f64),
             ("sp_reserved_peak", s.reserved_peak as f64),
             ("sp_probes", s.probes as f64),
             ("sp_probes_per_decision", s.probes_per_decision()),
