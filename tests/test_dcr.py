@@ -59,7 +59,10 @@ def test_without_dcr_utilisation_collapses(small):
             assert u1 < 0.5 * u0, (cc, part, u0, u1)
             c = claim(small, f"{cc}/{part}", "collapses")
             assert c["holds"] is True and c["must_hold"] is True
-            assert c["ratio"] == pytest.approx(u1 / u0)
+            # judged over the measurement window, the whole run beside
+            w0, w1 = v[f"{cc}/{part}/q0"]["utilisation_window"], v[f"{cc}/{part}/q0.01"]["utilisation_window"]
+            assert c["ratio"] == pytest.approx(w1 / w0)
+            assert c["utilisation_whole_run_by_q"] == {"q0": u0, "q0.01": u1}
 
 
 def test_with_dcr_utilisation_holds_up(small):
@@ -72,8 +75,11 @@ def test_with_dcr_utilisation_holds_up(small):
             assert v[f"{cc}-dcr/{part}/q0.01"]["utilisation"] > 2 * v[f"{cc}/{part}/q0.01"]["utilisation"]
             c = claim(small, f"{cc}-dcr/{part}", "stays above 90%")
             assert c["holds"] is True
-            assert c["min_utilisation"] == pytest.approx(min(v[f"{cc}-dcr/{part}/{q}"]["utilisation"]
+            # judged over the measurement window (the run's last 90 %), the whole run beside
+            assert c["min_utilisation"] == pytest.approx(min(v[f"{cc}-dcr/{part}/{q}"]["utilisation_window"]
                                                              for q in ("q0", "q0.01")))
+            assert c["min_utilisation_whole_run"] == pytest.approx(min(v[f"{cc}-dcr/{part}/{q}"]["utilisation"]
+                                                                       for q in ("q0", "q0.01")))
 
 
 def test_without_reordering_dcr_changes_little(small):
@@ -82,21 +88,27 @@ def test_without_reordering_dcr_changes_little(small):
         for part in ("reorder", "congestion"):
             a, b = v[f"{cc}/{part}/q0"]["utilisation"], v[f"{cc}-dcr/{part}/q0"]["utilisation"]
             assert abs(b - a) / a < 0.05, (cc, part, a, b)
-        c = claim(small, f"{cc}-dcr", "no reordering")
+        # judged on the congestion-only part over the measurement window
+        c = claim(small, f"{cc}-dcr", "congestion only")
+        w = "utilisation_window"
         assert c["utilisation_4flows_change"] == pytest.approx(
-            abs(v[f"{cc}-dcr/congestion/q0"]["utilisation"] - v[f"{cc}/congestion/q0"]["utilisation"])
-            / v[f"{cc}/congestion/q0"]["utilisation"])
+            abs(v[f"{cc}-dcr/congestion/q0"][w] - v[f"{cc}/congestion/q0"][w]) / v[f"{cc}/congestion/q0"][w])
+        assert c["jain_4flows_change"] == pytest.approx(
+            abs(v[f"{cc}-dcr/congestion/q0"]["jain_window"] - v[f"{cc}/congestion/q0"]["jain_window"])
+            / v[f"{cc}/congestion/q0"]["jain_window"])
         assert c["holds"] == (c["max_change"] < 0.05)
 
 
 @pytest.mark.xfail(strict=True, reason="DCR lowers the Jain index of four flows without reordering by more than "
-                   "5 % here (LTCP 0.894 -> 0.805, HighSpeed 0.956 -> 0.890 over 6 seeds of 30 s at 100 Mbps; "
-                   "H-TCP unchanged): DCR's delayed response ends some congestion losses in an RTO. A finding "
-                   "for the lead, not a test to loosen; an XPASS means the simulator changed")
+                   "5 % at this scale, over the measurement window as over the whole run (2 seeds of 10 s at "
+                   "100 Mbps, 2026-11-27: HighSpeed 17.2 %, LTCP 1.2 %): DCR's delayed response ends some "
+                   "congestion losses in an RTO. A finding for the lead, not a test to loosen; an XPASS means "
+                   "the simulator changed")
 def test_without_reordering_dcr_keeps_fairness(small):
+    # our specification's must-hold: judged on the congestion-only part over the window
     v = small["variants"]
     for cc in PROTOS:
-        a, b = v[f"{cc}/congestion/q0"]["jain"], v[f"{cc}-dcr/congestion/q0"]["jain"]
+        a, b = v[f"{cc}/congestion/q0"]["jain_window"], v[f"{cc}-dcr/congestion/q0"]["jain_window"]
         assert abs(b - a) / a < 0.05, (cc, a, b)
 
 
@@ -111,7 +123,7 @@ def test_multihop_r3_links_collapse_without_dcr_and_recover_with_it(small_mh):
             assert v[cc][f"utilisation_{link}"] > 0.85 and v[f"{cc}-dcr"][f"utilisation_{link}"] > 0.85
         c = claim(small_mh, cc, "collapses")
         assert c["holds"] is True
-        assert c["reordered_links_max"] == max(v[cc]["utilisation_r3-r2"], v[cc]["utilisation_r3-r4"])
+        assert c["reordered_links_max"] == max(v[cc]["utilisation_r3-r2_window"], v[cc]["utilisation_r3-r4_window"])
 
 
 # ---- the summary's shape and the metrics' definitions ----------------------------------
@@ -128,7 +140,7 @@ def test_dcr_summary_shape(small):
     assert set(s["variants"]) == names
     for v, ms in s["variants"].items():
         for m in ("utilisation", "drop_rate", "jain", "goodput_bps", "retransmits", "timeouts",
-                  "utilisation_2nd_half", "drop_rate_2nd_half", "jain_2nd_half"):
+                  "utilisation_window", "drop_rate_window", "jain_window"):
             xs = ms[f"{m}_per_seed"]
             assert len(xs) == 2, (v, m)
             # 2 seeds: the mean and the min-max of the two values (no t interval below 3 seeds)
@@ -163,14 +175,14 @@ def test_dcr_metrics_by_definition(small):
         for r in ("", "-dcr", "-ncr"):
             assert v[f"{cc}{r}/both/q0"] == v[f"{cc}{r}/congestion/q0"]
     # one flow: Jain's index is 1
-    assert all(x == 1.0 for k, ms in v.items() if "/reorder/" in k for x in ms["jain_per_seed"] + ms["jain_2nd_half_per_seed"])
-    # second half, from bytes delivered: a link kept full throughout reads the same as its
+    assert all(x == 1.0 for k, ms in v.items() if "/reorder/" in k for x in ms["jain_per_seed"] + ms["jain_window_per_seed"])
+    # the window, from bytes delivered: a link kept full throughout reads the same as its
     # busy time over the run; a collapsed flow leaves it nearly idle in both
     for cc in PROTOS:
         for name in (f"{cc}/congestion/q0", f"{cc}-dcr/congestion/q0", f"{cc}/reorder/q0.01"):
-            assert v[name]["utilisation_2nd_half"] == pytest.approx(v[name]["utilisation"], abs=0.05), name
+            assert v[name]["utilisation_window"] == pytest.approx(v[name]["utilisation"], abs=0.05), name
     for ms in v.values():
-        assert all(0.0 <= x <= 1.0 for x in ms["utilisation_2nd_half_per_seed"] + ms["drop_rate_2nd_half_per_seed"])
+        assert all(0.0 <= x <= 1.0 for x in ms["utilisation_window_per_seed"] + ms["drop_rate_window_per_seed"])
     assert jain([3.0, 1.0]) == pytest.approx(16 / (2 * 10)) and jain([2.0, 2.0, 2.0]) == 1.0
     assert math.isnan(jain([0.0, 0.0]))
 
@@ -215,7 +227,9 @@ def test_multihop_summary_shape_and_paper(small_mh):
     links = ("r1-r2", "r3-r2", "r3-r4", "r5-r4")
     paths = ("r1-r5", "r1-r2", "r3-r2", "r3-r4", "r5-r4", "r5-r1")
     metrics = ([f"utilisation_{x}" for x in links] + [f"drop_rate_{x}" for x in links]
-               + [f"jain_{p}" for p in paths] + [f"goodput_{p}_bps" for p in paths])
+               + [f"jain_{p}" for p in paths] + [f"goodput_{p}_bps" for p in paths]
+               + [f"utilisation_{x}_window" for x in links] + [f"drop_rate_{x}_window" for x in links]
+               + [f"jain_{p}_window" for p in paths])
     for v, ms in s["variants"].items():
         for m in metrics:
             assert f"{m}_ci95" in ms and len(ms[f"{m}_per_seed"]) == 1, (v, m)
@@ -227,7 +241,11 @@ def test_multihop_summary_shape_and_paper(small_mh):
     assert s["paper"]["highspeed"]["jain_r5-r4"] == pytest.approx(0.977)
     row = next(r for r in s["table"] if r["link"] == "R3->R2" and r["protocol"] == "ltcp")
     assert row["paper_pct"] == pytest.approx(13.29) and row["paper-dcr_pct"] == pytest.approx(96.65)
-    assert row["ours-dcr_pct"] == pytest.approx(100 * s["variants"]["ltcp-dcr"]["utilisation_r3-r2"])
+    assert row["ours-dcr_pct"] == pytest.approx(100 * s["variants"]["ltcp-dcr"]["utilisation_r3-r2_window"])
+    assert row["whole-dcr_pct"] == pytest.approx(100 * s["variants"]["ltcp-dcr"]["utilisation_r3-r2"])
+    jrow = next(r for r in s["jain_table"] if r["path"] == "R1->R5" and r["protocol"] == "ltcp")
+    assert jrow["paper"] == pytest.approx(0.983) and jrow["paper-dcr"] == pytest.approx(0.936)
+    assert jrow["paper_change"] == pytest.approx((0.983 - 0.936) / 0.983)
     assert all(isinstance(c["holds"], bool) for c in s["claims"])
     assert s["params"]["host_links"]["source"].startswith("ours")
     for runs in s["per_run"].values():
@@ -306,7 +324,7 @@ def test_figures_plot_the_summary(small, small_mh):
             for part in ("reorder", "both"):
                 d = u[f"{cc}{r}/{part}"]
                 assert d["q"] == [0.0, 0.01]
-                assert d["y"] == [small["variants"][f"{cc}{r}/{part}/q{q:g}"]["utilisation"] for q in d["q"]]
+                assert d["y"] == [small["variants"][f"{cc}{r}/{part}/q{q:g}"]["utilisation_window"] for q in d["q"]]
     assert u["draft_dcr_mbps"]["y"] == pytest.approx([7.352 / 8, 7.339 / 8])  # q = 0, 0.01 of the draft table
     cw = figs["dcr_cwnd_series"].data
     for v, x in small["series"].items():
@@ -314,7 +332,7 @@ def test_figures_plot_the_summary(small, small_mh):
     assert set(small["series"]) == {f"{cc}{r}/reorder/q0.01" for cc in PROTOS for r in ("", "-dcr", "-ncr")}
     m = {f.name: f for f in experiment_figures.build(small_mh)}
     d = m["dcr_multihop_utilisation"].data["utilisation_r3-r2-dcr"]
-    assert d["ours"]["ltcp"] == small_mh["variants"]["ltcp-dcr"]["utilisation_r3-r2"]
+    assert d["ours"]["ltcp"] == small_mh["variants"]["ltcp-dcr"]["utilisation_r3-r2_window"]
     assert d["paper"]["ltcp"] == pytest.approx(0.9665)
     for f in list(figs.values()) + list(m.values()):
         experiment_figures.plt.close(f.fig)

@@ -417,31 +417,34 @@ def dcr(s: dict[str, Any]) -> list[ExpFigure]:
     protos, _ = _dcr_layout(variants)
     if not protos:
         return []
-    fig, data = _dcr_vs_q(s, "utilisation", ["reorder", "both"], "bottleneck utilisation",
-                          "Bottleneck R1->R2 utilisation against the reordering rate", floor=0.9, draft=True,
+    fig, data = _dcr_vs_q(s, "utilisation_window", ["reorder", "both"], "bottleneck utilisation",
+                          "Bottleneck R1->R2 utilisation (measurement window) against the reordering rate",
+                          floor=0.9, draft=True,
                           ylim=(-0.02, 1.1))
-    out.append(ExpFigure("dcr_utilisation_vs_q", "Utilisation of the bottleneck R1->R2 against the reordering rate "
-                         "q, one panel per protocol; top: one flow (the slides' 'Packet Reordering in Highspeed "
+    out.append(ExpFigure("dcr_utilisation_vs_q", "Utilisation of the bottleneck R1->R2 over the measurement window "
+                         "(the run's last 90 %: [10 s, 100 s] at full scale) against the reordering rate q, one panel per protocol; top: one flow (the slides' 'Packet Reordering in Highspeed "
                          "Networks' and 'Impact of Packet Reordering When DCR is Used'), bottom: four flows (the "
                          "slides' 'With Congestion & Reordering'); dotted: the claim's 90 %; dashed: the DCR "
                          "draft's 8 Mb/s TCP-SACK / TCP-DCR table as a fraction of 8 Mb/s (another setup, for the "
                          "shape); error bars clipped to the axes", fig, data))
-    fig, data = _dcr_vs_q(s, "drop_rate", ["reorder", "both"], "drop rate (drops / arrivals)",
-                          "Bottleneck buffer drop rate against the reordering rate")
-    out.append(ExpFigure("dcr_drop_rate_vs_q", "Drop rate (drops / arrivals) at the bottleneck buffer R1->R2 "
-                         "against q, one panel per protocol (the slides' 'Bottleneck Link Buffer Drop Rate')",
+    fig, data = _dcr_vs_q(s, "drop_rate_window", ["reorder", "both"], "drop rate (drops / arrivals)",
+                          "Bottleneck buffer drop rate (measurement window) against the reordering rate")
+    out.append(ExpFigure("dcr_drop_rate_vs_q", "Drop rate (drops / arrivals) at the bottleneck buffer R1->R2 over "
+                         "the measurement window against q, one panel per protocol (the slides' 'Bottleneck Link Buffer Drop Rate')",
                          fig, data))
-    fig, data = _dcr_vs_q(s, "jain", ["both"], "Jain's fairness index",
-                          "Jain's index of the four flows' goodput against the reordering rate", ylim=(0.0, 1.05))
-    out.append(ExpFigure("dcr_jain_vs_q", "Jain's fairness index of the four flows' goodput against q (the "
+    fig, data = _dcr_vs_q(s, "jain_window", ["both"], "Jain's fairness index",
+                          "Jain's index of the four flows (measurement window) against the reordering rate",
+                          ylim=(0.0, 1.05))
+    out.append(ExpFigure("dcr_jain_vs_q", "Jain's fairness index of the four flows' bytes received over the "
+                         "measurement window against q (the "
                          "slides' 'Jain Fairness Index'; one flow is 1 by definition)", fig, data))
     cong = [cc for cc in protos if f"{cc}/congestion/q0" in variants]
     if cong:
         fig, axes = _grid(3, 3, 4.2, 3.3)
         cdata: dict[str, Any] = {}
         width = 0.8 / len(RESPONSE_STYLE)
-        for ax, (metric, label) in zip(axes, (("utilisation", "utilisation"), ("drop_rate", "drop rate"),
-                                               ("jain", "Jain's index")), strict=True):
+        for ax, (metric, label) in zip(axes, (("utilisation_window", "utilisation"), ("drop_rate_window", "drop rate"),
+                                               ("jain_window", "Jain's index")), strict=True):
             for k, (suffix, (color, _, rlabel)) in enumerate(RESPONSE_STYLE.items()):
                 ys = []
                 for i, cc in enumerate(cong):
@@ -462,7 +465,7 @@ def dcr(s: dict[str, Any]) -> list[ExpFigure]:
         fig.tight_layout(rect=(0, 0.08, 1, 1))
         _legend_below(fig, axes)
         out.append(ExpFigure("dcr_congestion_only", "Four flows without reordering: utilisation, drop rate and "
-                             "Jain's index per protocol, without DCR, with DCR and with NCR (the slides' 'With "
+                             "Jain's index over the measurement window per protocol, without DCR, with DCR and with NCR (the slides' 'With "
                              "Congestion Only')", fig, cdata))
     series = {v: x for v, x in (s.get("series") or {}).items() if x and x.get("t_s")}
     if series:
@@ -543,7 +546,7 @@ def dcr_multihop(s: dict[str, Any]) -> list[ExpFigure]:
         fig, axes = _grid(len(rows), 3 if len(rows) > 4 else 2, 4.4, 3.1, sharey=True)
         data: dict[str, Any] = {}
         for ax, row in zip(axes, rows, strict=True):
-            metric = f"{key}_{row}"
+            metric = f"{key}_{row}"  # the slides' name; ours over the measurement window beside it
             for k, (suffix, (color, _, rlabel)) in enumerate(RESPONSE_STYLE.items()):
                 ys, ps = [], []
                 for i, cc in enumerate(protos):
@@ -553,7 +556,7 @@ def dcr_multihop(s: dict[str, Any]) -> list[ExpFigure]:
                         ys.append(math.nan)
                         ps.append(math.nan)
                         continue
-                    m, lo, hi = _err(variants[v], metric)
+                    m, lo, hi = _err(variants[v], f"{metric}_window")
                     ax.bar(x0, 0.0 if math.isnan(m) else m, width=width, color=color,
                            label=f"{rlabel} (ours)" if i == 0 else None)
                     _ebar(ax, x0, m, lo, hi)
@@ -570,8 +573,8 @@ def dcr_multihop(s: dict[str, Any]) -> list[ExpFigure]:
             ax.set_title(row.upper().replace("-", "->") if key != "jain" else f"path {row.upper().replace('-', '->')}",
                          fontsize=10)
         axes[0].set_ylabel(label)
-        fig.suptitle(f"Multi-bottleneck chain, R3 reorders 1 %: {label} ({s.get('seeds')} seed(s), {interval_kind(s.get('seeds'))}; "
-                     "red diamonds: the slides)")
+        fig.suptitle(f"Multi-bottleneck chain, R3 reorders 1 %: {label}, measurement window ({s.get('seeds')} seed(s), "
+                     f"{interval_kind(s.get('seeds'))}; red diamonds: the slides)")
         fig.tight_layout(rect=(0, 0.08, 1, 1))
         _legend_below(fig, axes, ncol=4)
         out.append(ExpFigure(fname, f"{cap}, per protocol without DCR, with DCR and with NCR: ours (bars, mean over "

@@ -130,6 +130,32 @@ def link_metrics(res: Any, link: str) -> tuple[float, float, int, int]:
     return float(r["utilization"]), (drops / arr if arr else 0.0), drops, arr
 
 
+def window_metrics(res: Any, link: str, rate_bps: float, t0: float,
+                   flow_ids: list[int] | None = None) -> tuple[float, float, float]:
+    """(utilisation, drop rate, Jain index) of directed link `link` and the flows
+    `flow_ids` (default all) from the sample nearest `t0` to the run's end, from the
+    sampled cumulative counters (`sample_queues` on the link, `sample_flows`):
+    utilisation = bytes the link delivered x 8 / (rate x time), drop rate = drops /
+    arrivals, Jain's index of the bytes each flow received."""
+    qs = res.queue_series.filter(res.queue_series["link"] == link).sort("t_s")
+    t = qs["t_s"].to_list()
+    if len(t) < 2:
+        raise ValueError(f"{link}: fewer than two samples to measure a window from")
+    i, j = min(range(len(t)), key=lambda k: abs(t[k] - t0)), len(t) - 1
+    dt = t[j] - t[i]
+    d_bytes = qs["bytes_delivered"][j] - qs["bytes_delivered"][i]
+    d_arr, d_drops = qs["arrivals"][j] - qs["arrivals"][i], qs["drops"][j] - qs["drops"][i]
+    fs = res.flow_series
+    ft = sorted(set(fs["t_s"].to_list()))
+    fm, fe = min(ft, key=lambda x: abs(x - t0)), ft[-1]
+    at = {(tt, f): b for tt, f, b in zip(fs["t_s"].to_list(), fs["flow_id"].to_list(),
+                                         fs["bytes_received"].to_list(), strict=True) if tt in (fm, fe)}
+    flows = sorted({f for _, f in at} if flow_ids is None else flow_ids)
+    per_flow = [float(at.get((fe, f), 0) - at.get((fm, f), 0)) for f in flows]
+    util = d_bytes * 8.0 / (rate_bps * dt) if dt > 0 else float("nan")
+    return min(util, 1.0), (d_drops / d_arr if d_arr else 0.0), jain(per_flow)
+
+
 def cwnd_series(res: Any) -> dict[str, Any]:
     """Each flow's sampled cwnd (packets) over time, from `output.sample_flows`."""
     fs = res.flow_series.sort(["flow_id", "t_s"])
