@@ -289,3 +289,27 @@ fn dcr_response_bounded_by_cwnd() {
     assert_eq!(s.ssthresh(), 2.5, "after a cwnd of {before}");
     assert!(s.cwnd() <= before, "cwnd {} after {before}", s.cwnd());
 }
+
+/// DCR over SACK with limited transmit on (Linux's host): during tau DCR's own rule,
+/// one new segment per duplicate ACK beyond the flight at the first one (ALGORITHMS.md
+/// 9 (b)), is the only sending rule, as with it off: segments 10-14 for five duplicate
+/// ACKs. RFC 6675's limited transmit compares pipe (SACKed data out) with the same
+/// allowance, which counts each duplicate ACK's segment already; together they let two
+/// segments out per duplicate ACK (cwnd 10 + k and pipe 10 + sent - k after k of them:
+/// 9 new segments for 5), so a full queue kept overflowing for the whole of tau: one flow
+/// of H-TCP at 1 Gbps without reordering lost 0.74 % of its packets, against 0.006 %.
+#[test]
+fn dcr_during_tau_one_segment_per_dupack_with_limited_transmit() {
+    let p = TcpParams { limited_transmit: true, ..dcr(RecoveryKind::Sack) };
+    let (mut s, first) = Script::established(p, 1000 * MSS, ms(104));
+    assert_eq!(first.len(), 10);
+    s.advance(ms(104));
+    let mut new = Vec::new();
+    for k in 1..=5 {
+        let sent = s.ack_sack(0, &[(1, 1 + k)]);
+        new.extend(segs(&s, &sent));
+    }
+    assert_eq!(new, vec![10, 11, 12, 13, 14], "one new segment per duplicate ACK");
+    let sent = s.expire_timer();
+    assert_eq!(segs(&s, &retx(&sent).into_iter().copied().collect::<Vec<_>>()), vec![0]);
+}

@@ -236,9 +236,13 @@ impl LossRecovery for Dcr {
     fn next_segment(&self, s: &SendState, wnd: u64) -> Option<(u64, u64)> {
         let v = self.inner_view(s);
         match self.waiting {
-            // one new segment per duplicate ACK beyond the flight at the first one
+            // one new segment per duplicate ACK beyond the flight at the first one, the
+            // only sending rule during tau: RFC 6675's limited transmit (pipe, SACKed data
+            // out) against the same allowance would count each duplicate ACK's segment
+            // twice and let two out per duplicate ACK
             Some(w) => {
                 let allowed = w.flight + w.dups * s.mss;
+                let v = SendState { limited_transmit: false, ..v };
                 self.inner.next_segment(&v, wnd.max(allowed))
             }
             None => self.inner.next_segment(&v, wnd),
