@@ -41,6 +41,20 @@ CASES = [
       "inflight: 3 }); recovery: NewReno; reordering: None; gate: None"),
      {"cc": {"kind": "highspeed", "mode": "linux_table", "per_ack": False, "low_p": 1e-7, "cap": "inf",
              "inflight": 3}, "recovery": "newreno", "reordering": "none", "gate": "none"}),
+    # the host's parts, by the names a scenario gives them (Linux's host with cubic; a
+    # limited slow start; TSQ off)
+    (("cc: Newreno; recovery: Sack; reordering: None; gate: None; prr: true; limited_transmit: true; "
+      "sack_after_rto: \"keep\"; rto_formula: \"linux\"; local_drop: \"hold\"; tsq_limit_bytes: Some(1048576); "
+      "slow_start_exit: \"hystart++\""),
+     {"cc": {"kind": "newreno"}, "recovery": "sack", "reordering": "none", "gate": "none", "prr": True,
+      "limited_transmit": True, "sack_after_rto": "keep", "rto_formula": "linux", "local_drop": "hold",
+      "tsq_limit_bytes": 1048576, "slow_start_exit": "hystart++"}),
+    (("cc: Newreno; recovery: NewReno; reordering: None; gate: None; prr: false; limited_transmit: false; "
+      "sack_after_rto: \"clear\"; rto_formula: \"rfc6298\"; local_drop: \"ignore\"; tsq_limit_bytes: None; "
+      "slow_start_exit: Limited { max_ssthresh: 100 }"),
+     {"cc": {"kind": "newreno"}, "recovery": "newreno", "reordering": "none", "gate": "none", "prr": False,
+      "limited_transmit": False, "sack_after_rto": "clear", "rto_formula": "rfc6298", "local_drop": "ignore",
+      "tsq_limit_bytes": "none", "slow_start_exit": {"kind": "limited", "max_ssthresh": 100}}),
 ]
 
 
@@ -64,6 +78,12 @@ def test_times_rounded_to_the_clock():
     assert readable_summary({"sim_time_s": 1.234567891})["sim_time_s"] == 1.234567891  # whole ns kept
 
 
+LINUX_HOST_PARTS = {"prr": True, "limited_transmit": True, "sack_after_rto": "keep", "rto_formula": "linux",
+                  "local_drop": "hold", "tsq_limit_bytes": 1048576, "slow_start_exit": "none"}
+LINUX_HOST_TEXT = ("prr True, limited_transmit True, sack_after_rto keep, rto_formula linux, local_drop hold, "
+                   "tsq_limit_bytes 1048576, slow_start_exit none")
+
+
 def run(*args: str) -> subprocess.CompletedProcess:
     r = subprocess.run([EXE, "run", *args], capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
@@ -76,11 +96,14 @@ def test_run_summary_json_and_terminal(tmp_path):
     # links, and R1->R2, R2->R1 between the routers
     r = run(str(ROOT / "examples" / "dumbbell.toml"), "--out", str(tmp_path / "run"))
     s = json.loads((tmp_path / "run" / "summary.json").read_text())
+    # Linux's host (the default): PRR, limited transmit, the scoreboard kept, Linux's RTO,
+    # NIC refusals held, TSQ at tcp_limit_output_bytes 1 MiB, no HyStart for NewReno
+    linux = LINUX_HOST_PARTS
     assert s["tcp_configs"] == {"traffic[0]": {"cc": {"kind": "newreno"}, "recovery": "sack", "reordering": "none",
-                                               "gate": "none"}}
+                                               "gate": "none", **linux}}
     assert s["sim_time_s"] == 60.0
     out = r.stdout
-    assert "traffic[0]: newreno, recovery sack, reordering none, gate none" in out
+    assert f"traffic[0]: newreno, recovery sack, reordering none, gate none, {LINUX_HOST_TEXT}" in out
     assert re.search(r"│ flow_id ┆ src ┆ dst ┆ cc ", out)
     shapes = [int(n) for n in re.findall(r"shape: \((\d+), 10\)", out)]
     links = pl.read_parquet(tmp_path / "run" / "links.parquet")
@@ -124,4 +147,4 @@ def test_run_report_shows_the_tcp_table(tmp_path):
     r = subprocess.run([EXE, "report", str(d)], capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
     md = (d / "report.md").read_text()
-    assert "## TCP" in md and "| traffic[0] | newreno, recovery sack, reordering none, gate none |" in md
+    assert "## TCP" in md and f"| traffic[0] | newreno, recovery sack, reordering none, gate none, {LINUX_HOST_TEXT} |" in md

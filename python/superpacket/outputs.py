@@ -284,8 +284,11 @@ SUMMARY: tuple[Output, ...] = (
     _c("sim_time_s", "s", "float", "The simulated time at the end of the run (the scenario's `duration`)."),
     _c("events", "", "int", "Events the simulator processed."),
     _c("tcp_configs", "", "object", "Per traffic entry (`traffic[0]`, ...), the TCP configuration its "
-       "flows used: the congestion control, the loss recovery and the reordering response with every "
-       "parameter, defaults included. Absent when the run has no TCP flow."),
+       "flows used: the congestion control, the loss recovery, the reordering response and the send gate "
+       "with every parameter, defaults included, then the host's parts as the `host` profile and the "
+       "scenario's own fields resolved them (`prr`, `limited_transmit`, `sack_after_rto`, `rto_formula`, "
+       "`local_drop`, `tsq_limit_bytes` (\"none\": TCP Small Queues off), `slow_start_exit`). Absent when "
+       "the run has no TCP flow."),
     _c("flows", "", "int", "TCP flows in the run (rows of `flows`)."),
     _c("completed_flows", "", "int", "Flows whose receiver held every byte within the run."),
     _c("mean_fct_s", "s", "float or null", "Mean `fct_s` over the completed flows. Null when none "

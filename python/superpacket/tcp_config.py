@@ -162,6 +162,10 @@ def readable_all(configs: dict[str, str]) -> dict[str, Any]:
     return {k: readable(v) if isinstance(v, str) else v for k, v in configs.items()}
 
 
+#: The host's parts of a configuration line, in the simulator's order.
+HOST_PARTS = ("prr", "limited_transmit", "sack_after_rto", "rto_formula", "local_drop", "tsq_limit_bytes",
+              "slow_start_exit")
+
 #: The simulator's clock ticks in ns: a time it reports is a whole number of them.
 CLOCK_RESOLUTION_DIGITS = 9
 
@@ -191,6 +195,6 @@ def tcp_text(cfg: Any) -> str:
         params = ", ".join(f"{k} {'-' if x is None else x}" for k, x in v.items() if k != "kind")
         return f"{v.get('kind')}" + (f" ({params})" if params else "")
 
-    order = [k for k in ("cc", "recovery", "reordering", "gate") if k in cfg] + \
-        [k for k in cfg if k not in ("cc", "recovery", "reordering", "gate")]  # summary.json sorts its keys
+    first = ("cc", "recovery", "reordering", "gate", *HOST_PARTS)
+    order = [k for k in first if k in cfg] + [k for k in cfg if k not in first]  # summary.json sorts its keys
     return ", ".join(one(cfg[k]) if k == "cc" else f"{k} {one(cfg[k])}" for k in order)

@@ -630,6 +630,33 @@ impl TcpSpec {
 
 /// The resolved congestion control, recovery, reordering response and gate of a traffic
 /// entry, as the results' `tcp_configs` record them.
+/// The host's parts (the `host` profile resolved with the fields a scenario set) follow,
+/// by the names a scenario gives them.
 pub(crate) fn tcp_config_line(params: &TcpParams, cc: &cc::CcConfig) -> String {
-    format!("cc: {cc:?}; recovery: {:?}; reordering: {:?}; gate: {:?}", params.recovery, params.reordering, params.gate)
+    use crate::tcp::{LocalDrop, RtoFormula, SackAfterRto, SlowStartExit};
+    let sack_after_rto = match params.sack_after_rto {
+        SackAfterRto::Clear => "clear",
+        SackAfterRto::Keep => "keep",
+    };
+    let rto = match params.rto_formula {
+        RtoFormula::Rfc6298 => "rfc6298",
+        RtoFormula::Linux => "linux",
+    };
+    let local_drop = match params.local_drop {
+        LocalDrop::Ignore => "ignore",
+        LocalDrop::Cwr => "cwr",
+        LocalDrop::Hold => "hold",
+    };
+    let slow_start = match params.slow_start_exit {
+        SlowStartExit::None => "\"none\"".to_string(),
+        SlowStartExit::HyStart => "\"hystart\"".to_string(),
+        SlowStartExit::HyStartPp => "\"hystart++\"".to_string(),
+        SlowStartExit::Limited { max_ssthresh } => format!("Limited {{ max_ssthresh: {max_ssthresh} }}"),
+    };
+    format!(
+        "cc: {cc:?}; recovery: {:?}; reordering: {:?}; gate: {:?}; prr: {}; limited_transmit: {}; \
+         sack_after_rto: \"{sack_after_rto}\"; rto_formula: \"{rto}\"; local_drop: \"{local_drop}\"; \
+         tsq_limit_bytes: {:?}; slow_start_exit: {slow_start}",
+        params.recovery, params.reordering, params.gate, params.prr, params.limited_transmit, params.tsq
+    )
 }
