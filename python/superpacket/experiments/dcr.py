@@ -463,6 +463,10 @@ def _params(protos: tuple[str, ...], scs: dict[str, dict[str, Any]], seeds: int,
                 "segment per dupack during tau"), "paper (slides: tau one RTT); draft-bhandarkar-tcp-dcr-00 defaults"),
         "ncr": ("Careful Limited Transmit (LT_F 2/3), DupThresh rounded up", "RFC 4653"),
         "congestion_controls": ("simulator defaults (tcp/cc/)", "each algorithm's published source"),
+        "host": (("Linux's (`[tcp] host = \"linux\"`): SACK recovery with PRR (RFC 6937), scoreboard kept "
+                  "across a timeout, Linux's RTO formula, NIC refusals held unsent, TCP Small Queues"),
+                 ("our specification (SACK 'as on the Linux and FreeBSD stacks those papers measured'); "
+                  "ns-2's bare agent before 2026-11-27")),
         "tcp": ("MSS 1460 B, initial cwnd 10, min RTO 200 ms, delayed ACK off, no rwnd limit",
                 "our common defaults"),
         "measurement_window": ((f"[{WINDOW_START:g} x duration, duration] ([10 s, 100 s] at full scale): "

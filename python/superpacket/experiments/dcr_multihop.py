@@ -414,6 +414,10 @@ def _params(protos: tuple[str, ...], scs: dict[str, dict[str, Any]], seeds: int,
         "dcr": ("tau = 1 SRTT from the first dupack; response from the flight size at the first dupack",
                 "paper (slides), draft-bhandarkar-tcp-dcr-00 defaults"),
         "ncr": ("Careful Limited Transmit (LT_F 2/3)", "RFC 4653"),
+        "host": (("Linux's (`[tcp] host = \"linux\"`): SACK recovery with PRR (RFC 6937), scoreboard kept "
+                  "across a timeout, Linux's RTO formula, NIC refusals held unsent, TCP Small Queues"),
+                 ("our specification (SACK 'as on the Linux and FreeBSD stacks those papers measured'); "
+                  "ns-2's bare agent before 2026-11-27")),
         "tcp": ("MSS 1460 B, initial cwnd 10, min RTO 200 ms, delayed ACK off, no rwnd limit",
                 "our common defaults"),
         "utilisation": ("busy fraction of the directed link over the whole run", "ours"),
