@@ -410,8 +410,10 @@ EXPERIMENT_SUMMARY: tuple[Output, ...] = (
        "and how its numbers were read."),
     _c("aliases", "", "object", "dcr, mbs. Variant -> the variant whose runs it shares (the same scenario "
        "and seeds, run once and listed under both names)."),
-    _c("table, loss_table, bucket_table, tier_table, newreno_recovery, map, droptail, contest_table, "
-       "probe_table, sweep_table", "", "list of objects", "attacks and dcr-multihop (`table`), fast-burstiness "
+    _c("table, jain_table, loss_table, bucket_table, tier_table, newreno_recovery, map, droptail, contest_table, "
+       "probe_table, sweep_table", "", "list of objects", "attacks and dcr-multihop (`table`), dcr-multihop "
+       "(`jain_table`: the per-path Jain index over the measurement window beside the slides', with the change "
+       "DCR makes in each), fast-burstiness "
        "and datatag (`loss_table`), datacenter (`bucket_table`, `tier_table`), dcr and lion "
        "(`newreno_recovery`), incast-map (`map`, `droptail`), lion (`contest_table`), mbs (`probe_table`, "
        "`sweep_table`). A table of the report, one object per row: the report prints it under its title, "
