@@ -152,15 +152,20 @@ def window_metrics(res: Any, link: str, rate_bps: float, t0: float,
     dt = t[j] - t[i]
     d_bytes = qs["bytes_delivered"][j] - qs["bytes_delivered"][i]
     d_arr, d_drops = qs["arrivals"][j] - qs["arrivals"][i], qs["drops"][j] - qs["drops"][i]
+    got = window_flow_bytes(res, t0)
+    per_flow = [got.get(f, 0.0) for f in sorted(got if flow_ids is None else flow_ids)]
+    util = d_bytes * 8.0 / (rate_bps * dt) if dt > 0 else float("nan")
+    return min(util, 1.0), (d_drops / d_arr if d_arr else 0.0), jain(per_flow)
+
+
+def window_flow_bytes(res: Any, t0: float) -> dict[int, float]:
+    """Bytes each flow received from the `sample_flows` sample nearest `t0` to the last."""
     fs = res.flow_series
     ft = sorted(set(fs["t_s"].to_list()))
     fm, fe = min(ft, key=lambda x: abs(x - t0)), ft[-1]
     at = {(tt, f): b for tt, f, b in zip(fs["t_s"].to_list(), fs["flow_id"].to_list(),
                                          fs["bytes_received"].to_list(), strict=True) if tt in (fm, fe)}
-    flows = sorted({f for _, f in at} if flow_ids is None else flow_ids)
-    per_flow = [float(at.get((fe, f), 0) - at.get((fm, f), 0)) for f in flows]
-    util = d_bytes * 8.0 / (rate_bps * dt) if dt > 0 else float("nan")
-    return min(util, 1.0), (d_drops / d_arr if d_arr else 0.0), jain(per_flow)
+    return {f: float(at.get((fe, f), 0) - at.get((fm, f), 0)) for f in sorted({f for _, f in at})}
 
 
 def cwnd_series(res: Any) -> dict[str, Any]:

@@ -42,6 +42,7 @@ from superpacket.experiments.dcr_common import (
     rel_change,
     split_protocol,
     tcp_table,
+    window_flow_bytes,
     window_metrics,
 )
 
@@ -193,13 +194,14 @@ def run_point(variant: str, seed: int, q: float = Q, rate_bps: float = RATE_BPS,
         util_w, rate_w, _ = window_metrics(res, x, rate_bps, t0)
         out[f"utilisation_{link_key(x)}_window"] = util_w
         out[f"drop_rate_{link_key(x)}_window"] = rate_w
+    got = window_flow_bytes(res, t0)
     for a, b in PATHS:
         pk = path_key(a, b)
         xs = by_path.get(pk, [])
         out[f"jain_{pk}"] = jain(xs)
         out[f"goodput_{pk}_bps"] = sum(xs)
         # Jain's index of the bytes each of the path's flows received in the window
-        out[f"jain_{pk}_window"] = window_metrics(res, LINKS[0], rate_bps, t0, ids_by_path.get(pk, []))[2]
+        out[f"jain_{pk}_window"] = jain([got.get(f, 0.0) for f in sorted(ids_by_path.get(pk, []))])
     out["timeouts"] = int(fl["timeouts"].sum())
     out["fast_retransmits"] = int(fl["fast_retransmits"].sum())
     return out

@@ -41,11 +41,11 @@ impl SourceFilter {
         let n_nodes = net.nodes.len();
         let into: Vec<LinkId> =
             net.links.iter().enumerate().filter(|(_, l)| l.to == node).map(|(i, _)| i as LinkId).collect();
+        let to_n = net.distances_to(node);
         for lin in into {
             let x = net.links[lin as usize].from;
             let step = (net.links[lin as usize].delay.ns(), 1u32);
             let to_x = net.distances_to(x);
-            let to_n = net.distances_to(node);
             let mut bits = vec![0u64; n_nodes.div_ceil(64)].into_boxed_slice();
             for s in 0..n_nodes {
                 let (dx, dn) = (to_x[s], to_n[s]);
