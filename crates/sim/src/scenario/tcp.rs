@@ -110,10 +110,11 @@ pub struct TcpSpec {
     #[schemars(default = "tcp_default::recovery")]
     pub recovery: Option<RecoverySpec>,
     /// Proportional Rate Reduction (RFC 6937, PRR-SSRB as Linux since 3.2) sets the window
-    /// during SACK recovery: data leaves in proportion to data delivered while the flight
-    /// is above ssthresh, by slow start below it. false: RFC 6675's cwnd = ssthresh at
-    /// once. Default: true with SACK recovery under host "linux", false otherwise. true
-    /// needs recovery = "sack".
+    /// during recovery: data leaves in proportion to data delivered while the flight is
+    /// above ssthresh, by slow start below it. false: RFC 6675's cwnd = ssthresh at once
+    /// (SACK), RFC 5681's inflation and RFC 6582's deflation (NewReno). With NewReno each
+    /// duplicate ACK counts one segment delivered (RFC 6937 section 3; Linux's Reno).
+    /// Default: true with SACK recovery under host "linux", false otherwise.
     #[schemars(default = "tcp_default::prr")]
     pub prr: Option<bool>,
     /// What a retransmission timeout does to the SACK scoreboard: "clear" (RFC 2018
@@ -574,12 +575,6 @@ impl TcpSpec {
         }
         if matches!(p.reordering, Reordering::Ncr(_)) && p.recovery != RecoveryKind::Sack {
             return Err(format!("{path}.reordering: \"ncr\" needs recovery = \"sack\" (RFC 4653 builds on SACK)"));
-        }
-        if p.prr && p.recovery != RecoveryKind::Sack {
-            return Err(format!(
-                "{path}.prr: Proportional Rate Reduction is implemented for SACK recovery only; set recovery = \"sack\" \
-                 or leave prr unset"
-            ));
         }
         if self.max_ssthresh.is_some() && !matches!(p.slow_start_exit, crate::tcp::SlowStartExit::Limited { .. }) {
             return Err(format!(

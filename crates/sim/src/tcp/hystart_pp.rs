@@ -4,9 +4,9 @@
 //!   it began; then lastRoundMinRTT = currentRoundMinRTT, and the new round's minimum and
 //!   sample count start afresh.
 //! - In slow start, once the round has N_RTT_SAMPLE (8) samples and both minima are
-//!   known: RttThresh = max(4 ms, min(lastRoundMinRTT / 8, 16 ms)); currentRoundMinRTT
-//!   >= lastRoundMinRTT + RttThresh enters CSS with cssBaselineMinRtt =
-//!   currentRoundMinRTT.
+//!   known: RttThresh = max(4 ms, min(lastRoundMinRTT / 8, 16 ms)); when
+//!   currentRoundMinRTT is at least lastRoundMinRTT + RttThresh the flow enters CSS with
+//!   cssBaselineMinRtt = currentRoundMinRTT.
 //! - In CSS the window grows by a quarter of slow start's (CSS_GROWTH_DIVISOR 4); a
 //!   round with 8 samples whose minimum falls below the baseline was a spurious exit and
 //!   returns to slow start; after CSS_ROUNDS (5) rounds, ssthresh = cwnd (congestion

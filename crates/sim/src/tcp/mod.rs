@@ -449,7 +449,7 @@ impl Flow {
             rec: Recovery::build(
                 p.recovery,
                 p.reordering,
-                recovery::sack::SackConfig { prr: p.prr, keep_after_rto: p.sack_after_rto == SackAfterRto::Keep },
+                recovery::RecoveryConfig { prr: p.prr, keep_after_rto: p.sack_after_rto == SackAfterRto::Keep },
             ),
             decisions: Decisions::new(),
             sched: Scheduler::new(p.pacing),

@@ -59,7 +59,8 @@ fn ack_train_ends_slow_start() {
 /// - cwnd 100 (<= max_ssthresh): +1, to 101;
 /// - cwnd 101: K = int(101 / 50) = 2: +1/2, to 101.5; then 102 (K = 2);
 /// - from a window of 150: K = 3, +1/3 per ACK: 150 -> 150.333...
-/// so above max_ssthresh a window of W grows by W / K ~ 50 = max_ssthresh / 2 per round.
+///
+/// So above max_ssthresh a window of W grows by W / K ~ 50 = max_ssthresh / 2 per round.
 #[test]
 fn limited_slow_start_rfc3742() {
     use sim::tcp::script::Script;

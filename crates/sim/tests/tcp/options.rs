@@ -175,17 +175,15 @@ fn host_profiles() {
         assert_eq!(p.tsq, None, "{tcp}");
     }
     // a field the scenario sets wins over the profile; NewReno under Linux's host is
-    // NewReno without PRR (PRR is SACK recovery's here), not an error
+    // RFC 6582's NewReno (PRR off unless set), not an error
     let p = params("recovery = \"newreno\"\nlocal_drop = \"ignore\"\ncc = \"cubic\"\nslow_start_exit = \"none\"");
     assert_eq!((p.recovery, p.prr, p.local_drop), (RecoveryKind::NewReno, false, LocalDrop::Ignore));
     assert_eq!(p.slow_start_exit, SlowStartExit::None);
     let p = params("host = \"ns2\"\nrecovery = \"sack\"\nprr = true");
     assert_eq!((p.recovery, p.prr, p.local_drop), (RecoveryKind::Sack, true, LocalDrop::Ignore));
-    // explicit PRR with NewReno recovery is refused, naming the field
-    let e = sim::Scenario::from_toml_str(&scenario("recovery = \"newreno\"\nprr = true"))
-        .and_then(|sc| sc.build(Some(1)).map(|_| ()))
-        .unwrap_err();
-    assert!(e.contains("tcp.prr"), "{e}");
+    // PRR with NewReno recovery when asked for (RFC 6937 section 3 without SACK)
+    let p = params("recovery = \"newreno\"\nprr = true");
+    assert_eq!((p.recovery, p.prr), (RecoveryKind::NewReno, true));
     assert_eq!(params("tsq_limit_output_bytes = 65536").tsq, Some(65536));
     assert_eq!(params("host = \"ns2\"\ntsq = true").tsq, Some(1 << 20));
     for (bad, field) in [

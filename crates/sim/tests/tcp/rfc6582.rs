@@ -84,3 +84,74 @@ fn dupacks_not_above_recover_after_rto_do_not_fast_retransmit() {
     assert!(!s.in_recovery());
     assert_eq!(s.cwnd(), 1.0);
 }
+
+/// RFC 6937 (PRR) without SACK, on the RFC's own example: a window of 20 segments,
+/// segment 0 lost, one duplicate ACK per later segment; Reno's ssthresh = 20 / 2 = 10,
+/// RecoverFS = cwnd = 20. Each duplicate ACK counts one segment delivered (RFC 6937
+/// section 3; Linux's Reno counts it as SACKed), so the trace is SACK's
+/// (rfc6675.rs `prr_sends_one_per_two_delivered`): at the k-th duplicate ACK (k >= 3)
+/// prr_delivered = k - 2; the 3rd enters recovery with pipe = 20 - 3 counted - 1 lost =
+/// 16 > ssthresh and sndcnt = ceil(1 x 10 / 20) - 0 = 1, the fast retransmit alone;
+/// then one new segment per two delivered (20..24 at k = 5, 7, .., 13); at k = 15 pipe =
+/// 25 - 15 = 10 = ssthresh (the slow-start bound gives 0); from k = 16 pipe = 9 and one
+/// segment leaves per ACK (25..28). Without PRR (RFC 5681 inflation): cwnd = 10 + k from
+/// k = 3, so nothing new leaves until cwnd reaches flight + 1 = 21 at k = 11, then one
+/// per duplicate ACK (20..28 at k = 11..19): the same nine segments, in a burst at the
+/// end of the window instead of spread across it.
+#[test]
+fn prr_without_sack_sends_one_per_two_delivered() {
+    for prr in [true, false] {
+        let p = TcpParams { init_cwnd: 20.0, prr, ..defaults() };
+        let (mut s, first) = established(p);
+        assert_eq!(first.len(), 20);
+        s.advance(ms(100));
+        let mut sent_at = Vec::new();
+        for k in 1..=19u64 {
+            let sent = s.dupacks(1);
+            sent_at.push((k, segs(&s, &sent)));
+        }
+        let expect: Vec<(u64, Vec<u64>)> = (1..=19u64)
+            .map(|k| match k {
+                3 => (k, vec![0]),
+                5..=13 if prr && k % 2 == 1 => (k, vec![20 + (k - 5) / 2]),
+                16..=19 if prr => (k, vec![25 + (k - 16)]),
+                11..=19 if !prr => (k, vec![20 + (k - 11)]),
+                _ => (k, vec![]),
+            })
+            .collect();
+        assert_eq!(sent_at, expect, "prr {prr}");
+        assert_eq!(s.ssthresh(), 10.0);
+        // the retransmission's ACK covers everything through 19 (a full ACK): recovery
+        // ends; PRR: cwnd = ssthresh = 10 (Linux tcp_end_cwnd_reduction); RFC 6582
+        // option 1: min(ssthresh, FlightSize + 1) = min(10, 9 + 1) = 10
+        s.ack_segs(20);
+        assert!(!s.in_recovery());
+        assert_eq!(s.cwnd(), 10.0, "prr {prr}");
+    }
+}
+
+/// PRR without SACK at a partial ACK. Window 0..9, segments 0 and 5 lost, ssthresh 5,
+/// RecoverFS 10. Duplicate ACK k (k = 3..8) counts one delivered: the 3rd enters with
+/// pipe = 10 - 3 - 1 = 6 > 5, sndcnt = ceil(1 x 5 / 10) = 1 (the retransmission of 0);
+/// k = 4: ceil(2 x 5 / 10) - 1 = 0; k = 5: pipe = 5 = ssthresh, 0; k = 6..8: pipe = 4 <
+/// 5, sndcnt = min(1, max(prr_delivered - prr_out, 1)) = 1 each: 10, 11, 12. The resent 0
+/// arrives: the ACK of 0..4 acknowledges 5 segments, 4 of them already counted by
+/// duplicate ACKs (Linux: 5 - 1 of the 8 counted), so it delivers 1 (prr_delivered 7).
+/// With segment 5 lost and not yet resent pipe = (13 - 5) - 4 counted - 1 = 3 < 5; the
+/// ACK advanced snd_una (the bound's extra segment): sndcnt = min(5 - 3, max(7 - 4, 1)
+/// plus 1) = 2: the retransmission of 5 and one new segment, 13. Every figure here equals
+/// RFC 6582's (the tests above) for this loss pattern, the window included: cwnd counts
+/// the 4 segments reported delivered above snd_una, 5 + 4 = 9.
+#[test]
+fn prr_without_sack_partial_ack() {
+    let (mut s, _) = established(TcpParams { prr: true, ..defaults() });
+    s.advance(ms(100));
+    let sent = s.dupacks(8);
+    assert_eq!(segs(&s, &sent), vec![0, 10, 11, 12]);
+    s.advance(ms(100));
+    let sent = s.ack_segs(5);
+    assert!(s.in_recovery());
+    assert_eq!(segs(&s, &sent), vec![5, 13]);
+    assert!(sent[0].has(flags::RETX));
+    assert_eq!(s.cwnd(), 9.0);
+}

@@ -24,6 +24,7 @@ pub mod sack;
 
 use crate::core::time::SimTime;
 pub use piece::{in_order_segment, next_in_order, AckInfo, AckVerdict, Decision, Decisions, LossRecovery, SendState};
+pub use sack::RecoveryConfig;
 
 /// The built-in recovery pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,17 +73,17 @@ macro_rules! each {
 }
 
 impl Recovery {
-    /// The built-in piece `k` (`sack`: SACK recovery's options).
-    pub fn new(k: RecoveryKind, sack: sack::SackConfig) -> Recovery {
+    /// The built-in piece `k` with the options `c`.
+    pub fn new(k: RecoveryKind, c: RecoveryConfig) -> Recovery {
         match k {
-            RecoveryKind::NewReno => Recovery::NewReno(newreno::NewRenoRecovery::default()),
-            RecoveryKind::Sack => Recovery::Sack(Box::new(sack::SackRecovery::new(sack))),
+            RecoveryKind::NewReno => Recovery::NewReno(newreno::NewRenoRecovery::new(c.prr)),
+            RecoveryKind::Sack => Recovery::Sack(Box::new(sack::SackRecovery::new(c))),
         }
     }
 
     /// The built-in piece `k`, wrapped by the reordering response `r`.
-    pub fn build(k: RecoveryKind, r: Reordering, sack: sack::SackConfig) -> Recovery {
-        let inner = Recovery::new(k, sack);
+    pub fn build(k: RecoveryKind, r: Reordering, c: RecoveryConfig) -> Recovery {
+        let inner = Recovery::new(k, c);
         match r {
             Reordering::None => inner,
             Reordering::Dcr(c) => Recovery::Custom(Box::new(dcr::Dcr::new(Box::new(inner), c))),

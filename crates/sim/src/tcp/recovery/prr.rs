@@ -23,6 +23,12 @@
 //! extra MSS of the SSRB bound is given only on an ACK that advances snd_una (RFC 9937's
 //! "safe ACK"; Linux since 4.x); an ACK that delivers nothing leaves the window as it
 //! is. At the end of recovery cwnd = ssthresh (Linux's tcp_end_cwnd_reduction).
+//!
+//! Without SACK (newreno.rs, RFC 6937 section 3's estimate, as Linux's Reno emulates
+//! SACK in tcp_add_reno_sack / tcp_remove_reno_sacks): each duplicate ACK delivered one
+//! segment; a partial or full ACK delivered the segments it acknowledges less those its
+//! duplicate ACKs already counted (at least one); pipe is FlightSize less the segments
+//! counted delivered, less the lost head while it is not yet resent.
 
 /// PRR's counters over one recovery, bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -47,6 +53,10 @@ pub struct PrrAck {
     /// The ACK advanced snd_una (the SSRB bound's extra MSS).
     pub safe: bool,
     pub mss: u64,
+    /// Bytes between snd_una and snd_max that are not in pipe yet count against a window
+    /// compared with snd_nxt - snd_una (NewReno's send rule: the segments its duplicate
+    /// ACKs report delivered); 0 with SACK, whose send rule compares pipe.
+    pub uncounted: u64,
 }
 
 impl Prr {
@@ -77,6 +87,6 @@ impl PrrAck {
         if p.out == 0 {
             sndcnt = sndcnt.max(1);
         }
-        (pipe + sndcnt.max(0)) as f64
+        (pipe + sndcnt.max(0) + pk(self.uncounted)) as f64
     }
 }

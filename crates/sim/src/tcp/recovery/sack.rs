@@ -40,11 +40,11 @@ use crate::tcp::sack::Scoreboard;
 
 /// The options of SACK recovery.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SackConfig {
-    /// Proportional Rate Reduction sets the window in recovery (prr.rs).
+pub struct RecoveryConfig {
+    /// Proportional Rate Reduction sets the window in recovery (prr.rs; NewReno too).
     pub prr: bool,
     /// The SACKed marks survive a retransmission timeout (Linux) instead of being
-    /// cleared (RFC 2018 section 5).
+    /// cleared (RFC 2018 section 5); SACK only.
     pub keep_after_rto: bool,
 }
 
@@ -80,13 +80,13 @@ pub struct SackRecovery {
 }
 
 impl SackRecovery {
-    pub fn new(c: SackConfig) -> SackRecovery {
+    pub fn new(c: RecoveryConfig) -> SackRecovery {
         SackRecovery { prr_on: c.prr, keep_after_rto: c.keep_after_rto, ..SackRecovery::default() }
     }
 
     /// The PRR window for an ACK that delivered `delivered` bytes (pipe as it stands).
     fn prr_window(&self, s: &SendState, delivered: u64, safe: bool) -> Decision {
-        Decision::PrrWindow(PrrAck { prr: self.prr, pipe: self.set_pipe(s), delivered, safe, mss: s.mss })
+        Decision::PrrWindow(PrrAck { prr: self.prr, pipe: self.set_pipe(s), delivered, safe, mss: s.mss, uncounted: 0 })
     }
 
     /// Lost retransmissions: the oldest retransmissions whose range is still not SACKed
