@@ -8,6 +8,7 @@ SYN-ACK or pure ACK 40 B; at 100 Mbps one full packet takes T = 120 us to send a
 40 B packet 3.2 us."""
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -312,3 +313,14 @@ def test_map_command_line():
     r = subprocess.run([EXE, "reproduce", "incast-map", "--regime", "paper"], capture_output=True, text=True,
                        check=False)
     assert r.returncode == 2 and r.stderr.strip() == "superpacket: --regime applies to incast only"
+
+
+def test_explanation_when_no_super_packet_was_refused(result):
+    # with every SYN sent at once (--jitter-us 0) no super-packet is refused: the mean of
+    # timeouts per refused flow is undefined (nan) and the text must say so, not print nan
+    b = dict(result["regimes"]["datacenter"])
+    b["denied_flows_mean_timeouts"] = {"superpacket": math.nan, "ideal": math.nan}
+    for regime in ("paper", "datacenter"):
+        text = incast._explanation(regime, b)
+        assert "nan" not in text and "refused" in text, text
+    assert "No super-packet was refused" in incast._explanation("paper", b)

@@ -213,6 +213,11 @@ def improvement_pct(variants: dict[str, dict[str, Any]], v: str) -> float:
     return (dt - variants[v]["mean_fct_s"]) / dt * 100.0
 
 
+def _per(x: float) -> str:
+    """A mean per refused flow, or what stands in for it when no flow was refused."""
+    return "no (none refused)" if math.isnan(x) else f"{x:.2f}"
+
+
 def _explanation(regime: str, b: dict[str, Any]) -> str:
     r1 = b["variants"]["superpacket"]["sp_round1_admitted"]
     rto = b["denied_flows_mean_timeouts"]["superpacket"]
@@ -222,15 +227,20 @@ def _explanation(regime: str, b: dict[str, Any]) -> str:
         return (f"Every link at the bottleneck rate: each super-packet reaches R at the rate R drains it, and the "
                 f"ten first packets arrive within one packet time (120 us at 100 Mbps), so each meets a queue "
                 f"holding only the first packets admitted before it: t = {THRESHOLD_T} waiting + 1 in "
-                f"transmission, {THRESHOLD_T + 1} admitted at once (measured {r1:.1f}). The refused flows need "
-                f"{rto:.2f} timeouts each on average with the paper's fallback to NewReno and {rto_ideal:.2f} with "
-                f"the ideal retry (their retried batch fits under t + 1), against {dt_rto:.2f} per DropTail flow.")
+                f"transmission, {THRESHOLD_T + 1} admitted at once (measured {r1:.1f}). "
+                + (f"The refused flows need {_per(rto)} timeouts each on average with the paper's fallback to "
+                   f"NewReno and {_per(rto_ideal)} with the ideal retry (their retried batch fits under t + 1), "
+                   f"against {dt_rto:.2f} per DropTail flow." if not (math.isnan(rto) and math.isnan(rto_ideal)) else
+                   "No super-packet was refused in these runs, so there is no mean of timeouts per refused flow "
+                   "(a flow that timed out lost its SYN or a normal packet); "
+                   f"{dt_rto:.2f} timeouts per DropTail flow."))
     return (f"Sender links ten times the bottleneck rate: an admitted super-packet's later packets reach R ten per "
             f"packet time R drains and fill the queue to t = {THRESHOLD_T} before the later first packets "
             f"arrive, so only {r1:.1f} of {FLOWS} are admitted at once (our specification: 2 to 5). The refused flows "
             f"fall back to NewReno against an effective buffer of t = {THRESHOLD_T} for normal packets (A1 refuses "
             f"normal packets once the queue holds t), retry in step after the same timeout and time out again: "
-            f"{rto:.2f} timeouts per refused flow, against {dt_rto:.2f} per DropTail flow. Super-packets lose "
+            + f"{_per(rto)} timeouts per refused flow"
+            + f", against {dt_rto:.2f} per DropTail flow. Super-packets lose "
             f"to DropTail here; a finding, not a bug to tune away.")
 
 
