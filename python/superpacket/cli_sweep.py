@@ -1,6 +1,7 @@
 """The `sweep` and `report` commands and `bench --sweep` (registered by cli.py).
 
-    superpacket sweep FILE.toml --param PATH=V1,V2 [--param ...] [--seeds 1..N] [--out DIR]
+    superpacket sweep FILE.toml --param PATH=V1,V2 [--param ...] [--link NAME=PATH,PATH
+                     [--label NAME=L1,L2]] [--seeds 1..N] [--out DIR]
                      [--scheduler ADDRESS | --workers N]
     superpacket report DIR
     superpacket bench --sweep [--runs 200] [--workers 2] [--scenario FILE.toml]
@@ -38,7 +39,9 @@ def cmd_sweep(a: argparse.Namespace) -> int:
         return _fail(bad)
     try:
         seeds = sweeps.parse_seeds(a.seeds)
-        params = sweeps.normalize_params(a.param or [], max_points=max(1, checks.MAX_RUNS // len(seeds)))
+        links = sweeps.parse_links(a.link)
+        params = sweeps.normalize_params(a.param or [], max_points=max(1, checks.MAX_RUNS // len(seeds)),
+                                         linked=links)
         base = sweeps.load_base(a.file)
     except sweeps.SweepError as e:
         return _fail(str(e))
@@ -46,7 +49,7 @@ def cmd_sweep(a: argparse.Namespace) -> int:
         return _fail(f"{a.file}: {e}")
     try:
         r = sweeps.sweep(base, params, seeds, out, a.scheduler, workers=a.workers,
-                         progress=False if a.quiet else None, chunk=a.chunk)
+                         progress=False if a.quiet else None, chunk=a.chunk, links=links, labels=a.label)
     except (sweeps.SweepError, ScenarioError) as e:
         return _fail(str(e))
     except OSError as e:  # e.g. no scheduler at --scheduler
@@ -110,6 +113,13 @@ def add_parsers(sub: Any) -> None:
                         "or traffic[0].count=5,10, or whole tables that replace the one there: "
                         "'topology.bottleneck.queue={kind=\"red\", min_th=5, max_th=15},{kind=\"droptail\"}' "
                         "(repeatable: the grid is every combination)")
+    s.add_argument("--link", action="append", metavar="NAME=PATH,PATH,...",
+                   help="--param paths that vary together, as one parameter named NAME: the i-th value of each "
+                        "makes point i, e.g. buffer=topology.bottleneck.queue.limit,topology.bottleneck.queue.max_th "
+                        "(repeatable)")
+    s.add_argument("--label", action="append", metavar="NAME=L1,L2,...",
+                   help="names of a --link group's points, for its folders and its column "
+                        "(default: field=value;... of each point)")
     s.add_argument("--seeds", default="10", help="N (1..N), A..B, or a list 1,3,5 (default 10)")
     s.add_argument("--out", default=None, help="results folder (default sweep-<scenario name>)")
     s.add_argument("--scheduler", default=None, help="address of an existing Dask scheduler")

@@ -357,8 +357,11 @@ PROBE_KEYS: tuple[Output, ...] = (
 #: What a sweep (`superpacket sweep`, `superpacket.sweep`) writes, beside the tables above.
 SWEEP_FILES: tuple[Output, ...] = (
     _c("sweep.json", "", "object", "The sweep's definition: `scenario` (the base scenario as a table), "
-       "`params` (each parameter path and its values), `seeds`, `format`."),
-    _c("PATH=VALUE/.../seed=N/", "", "folder", "One folder per run: the parameter values, then the seed. It "
+       "`params` (each parameter path and its values), `seeds`, `format`; with linked parameters "
+       "(`--link`), `linked`: each group's `paths` and `labels` (a path's i-th value belongs to the i-th "
+       "label)."),
+    _c("PATH=VALUE/.../seed=N/", "", "folder", "One folder per run: the parameter values (a linked group's as "
+       "`NAME=LABEL`), then the seed. It "
        "holds `flows`, `links`, `queue_series`, `queue_counters` and `flow_series` as Parquet (the tables "
        "above; the others are not written by a sweep), `summary.json`, `summary.parquet` (the summary as "
        "one row: its keys as columns, nested values as JSON text) and the exact `scenario.toml` it ran."),
@@ -367,7 +370,9 @@ SWEEP_FILES: tuple[Output, ...] = (
        "every run succeeded."),
     _c("load_sweep(DIR)", "", "SweepData", "`flows`, `links`, `queue_series`, `queue_counters`, "
        "`flow_series` and `summary` of every run concatenated, each with one column per parameter (its "
-       "path as the name) and `seed` in front; `params` lists the parameter columns."),
+       "path as the name) and `seed` in front; `params` lists the parameter columns. A linked group adds "
+       "a String column named by the group with the point's label, before its paths' own typed columns, "
+       "and its rows follow the order the points were given; `linked` maps each group to its paths."),
 )
 
 

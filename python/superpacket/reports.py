@@ -467,7 +467,7 @@ _SWEEP_METRICS = ("mean_fct_s", "flows_with_timeout", "completed_flows", "drops"
 def _sweep_report(d: Path) -> Doc:
     import polars as pl
 
-    from superpacket import _toml, figures, sweeps
+    from superpacket import _toml, figures, sweep_load, sweeps
 
     meta = sweeps.read_meta(d)
     data = sweeps.load_sweep(d)
@@ -491,8 +491,18 @@ def _sweep_report(d: Path) -> Doc:
         def text(v: Any) -> str:
             return json.dumps(v, sort_keys=True) if isinstance(v, (dict, list)) else str(v)
 
-        doc.table(["parameter", "values"], [[p, "; ".join(text(v) for v in vals) if any(
-            isinstance(v, dict) for v in vals) else ", ".join(text(v) for v in vals)] for p, vals in meta["params"].items()])
+        linked = meta.get("linked", {})
+        rows = []
+        for p, vals in sweep_load.axis_values(meta).items():
+            if p in linked:  # a linked group: each label with the values it sets
+                paths = linked[p]["paths"]
+                rows.append([f"{p} (linked)", "; ".join(
+                    f"{lb}: " + ", ".join(f"{q}={text(meta['params'][q][i])}" for q in paths)
+                    for i, lb in enumerate(vals))])
+            else:
+                rows.append([p, "; ".join(text(v) for v in vals) if any(isinstance(v, dict) for v in vals)
+                             else ", ".join(text(v) for v in vals)])
+        doc.table(["parameter", "values"], rows)
     else:
         doc.p("None: the base scenario over seeds.")
     metrics = [m for m in _SWEEP_METRICS if m in summary.columns and summary[m].dtype.is_numeric()
@@ -504,7 +514,8 @@ def _sweep_report(d: Path) -> Doc:
         doc.table(head, [[*(str(v) for v in key), n] + [ci_text(*stats[m]) for m in metrics]
                          for key, n, stats in groups])
         # x: the first parameter that takes more than one value; a line per value of the others
-        varying = [i for i, p in enumerate(params) if len(meta["params"][p]) > 1]
+        axes = sweep_load.axis_values(meta)
+        varying = [i for i, p in enumerate(params) if len(axes[p]) > 1]
         xi = varying[0] if varying else None
         xparam = params[xi] if xi is not None else "(a single parameter point)"
         for m in metrics:
@@ -536,7 +547,9 @@ def _sweep_groups(summary: Any, params: list[str],
     out = []
     keys = params or ["__all"]
     df = summary if params else summary.with_columns(__all=0)
-    for key, g in df.sort(keys).group_by(keys, maintain_order=True):
+    # in the loader's order (load_sweep sorts by the parameters, a linked group in the
+    # order its points were given)
+    for key, g in df.group_by(keys, maintain_order=True):
         stats = {}
         for m in metrics:
             xs = [float(x) for x in g[m].to_list() if x is not None and not math.isnan(float(x))]

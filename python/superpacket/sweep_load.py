@@ -2,6 +2,11 @@
 DataFrame, with one column per parameter and `seed` (hive partitions, typed from
 sweep.json), sorted by them.
 
+A linked group (`sweep --link buffer=PATH,PATH --label buffer=small,large`) is one folder
+level, `buffer=small`: its column `buffer` holds the point's label (String) and each of
+its paths has its own column, typed from its values as any parameter's; its rows sort in
+the order the points were given.
+
 A parameter whose value is a table (`queue = {kind = "red", ...}`) is a String column
 holding the value's canonical JSON (keys sorted, no spaces): `{"kind":"red",...}`. Its
 folder name is a shorter readable form (`kind=red;limit=100;...`, percent-encoded), made
@@ -13,7 +18,7 @@ import hashlib
 import json
 import re
 import urllib.parse
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +40,9 @@ class SweepData:
     queue_counters: Any
     flow_series: Any
     failures: list[dict[str, Any]]
+    #: Each linked group's paths (its column `name` holds the labels); `params` lists the
+    #: group's name where the folder level stands.
+    linked: dict[str, list[str]] = field(default_factory=dict)
 
 
 #: Bytes of one folder name `<path>=<value>` at most; a longer value is cut and gets a
@@ -136,6 +144,21 @@ def _hive_type(values: list[Any]) -> Any:
     return pl.String
 
 
+def axis_values(meta: dict[str, Any]) -> dict[str, list[Any]]:
+    """Each folder level of a sweep and its values in order: a plain parameter's values,
+    a linked group's labels."""
+    linked = meta.get("linked", {})
+    group_of = {p: g for g, lk in linked.items() for p in lk["paths"]}
+    out: dict[str, list[Any]] = {}
+    for p, vals in meta["params"].items():
+        g = group_of.get(p)
+        if g is None:
+            out[p] = vals
+        elif g not in out:
+            out[g] = list(linked[g]["labels"])
+    return out
+
+
 def read_meta(out: str | Path) -> dict[str, Any]:
     f = Path(out) / "sweep.json"
     if not f.exists():
@@ -151,13 +174,18 @@ def load_table(out: str | Path, table: str) -> Any:
 
     outp = Path(out)
     meta = read_meta(outp)
-    params = list(meta["params"])
+    linked = meta.get("linked", {})
+    axes = axis_values(meta)
+    params = list(axes)
     # the seed is a u64 (seeds from 2^63 up do not fit Int64)
-    schema = {p: _hive_type(v) for p, v in meta["params"].items()} | {"seed": pl.UInt64}
+    schema = {p: (pl.String if p in linked else _hive_type(v)) for p, v in axes.items()} | {"seed": pl.UInt64}
     files = sorted(f for f in outp.glob(f"**/{table}.parquet")
                    if not any(part.startswith(".") for part in f.relative_to(outp).parts))
     if not files:
-        return pl.DataFrame(schema=schema)
+        empty = dict(schema)
+        for lk in linked.values():
+            empty |= {path: _hive_type(meta["params"][path]) for path in lk["paths"]}
+        return pl.DataFrame(schema=empty)
     try:
         df = pl.read_parquet(str(outp / "**" / f"{table}.parquet"), hive_partitioning=True, hive_schema=schema)
     except pl.exceptions.PolarsError:  # tables of different column types (an all-null column)
@@ -171,15 +199,34 @@ def load_table(out: str | Path, table: str) -> Any:
             frames.append(part)
         df = pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame(schema=schema)
     # folder text -> column value where they differ (tables, cut long strings)
-    for p, vals in meta["params"].items():
-        if schema[p] == pl.String:
+    for p, vals in axes.items():
+        if schema[p] == pl.String and p not in linked:
             back = {urllib.parse.unquote(dir_value(p, v)): column_value(v) for v in vals}
             back = {k: c for k, c in back.items() if k != c}
             if back:
                 df = df.with_columns(pl.col(p).replace(back))
-    keys = [*params, "seed"]
-    df = df.select([*keys, *(c for c in df.columns if c not in keys)])
-    return df.sort(keys, maintain_order=True)
+    # a linked group's paths: each its own typed column, from the point's label
+    keys: list[str] = []
+    order: list[str] = []
+    for p in params:
+        keys.append(p)
+        if p not in linked:
+            order.append(p)
+            continue
+        labels = linked[p]["labels"]
+        for path in linked[p]["paths"]:
+            vals = meta["params"][path]
+            df = df.with_columns(pl.col(p).replace_strict(
+                {lb: column_value(v) for lb, v in zip(labels, vals, strict=True)},
+                return_dtype=_hive_type(vals)).alias(path))
+            keys.append(path)
+        rank = f"__rank_{p}"
+        df = df.with_columns(pl.col(p).replace_strict({lb: i for i, lb in enumerate(labels)},
+                                                      return_dtype=pl.Int64).alias(rank))
+        order.append(rank)
+    keys.append("seed")
+    df = df.sort([*order, "seed"], maintain_order=True)
+    return df.select([*keys, *(c for c in df.columns if c not in keys and not c.startswith("__rank_"))])
 
 
 def load_sweep(out: str | Path) -> SweepData:
@@ -189,4 +236,5 @@ def load_sweep(out: str | Path) -> SweepData:
     f = outp / "failures.jsonl"
     failures = [json.loads(ln) for ln in f.read_text().splitlines() if ln.strip()] if f.exists() else []
     t = {name: load_table(outp, name) for name in TABLES}
-    return SweepData(params=list(meta["params"]), failures=failures, **t)
+    linked = {g: list(lk["paths"]) for g, lk in meta.get("linked", {}).items()}
+    return SweepData(params=list(axis_values(meta)), failures=failures, linked=linked, **t)

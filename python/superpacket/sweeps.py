@@ -53,6 +53,7 @@ import socket
 import sys
 import time
 import traceback
+import urllib.parse
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -222,16 +223,21 @@ def _value_count(vals: Any) -> int:
 
 
 def normalize_params(params: Mapping[str, Any] | Iterable[str] | None,
-                     max_points: int = limits.MAX_RUNS) -> dict[str, list[Any]]:
+                     max_points: int = limits.MAX_RUNS,
+                     linked: Mapping[str, Iterable[str]] | None = None) -> dict[str, list[Any]]:
     """A dict path -> values (a list, a range, one value or table, or a "v1,v2" string
     parsed like the command line), or an iterable of "path=v1,v2" strings. Duplicates
-    (by canonical JSON: 1, 1.0 and true differ, key order does not) are dropped.
+    (by canonical JSON: 1, 1.0 and true differ, key order does not) are dropped, except
+    in a path of a `linked` group (name -> paths, `parse_links`), whose values pair up
+    by position with the other paths of its group.
 
     The grid is bounded before any value is parsed, checked or copied: the product of the
-    lists' lengths as given (duplicates counted) may not pass `max_points` (a sweep's
-    runs over its seeds), so range(10**8) is refused at once, not after 10^8 values."""
+    lists' lengths as given (duplicates counted; a linked group counted once, by its
+    longest list) may not pass `max_points` (a sweep's runs over its seeds), so
+    range(10**8) is refused at once, not after 10^8 values."""
     if params is None:
         return {}
+    group_of = {p: g for g, paths in (linked or {}).items() for p in paths}
     raw: list[tuple[str, Any, bool]] = []  # (path, values, values are texts to parse)
     if isinstance(params, Mapping):
         for path, vals in params.items():
@@ -249,10 +255,16 @@ def normalize_params(params: Mapping[str, Any] | Iterable[str] | None,
     else:
         raw = [(*_split_param(a), True) for a in params]
     points = 1
+    group_len: dict[str, int] = {}
     for path, vals, _ in raw:
         if path == "seed":
             raise SweepError("--param seed: sweep seeds with --seeds (seeds=...)")
         n = _value_count(vals)
+        if (g := group_of.get(path)) is not None:  # a group multiplies the grid once
+            if n <= group_len.get(g, 0):
+                continue
+            points //= max(group_len.get(g, 1), 1)
+            group_len[g] = n
         points *= max(n, 1)
         if points > max_points:
             given = f"{n} values" if n < sys.maxsize else "too many values"
@@ -264,7 +276,9 @@ def normalize_params(params: Mapping[str, Any] | Iterable[str] | None,
         seen: set[str] = set()
         for v in vals:
             v = _check_value(path, parse_value(v, path) if texts else v)
-            if (key := canonical(v)) not in seen:  # 1, 1.0 and true are distinct values
+            if path in group_of:  # paired by position with the group's other paths
+                uniq.append(v)
+            elif (key := canonical(v)) not in seen:  # 1, 1.0 and true are distinct values
                 seen.add(key)
                 uniq.append(v)
         if not uniq:
@@ -273,6 +287,121 @@ def normalize_params(params: Mapping[str, Any] | Iterable[str] | None,
             raise SweepError(f"--param {path}: given twice")
         out[path] = uniq
     return out
+
+
+_GROUP_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")
+#: Characters of a point label at most (its folder name is `<group>=<label>`).
+MAX_LABEL = 64
+
+
+@dataclass(frozen=True)
+class Linked:
+    """Parameters that vary together: point i sets every path to its i-th value; the
+    group's folder and column hold `labels[i]`."""
+
+    paths: tuple[str, ...]
+    labels: tuple[str, ...]
+
+
+def _named_lists(spec: Mapping[str, Any] | Iterable[str] | None, flag: str) -> dict[str, list[str]]:
+    """`{"name": ["a", "b"]}` or command-line texts `name=a,b` -> {name: [a, b]}."""
+    if spec is None:
+        return {}
+    out: dict[str, list[str]] = {}
+    items: list[tuple[Any, Any]]
+    if isinstance(spec, Mapping):
+        items = list(spec.items())
+    else:
+        items = []
+        for arg in spec:
+            if not isinstance(arg, str):
+                raise SweepError(f"{flag} {arg!r:.60}: expected NAME=A,B,...")
+            name, eq, rest = arg.partition("=")
+            if not eq or not rest.strip():
+                raise SweepError(f"{flag} {_cut(arg)}: expected NAME=A,B,...")
+            items.append((name.strip(), _split_commas(rest)))
+    for name, vals in items:
+        if not isinstance(name, str) or not _GROUP_NAME.match(name):
+            raise SweepError(f"{flag} {_cut(str(name))}: a group name is a letter or _ then letters, digits, _ "
+                             "or - (at most 64), e.g. buffer")
+        if isinstance(vals, str) or not isinstance(vals, (list, tuple)):
+            raise SweepError(f"{flag} {name}: give a list of strings")
+        if not all(isinstance(v, str) for v in vals):
+            raise SweepError(f"{flag} {name}: every entry must be a string")
+        if name in out:
+            raise SweepError(f"{flag} {name}: given twice")
+        out[name] = [v.strip() for v in vals]
+    return out
+
+
+def parse_links(links: Mapping[str, Any] | Iterable[str] | None) -> dict[str, list[str]]:
+    """Linked groups as given (`{"buffer": ["a.b", "c.d"]}` or `buffer=a.b,c.d`): name ->
+    paths, each path checked; a path may belong to one group only."""
+    out = _named_lists(links, "--link")
+    owner: dict[str, str] = {}
+    for name, paths in out.items():
+        if not paths or not all(paths):
+            raise SweepError(f"--link {name}: list the --param paths that vary together")
+        for p in paths:
+            parse_path(p)
+            if p in owner:
+                raise SweepError(f"--link {name}: {p} is already linked in {owner[p]}")
+            owner[p] = name
+    return out
+
+
+def _default_label(paths: tuple[str, ...], values: tuple[Any, ...]) -> str:
+    """`limit=100;min_th=25`: each path's last field and its value."""
+    return ";".join(f"{p.rsplit('.', 1)[-1]}={value_label(v)}" for p, v in zip(paths, values, strict=True))
+
+
+def normalize_links(links: Mapping[str, Iterable[str]], labels: Mapping[str, Any] | Iterable[str] | None,
+                    params: dict[str, list[Any]]) -> dict[str, Linked]:
+    """The linked groups (`parse_links`' result) against the parameters: every path a
+    --param, the same number of values in each, no point twice; labels (one per point,
+    unique, at most MAX_LABEL characters; by default `field=value;...`)."""
+    lab = _named_lists(labels, "--label")
+    for name in lab:
+        if name not in links:
+            raise SweepError(f"--label {name}: not a linked group (name one with --link {name}=PATH,...)")
+    groups: dict[str, Linked] = {}
+    for name, paths in links.items():
+        if name in params or name == "seed":
+            raise SweepError(f"--link {name}: the group's name is a parameter's path; give it a name of its own")
+        for p in paths:
+            if p not in params:
+                raise SweepError(f"--link {name}: {p} is not a --param of this sweep")
+        counts = {p: len(params[p]) for p in paths}
+        if len(set(counts.values())) > 1:
+            listed = ", ".join(f"{p} {n}" for p, n in counts.items())
+            raise SweepError(f"--link {name}: linked parameters take one value each per point; they have "
+                             f"{listed} values")
+        points = list(zip(*(params[p] for p in paths), strict=True))
+        seen: dict[str, int] = {}
+        for i, pt in enumerate(points):
+            key = canonical(list(pt))
+            if key in seen:
+                raise SweepError(f"--link {name}: points {seen[key] + 1} and {i + 1} set the same values")
+            seen[key] = i
+        tp = tuple(paths)
+        if name in lab:
+            given = lab[name]
+            if len(given) != len(points):
+                raise SweepError(f"--label {name}: {len(given)} labels for {len(points)} points")
+            for lb in given:
+                if not lb or len(lb) > MAX_LABEL or any(ord(c) < 32 for c in lb):
+                    raise SweepError(f"--label {name}: {_cut(lb)!r}: a label is 1 to {MAX_LABEL} printable "
+                                     "characters")
+                _check_value(f"--label {name}", lb)
+            if len(set(given)) != len(given):
+                raise SweepError(f"--label {name}: labels must differ from each other")
+            names = given
+        else:
+            names = [_default_label(tp, pt) for pt in points]
+            if len(set(names)) != len(names) or any(len(n) > MAX_LABEL for n in names):
+                names = [str(i + 1) for i in range(len(points))]  # the point's number
+        groups[name] = Linked(tp, tuple(names))
+    return groups
 
 
 def _too_many() -> str:
@@ -343,6 +472,11 @@ class Point:
     #: The base scenario, shared by every point: a point's scenario is made when it runs,
     #: so a grid of a million points holds a million small tuples, not a million scenarios.
     base: dict[str, Any] = field(compare=False, hash=False, repr=False)
+    #: A linked group's (name, label) for each group, in the folder's order among the
+    #: parameters (`axes`); empty in a grid of plain parameters.
+    labels: tuple[tuple[str, str], ...] = ()
+    #: The folder's keys in order: a plain parameter's path or a group's name.
+    axes: tuple[str, ...] = ()
 
     @property
     def scenario(self) -> dict[str, Any]:
@@ -352,50 +486,86 @@ class Point:
             set_path(sc, p, v)
         return sc
 
+    def _parts(self) -> list[tuple[str, str, str]]:
+        """(key, folder text, label) per folder level: a plain parameter's path and value,
+        or a linked group's name and label."""
+        vals, labs = dict(self.values), dict(self.labels)
+        keys = self.axes or tuple(p for p, _ in self.values)
+        return [(k, urllib.parse.quote(labs[k], safe=""), labs[k]) if k in labs
+                else (k, dir_value(k, vals[k]), value_label(vals[k])) for k in keys]
+
     @property
     def dir(self) -> str:
-        """Hive-style relative folder, e.g. `topology.receiver_link.queue.limit=20` or
-        `topology.bottleneck.queue=kind%3Dred%3Blimit%3D100%3B...` (`dir_value`)."""
-        return "/".join(f"{p}={dir_value(p, v)}" for p, v in self.values)
+        """Hive-style relative folder, e.g. `topology.receiver_link.queue.limit=20`,
+        `topology.bottleneck.queue=kind%3Dred%3Blimit%3D100%3B...` (`dir_value`) or a
+        linked group's `buffer=small`."""
+        return "/".join(f"{k}={d}" for k, d, _ in self._parts())
 
     def label(self) -> str:
-        return " ".join(f"{p}={value_label(v)}" for p, v in self.values) or "(base scenario)"
+        return " ".join(f"{k}={lb}" for k, _, lb in self._parts()) or "(base scenario)"
 
     def run_toml(self, seed: int) -> str:
         """The exact scenario file of this point's run with `seed`."""
         return _toml.dumps({**self.scenario, "seed": seed})
 
 
-def build_points(base: dict[str, Any], params: dict[str, list[Any]]) -> list[Point]:
-    """Every combination of parameter values, each validated by the Rust schema."""
+def axes_of(params: Mapping[str, Any], groups: Mapping[str, Linked]) -> list[str]:
+    """The folder levels in order: each plain parameter's path, each linked group's name
+    where its first path stands among the parameters."""
+    group_of = {p: g for g, lk in groups.items() for p in lk.paths}
+    axes: list[str] = []
+    for p in params:
+        k = group_of.get(p, p)
+        if k not in axes:
+            axes.append(k)
+    return axes
+
+
+def build_points(base: dict[str, Any], params: dict[str, list[Any]],
+                 groups: Mapping[str, Linked] | None = None) -> list[Point]:
+    """Every combination of parameter values (a linked group's points counted as one
+    parameter's values), each validated by the Rust schema."""
     from superpacket import _core
 
+    groups = dict(groups or {})
     try:
         _core.validate(_toml.scenario_json(base), "json")
     except _core.ScenarioError as e:
         raise SweepError(f"scenario: {_one_line(e)}") from None
-    check_dir_names(params)
-    paths = list(params)
+    grouped = {p for lk in groups.values() for p in lk.paths}
+    check_dir_names({p: v for p, v in params.items() if p not in grouped})
+    axes = axes_of(params, groups)
+    # each level's choices: [(values set, label or None)]
+    choices: list[list[tuple[tuple[tuple[str, Any], ...], str | None]]] = []
+    for k in axes:
+        if k in groups:
+            lk = groups[k]
+            choices.append([(tuple(zip(lk.paths, (params[p][i] for p in lk.paths), strict=True)), lk.labels[i])
+                            for i in range(len(lk.labels))])
+        else:
+            choices.append([(((k, v),), None) for v in params[k]])
     points = []
     base = copy.deepcopy(base)  # the points' shared base: the caller's dict may change later
-    for combo in itertools.product(*(params[p] for p in paths)):
+    for combo in itertools.product(*choices):
+        values = tuple(pv for vals, _ in combo for pv in vals)
+        labels = tuple((k, lb) for k, (_, lb) in zip(axes, combo, strict=True) if lb is not None)
         sc = copy.deepcopy(base)
-        for p, v in zip(paths, combo, strict=True):
+        for p, v in values:
             set_path(sc, p, v)
         try:
             _core.validate(_toml.scenario_json(sc), "json")
         except _core.ScenarioError as e:
             # name the parameter(s) the error points into, else the whole point
-            bad = [f"{p}={_show(v)}" for p, v in zip(paths, combo, strict=True) if _touches(p, str(e))]
-            who = ", ".join(bad) or " ".join(f"{p}={_show(v)}" for p, v in zip(paths, combo, strict=True))
+            bad = [f"{p}={_show(v)}" for p, v in values if _touches(p, str(e))]
+            who = ", ".join(bad) or " ".join(f"{p}={_show(v)}" for p, v in values)
             raise SweepError(f"--param {who}: {_one_line(e)}") from None
         try:
             text = _toml.dumps(sc)
         except (TypeError, ValueError) as e:
             raise SweepError(f"scenario: cannot be written as TOML: {e}") from None
         if _toml.loads(text) != sc:  # pragma: no cover - a bug in _toml
-            raise SweepError(f"point {combo}: the scenario does not survive TOML round-trip")
-        points.append(Point(tuple(zip(paths, combo, strict=True)), base))
+            raise SweepError(f"point {values}: the scenario does not survive TOML round-trip")
+        points.append(Point(values, base, labels, tuple(axes) if groups else ()))
         del sc
     return points
 
@@ -567,7 +737,8 @@ class _Writer:
 
     def fail(self, point: Point, seed: int, tb: str) -> None:
         err = tb.strip().splitlines()[-1] if tb.strip() else "unknown error"
-        rec = {"params": dict(point.values), "seed": seed, "dir": _rel(point, seed),
+        rec = {"params": dict(point.values), **({"labels": dict(point.labels)} if point.labels else {}),
+               "seed": seed, "dir": _rel(point, seed),
                "error": err, "traceback": tb}
         self.outcome.failed.append(rec)
         with open(self.out / "failures.jsonl", "a") as f:
@@ -579,10 +750,16 @@ def _rel(point: Point, seed: int) -> str:
     return f"{point.dir}/seed={seed}".lstrip("/")
 
 
-def _meta(out: Path, base: dict[str, Any], params: dict[str, list[Any]], seeds: list[int]) -> dict[str, Any]:
-    """sweep.json: new, or merged with the one in OUT (same scenario and parameter names:
-    the sweep resumes or grows; anything else is refused)."""
-    meta = {"format": 1, "scenario": base, "params": params, "seeds": seeds}
+def _meta(out: Path, base: dict[str, Any], params: dict[str, list[Any]], seeds: list[int],
+          groups: Mapping[str, Linked] | None = None) -> dict[str, Any]:
+    """sweep.json: new, or merged with the one in OUT (same scenario, parameter names and
+    linked groups: the sweep resumes, or grows by new values of plain parameters and new
+    seeds; anything else is refused). `linked` (group -> paths and labels) is written
+    only when the sweep has linked groups."""
+    linked = {g: {"paths": list(lk.paths), "labels": list(lk.labels)} for g, lk in (groups or {}).items()}
+    meta: dict[str, Any] = {"format": 1, "scenario": base, "params": params, "seeds": seeds}
+    if linked:
+        meta["linked"] = linked
     f = out / "sweep.json"
     if not f.exists():
         return meta
@@ -592,12 +769,22 @@ def _meta(out: Path, base: dict[str, Any], params: dict[str, list[Any]], seeds: 
     if list(old.get("params", {})) != list(params):
         raise SweepError(f"--out {out}: holds a sweep over parameters {list(old.get('params', {}))}, "
                          f"not {list(params)}; choose another folder")
+    grouped = {p for lk in linked.values() for p in lk["paths"]}
+    if old.get("linked", {}) != linked or any(
+            canonical(old["params"][p]) != canonical(params[p]) for p in grouped):
+        raise SweepError(f"--out {out}: holds a sweep with other linked groups or their values; "
+                         "choose another folder")
     merged = {p: list(old["params"][p]) for p in params}
     for p, vals in params.items():
+        if p in grouped:
+            continue
         seen = {canonical(u) for u in merged[p]}
         merged[p] += [v for v in vals if canonical(v) not in seen]
-    check_dir_names(merged)
-    return {"format": 1, "scenario": base, "params": merged, "seeds": sorted(set(old["seeds"]) | set(seeds))}
+    check_dir_names({p: v for p, v in merged.items() if p not in grouped})
+    meta = {"format": 1, "scenario": base, "params": merged, "seeds": sorted(set(old["seeds"]) | set(seeds))}
+    if linked:
+        meta["linked"] = linked
+    return meta
 
 
 def _chunk_size(todo: int, workers: int) -> int:
@@ -619,9 +806,18 @@ def sweep(
     progress: bool | None = None,
     chunk: int | None = None,
     shared_fs: bool | None = None,
+    links: Mapping[str, Any] | Iterable[str] | None = None,
+    labels: Mapping[str, Any] | Iterable[str] | None = None,
     _runner: Runner = run_to_files,
 ) -> SweepOutcome:
     """Runs `scenario` for every combination of `params` and every seed, into `out`.
+
+    `links` makes parameters vary together instead of across each other: `{"buffer":
+    ["topology.bottleneck.queue.limit", "topology.bottleneck.queue.max_th"]}` pairs the
+    i-th value of each path into the group's i-th point; `labels` names those points
+    (`{"buffer": ["small", "large"]}`; by default `limit=100;max_th=75`), and the folders
+    and the loaded tables' `buffer` column hold the labels beside each path's own typed
+    column.
 
     `scheduler`: a Dask scheduler address (else a local cluster of `workers` processes,
     default one per core); `client`: an existing `distributed.Client` to use instead;
@@ -650,17 +846,22 @@ def sweep(
                          "--workers 0 runs them one after another in this process")
     base = load_base(scenario)
     seed_list = normalize_seeds(seeds)
+    link_paths = parse_links(links)
     # the grid bounded by the runs left for each seed before any value is expanded
-    pv = normalize_params(params, max_points=max(1, limits.MAX_RUNS // len(seed_list)))
-    n_runs = math.prod(len(v) for v in pv.values()) * len(seed_list)
+    pv = normalize_params(params, max_points=max(1, limits.MAX_RUNS // len(seed_list)), linked=link_paths)
+    groups = normalize_links(link_paths, labels, pv)
+    grouped = {p for lk in groups.values() for p in lk.paths}
+    n_points = math.prod(len(v) for p, v in pv.items() if p not in grouped) * math.prod(
+        len(lk.labels) for lk in groups.values())
+    n_runs = n_points * len(seed_list)
     if n_runs > limits.MAX_RUNS:
-        raise SweepError(f"{n_runs} runs ({n_runs // len(seed_list)} parameter points x {len(seed_list)} seeds): "
+        raise SweepError(f"{n_runs} runs ({n_points} parameter points x {len(seed_list)} seeds): "
                          f"at most {limits.MAX_RUNS} in one sweep")
-    points = build_points(base, pv)
+    points = build_points(base, pv, groups)
     outp = Path(out)
     if outp.exists() and not outp.is_dir():
         raise SweepError(f"--out {outp}: not a folder")
-    meta = _meta(outp, base, pv, seed_list)
+    meta = _meta(outp, base, pv, seed_list, groups)
     outp.mkdir(parents=True, exist_ok=True)
     (outp / "sweep.json").write_text(json.dumps(meta, indent=2) + "\n")
     partial = outp.parent / f".{outp.name}.partial"
