@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Writes the generated documentation pages: docs/reference/cli.md (from the command
-line's argparse parser) and docs/reference/outputs.md (from superpacket.outputs).
+line's argparse parser), docs/reference/outputs.md (from superpacket.outputs) and
+docs/validation.md with its figures (from the stored results of `superpacket validate
+--out validation`).
 
     python scripts/gen_docs.py           # write them
     python scripts/gen_docs.py --check   # exit 1 if a checked-in page is stale
@@ -16,7 +18,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = {"cli": ROOT / "docs/reference/cli.md", "outputs": ROOT / "docs/reference/outputs.md"}
+PAGES = {"cli": ROOT / "docs/reference/cli.md", "outputs": ROOT / "docs/reference/outputs.md",
+         "validation": ROOT / "docs/validation.md"}
+#: The stored full-scale validation results (`superpacket validate --out validation`).
+VALIDATION_RESULTS = ROOT / "validation/results.json"
 
 
 class _Captured(Exception):
@@ -70,8 +75,17 @@ def render_outputs() -> str:
     return outputs.render_markdown()
 
 
+def render_validation() -> str:
+    """docs/validation.md: the stored validation results, cases and derivations."""
+    import json
+
+    from superpacket import validation
+
+    return validation.docs_page(json.loads(VALIDATION_RESULTS.read_text()))
+
+
 def render(name: str) -> str:
-    return {"cli": render_cli, "outputs": render_outputs}[name]()
+    return {"cli": render_cli, "outputs": render_outputs, "validation": render_validation}[name]()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,6 +101,12 @@ def main(argv: list[str] | None = None) -> int:
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
+    if not a.check:  # the validation page's figures, drawn from the same stored results
+        import json
+
+        from superpacket import validation
+
+        validation.draw_figures(json.loads(VALIDATION_RESULTS.read_text()), ROOT / "docs" / validation.DOCS_FIGURES)
     if stale:
         print("stale (run python scripts/gen_docs.py): " + ", ".join(stale), file=sys.stderr)
         return 1

@@ -46,6 +46,8 @@ EXIT_INTERRUPTED = 128 + 2
 #: machine's): one line naming the run's memory estimate and the limit, exit 1 as a run
 #: that fails (superpacket.memory).
 EXIT_OUT_OF_MEMORY = 1
+#: `validate`: a check outside its band.
+EXIT_CHECK_FAILED = 1
 
 
 def _fail(msg: str) -> int:
@@ -623,6 +625,21 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {' '.join(message.split())}\n")
 
 
+def cmd_validate(a: argparse.Namespace) -> int:
+    from superpacket import validation
+
+    if a.out is not None and (bad := checks.out_dir(a.out)):
+        return _fail(bad)
+    try:
+        df = validation.validate(quick=a.quick, only=a.only, out=a.out)
+    except validation.ValidationError as e:
+        return _fail(str(e))
+    validation.print_table(df)
+    if a.out is not None:
+        print(f"results written to {a.out}/ (results.parquet, results.json, report.md, figures)")
+    return 0 if df["holds"].all() else EXIT_CHECK_FAILED
+
+
 def main(argv: list[str] | None = None) -> int:
     p = _Parser(prog="superpacket", description=__doc__.split("\n\n")[0])
     p.add_argument("--version", action=_Version, help="print the version and exit")
@@ -661,6 +678,15 @@ def main(argv: list[str] | None = None) -> int:
 
     cli_sweep.add_bench_args(b)
     cli_sweep.add_parsers(sub)
+    v = sub.add_parser("validate", help="run the validation suite: the simulator against theory, case by case "
+                                        "(a table of reference, ours, error, band and verdict)")
+    v.add_argument("--quick", action="store_true",
+                   help="shorter runs (statistical bands widen with them; a few seconds in all)")
+    v.add_argument("--only", default=None, metavar="NAMES",
+                   help="comma-separated case names (default: every case; the table's first column names them)")
+    v.add_argument("--out", default=None, metavar="DIR",
+                   help="also write results.parquet, results.json, report.md and the figures here")
+    v.set_defaults(fn=cmd_validate)
     rp = sub.add_parser("reproduce", help="run a built-in experiment: a paper's experiment, judged against its claims (`superpacket list` names them)")
     rp.add_argument("name")
     rp.add_argument("--seeds", default=None, metavar="N|A..B|LIST",
@@ -699,7 +725,7 @@ def main(argv: list[str] | None = None) -> int:
     from superpacket import progress
 
     # long commands: progress even into a log or a pipe, for this command only
-    progress.lines_when_piped(a.cmd in ("run", "sweep", "reproduce"))
+    progress.lines_when_piped(a.cmd in ("run", "sweep", "reproduce", "validate"))
     try:
         rc: int = a.fn(a)
         sys.stdout.flush()

@@ -376,6 +376,25 @@ SWEEP_FILES: tuple[Output, ...] = (
 )
 
 
+# ---- the validation suite (`superpacket validate --out DIR`) -------------------------------
+
+#: One row per check of `superpacket validate` (`results.parquet`, `results.json`'s
+#: `checks`, the DataFrame `superpacket.validation.validate` returns).
+VALIDATION_COLUMNS: tuple[Output, ...] = (
+    _c("case", "", "str", "The case's name (`--only` takes it)."),
+    _c("check", "", "str", "What is compared, in words."),
+    _c("unit", "", "str", "The unit of `reference`, `ours`, `error` and `band`."),
+    _c("reference", "unit", "float", "The independent reference's value (theory, derived in the case's text)."),
+    _c("ours", "unit", "float", "The simulator's value."),
+    _c("error", "unit", "float", "ours - reference."),
+    _c("rel_error", "", "float", "error / reference."),
+    _c("band", "unit", "float", "The largest |error| the check allows (0: exact), its reason in the case's text."),
+    _c("holds", "", "bool", "|error| <= band."),
+    _c("x", "", "float", "The point's abscissa on the case's figure (a load, a loss rate, a flow count); null "
+       "when the check is not drawn."),
+)
+
+
 # ---- built-in experiments (`superpacket reproduce NAME --out DIR`, then `superpacket report DIR`) ----
 
 #: What `reproduce --out DIR` and `report DIR` write into DIR.
@@ -569,4 +588,8 @@ def render_markdown() -> str:
     lines += ["## A sweep's files", "", "A sweep's output folder, and what `load_sweep` reads from it:", ""]
     lines += ["| file | definition |", "|---|---|"]
     lines += [f"| `{o.name}` | {o.definition} |" for o in SWEEP_FILES] + [""]
+    lines += ["## The validation suite's results", "",
+              ("`superpacket validate --out DIR` writes `results.parquet` (these columns, one row per check), "
+               "`results.json` (`version`, `quick`, `wall_s`, `date` and `checks`, the same rows), `report.md` and "
+               "one figure per case that has one (`CASE.png`):"), ""] + _md_table(VALIDATION_COLUMNS) + [""]
     return "\n".join(lines)

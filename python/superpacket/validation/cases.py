@@ -1,0 +1,277 @@
+"""The validation suite's cases: each a scenario, an independent reference (theory
+derived in the case's own text), the quantity compared and a band with the reason for
+its width. A case returns one `Check` per compared quantity; the suite's verdict on a
+check is |ours - reference| <= band.
+
+References:
+- Pollaczek-Khinchine mean queue of M/D/1 (Kleinrock, Queueing Systems vol. 1, 1975,
+  section 5.6); the variance of a time-average queue from Whitt, "Planning queueing
+  simulations", Management Science 35(11), 1989 (the M/M/1 asymptotic variance, an upper
+  bound for deterministic service).
+- M. Mathis, J. Semke, J. Mahdavi, T. Ott, "The macroscopic behavior of the TCP
+  congestion avoidance algorithm", ACM CCR 27(3), 1997.
+- C. Jin, D. X. Wei, S. H. Low, "FAST TCP: motivation, architecture, algorithms,
+  performance", IEEE INFOCOM 2004 (the equilibrium: alpha packets queued per flow).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+PKT_BYTES = 1500  # wire bytes of a full segment (MSS 1460 + 40 B of headers)
+MSS = 1460
+
+
+@dataclass(frozen=True)
+class Check:
+    """One compared quantity: ours against the reference, within `band` (absolute, in the
+    quantity's unit)."""
+
+    label: str
+    unit: str
+    ours: float
+    reference: float
+    band: float
+    #: The x of this point on the case's figure (load, loss rate, ...), if it has one.
+    x: float | None = None
+
+    @property
+    def error(self) -> float:
+        return self.ours - self.reference
+
+    @property
+    def rel_error(self) -> float:
+        return self.error / self.reference if self.reference else math.inf if self.error else 0.0
+
+    @property
+    def holds(self) -> bool:
+        return abs(self.error) <= self.band
+
+
+@dataclass(frozen=True)
+class Figure:
+    """What the case's figure draws: the reference as a curve over x, ours as points."""
+
+    x_label: str
+    y_label: str
+    curve: Callable[[float], float]
+    x_range: tuple[float, float]
+    log_x: bool = False
+    log_y: bool = False
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    title: str
+    #: The independent reference, cited.
+    reference: str
+    #: How the expected values follow, in the case's own words (the docs show it).
+    derivation: str
+    #: Why the band is as wide as it is.
+    band_reason: str
+    run: Callable[[bool], list[Check]] = field(repr=False)
+    figure: Figure | None = None
+
+
+def _run(sc: dict[str, Any], seed: int = 1) -> Any:
+    from superpacket import api
+
+    return api.run(sc, seed=seed, progress=False)
+
+
+def _link(r: Any, name: str) -> dict[str, Any]:
+    (row,) = [x for x in r.links.to_dicts() if x["name"] == name]
+    return row
+
+
+# ---- serialisation and propagation -------------------------------------------------------
+
+FCT_EXACT_NS = 1_369_040
+
+
+def _fct_exact(quick: bool) -> list[Check]:
+    sc = {"name": "fct-exact", "duration": "1s",
+          "topology": {"kind": "star", "senders": 1, "sender_link": {"rate": "1Gbps", "delay": "25us"},
+                       "receiver_link": {"rate": "100Mbps", "delay": "25us",
+                                         "queue": {"kind": "droptail", "limit": 50}}},
+          "tcp": {"host": "ns2", "init_cwnd": 10},
+          "traffic": [{"kind": "flow", "from": "s0", "to": "d", "size_bytes": 10 * MSS}]}
+    f = _run(sc).flows.to_dicts()[0]
+    return [Check("FCT of a 10-segment flow", "ns", round(f["fct_s"] * 1e9), FCT_EXACT_NS, 0.0)]
+
+
+FCT_EXACT = Case(
+    "fct-exact", "Serialisation and propagation: one flow on an idle path",
+    "arithmetic: store and forward, B x 8 / R per link, plus the propagation delays",
+    "One sender -> R (1 Gb/s, 25 us) -> d (100 Mb/s, 25 us), a 10-segment flow (14,600 B), initial "
+    "window 10. Serialisation of 40 B: 320 ns at 1 Gb/s, 3,200 ns at 100 Mb/s; of 1500 B: 12,000 and "
+    "120,000 ns. Handshake one way: 320 + 25,000 + 3,200 + 25,000 = 53,520 ns; SYN and SYN-ACK: H = "
+    "107,040 ns. Data leaves at H; packet 0 reaches R at H + 12,000 + 25,000 = H + 37,000; the 100 Mb/s "
+    "link is ten times slower, so it sends the ten packets back to back from then: the last finishes at H "
+    "+ 37,000 + 10 x 120,000 and reaches d 25,000 later, at H + 1,262,000. FCT (from the SYN to the last "
+    "byte at the receiver) = 107,040 + 1,262,000 = 1,369,040 ns.",
+    "0: integer nanoseconds and no randomness on an idle path; any difference is a defect.",
+    _fct_exact)
+
+
+# ---- M/D/1 ----------------------------------------------------------------------------------
+
+MD1_RATE_BPS = 10e6
+MD1_LOADS = (0.5, 0.8)
+
+
+def md1_lq(rho: float) -> float:
+    """Pollaczek-Khinchine: mean number waiting in M/D/1, rho^2 / (2 (1 - rho))."""
+    return rho * rho / (2.0 * (1.0 - rho))
+
+
+def md1_band(rho: float, mu: float, t_s: float) -> float:
+    """Three standard deviations of a time-average queue over t_s seconds, from the M/M/1
+    asymptotic variance 2 rho (1 + rho) / ((1 - rho)^4 mu T) (an upper bound for
+    deterministic service)."""
+    return 3.0 * math.sqrt(2.0 * rho * (1.0 + rho) / ((1.0 - rho) ** 4 * mu * t_s))
+
+
+def _md1(quick: bool) -> list[Check]:
+    t_s = 600.0 if quick else 3600.0
+    s = PKT_BYTES * 8 / MD1_RATE_BPS
+    checks = []
+    for rho in MD1_LOADS:
+        m_on = 1e-7  # one packet per on period (the next would be 12 ms later at 1 Mb/s)
+        m_off = s / rho - m_on
+        sc = {"name": f"md1-{rho}", "duration": f"{t_s:g}s",
+              "topology": {"kind": "graph", "nodes": ["A", "R", "B"], "links": [
+                  {"a": "A", "b": "R", "rate": "10Gbps", "delay": "1us",
+                   "queue": {"kind": "droptail", "limit": 100000}},
+                  {"a": "R", "b": "B", "rate": f"{int(MD1_RATE_BPS)}bps", "delay": "1us",
+                   "queue": {"kind": "droptail", "limit": 100000}}]},
+              "traffic": [{"kind": "onoff", "from": "A", "to": "B", "rate": "1Mbps", "packet_bytes": PKT_BYTES,
+                           "on_time": f"{m_on * 1e9:.0f}ns", "off_time": f"{m_off * 1e9:.0f}ns"}]}
+        r = _run(sc)
+        sent = r.sources.to_dicts()[0]["pkts_sent"]
+        rho_m = sent / t_s * s  # the load as offered
+        lq = md1_lq(rho_m)
+        checks.append(Check(f"mean packets waiting at load {rho_m:.3f}", "packets", _link(r, "R->B")["mean_pkts"], lq,
+                            md1_band(rho_m, 1.0 / s, t_s), x=rho_m))
+    return checks
+
+
+MD1 = Case(
+    "md1-queue", "M/D/1: Poisson packets of one size into one link",
+    "queueing theory: the Pollaczek-Khinchine mean queue of M/D/1",
+    "Packets of 1500 B arrive at R as a Poisson process (an on-off source whose every on period, of "
+    "mean 0.1 us, holds exactly one packet, and whose off periods are exponential; an empty on period "
+    "only merges two off periods, and a geometric sum of exponential gaps is exponential) and leave on "
+    "a 10 Mb/s link: service time S = 1500 x 8 / 10^7 = 1.2 ms, deterministic. The load rho is the "
+    "arrival rate the source achieved (packets sent / T) times S. The mean number waiting (not in "
+    "service; the links table's `mean_pkts`) is rho^2 / (2 (1 - rho)): 0.25 at rho = 0.5, 1.6 at "
+    "rho = 0.8. The access link is 10 Gb/s (1.2 us per packet), so arrivals reach R as sent.",
+    "Three standard deviations of a T-second time average, sqrt(2 rho (1 + rho) / ((1 - rho)^4 mu T)) "
+    "with mu = 1 / S (Whitt 1989's M/M/1 variance, larger than M/D/1's): at T = 3600 s 3.4 % of the "
+    "mean at rho = 0.5 and 4.6 % at 0.8 (--quick, T = 600 s: 8.3 % and 11.2 %).",
+    _md1,
+    Figure("load rho", "mean packets waiting", md1_lq, (0.05, 0.92)))
+
+
+# ---- the Mathis response function -----------------------------------------------------------
+
+MATHIS_LOSS = (0.01, 0.001)
+MATHIS_RTT_S = 0.1
+
+
+def mathis_bps(p: float, rtt: float = MATHIS_RTT_S) -> float:
+    """MSS / (RTT sqrt(2 p / 3)), bytes per second."""
+    return MSS / (rtt * math.sqrt(2.0 * p / 3.0))
+
+
+def _mathis(quick: bool) -> list[Check]:
+    t_s = 900
+    checks = []
+    for p in MATHIS_LOSS:
+        sc = {"name": f"mathis-{p}", "duration": f"{t_s}s",
+              "topology": {"kind": "graph", "nodes": ["A", "R", "B"], "links": [
+                  {"a": "A", "b": "R", "rate": "1Gbps", "delay": "1ms", "queue": {"kind": "droptail", "limit": 10000}},
+                  {"a": "R", "b": "B", "rate": "1Gbps", "delay": "49ms", "loss": p,
+                   "queue": {"kind": "droptail", "limit": 10000}}]},
+              "tcp": {"host": "ns2"},
+              "traffic": [{"kind": "bulk", "from": "A", "to": "B"}],
+              "output": {"sample_flows": "10s"}}
+        r = _run(sc)
+        fs = r.flow_series.filter(r.flow_series["t_s"] >= 20.0)
+        b, t = fs["bytes_received"].to_list(), fs["t_s"].to_list()
+        bw = (b[-1] - b[0]) / (t[-1] - t[0])
+        ref = mathis_bps(p)
+        checks.append(Check(f"NewReno goodput at loss rate {p:g}", "B/s", bw, ref, 0.25 * ref, x=p))
+    return checks
+
+
+MATHIS = Case(
+    "mathis-newreno", "NewReno under random loss: the square-root law",
+    "Mathis, Semke, Mahdavi and Ott (ACM CCR 1997): BW = MSS / (RTT sqrt(2p/3))",
+    "One NewReno flow (ns-2's agent, no delayed ACK) A -(1 Gb/s, 1 ms)-> R -(1 Gb/s, 49 ms, loss p both "
+    "ways)-> B with 10,000-packet buffers: its windows (tens of packets) stay far below the 8,300-packet "
+    "path, so nothing queues and RTT = 2 x 50 ms = 0.1 s. MSS = 1460 B. p = 0.01: sqrt(2p/3) = 0.08165, "
+    "BW = 1460 / 0.008165 = 178,813 B/s; p = 0.001: BW = 1460 / 0.002582 = 565,456 B/s. Goodput over "
+    "[20 s, 900 s].",
+    "25 %: the law is a mean-value model of congestion avoidance with periodic loss; with independent "
+    "losses its constant differs (Mathis et al. give sqrt(3/2) for periodic loss and other constants "
+    "for random loss), and at p = 0.01 timeouts (not in the law) take a share of the time.",
+    _mathis,
+    Figure("loss rate p", "goodput (B/s)", mathis_bps, (5e-4, 2e-2), log_x=True, log_y=True))
+
+
+# ---- FAST's equilibrium ---------------------------------------------------------------------
+
+FAST_ALPHA = 200
+FAST_RATE_PPS = 100e6 / (PKT_BYTES * 8)  # 8333.3 packets/s
+FAST_BASE_RTT_S = 0.10012  # 2 x 50 ms of propagation + a packet's 0.12 ms at 100 Mb/s
+
+
+def fast_window(flows: int) -> float:
+    """w* = x* baseRTT + alpha, x* = C / N."""
+    return FAST_RATE_PPS / flows * FAST_BASE_RTT_S + FAST_ALPHA
+
+
+def _fast(quick: bool) -> list[Check]:
+    t_s = 60
+    checks = []
+    for flows in (1, 2):
+        sc = {"name": f"fast-{flows}", "duration": f"{t_s}s",
+              "topology": {"kind": "dumbbell", "pairs": flows, "access": {"rate": "10Gbps", "delay": "1us"},
+                           "bottleneck": {"rate": "100Mbps", "delay": "49998us",
+                                          "queue": {"kind": "droptail", "limit": 2000}}},
+              "tcp": {"host": "ns2", "cc": {"kind": "fast", "alpha": FAST_ALPHA}, "recovery": "sack"},
+              "traffic": [{"kind": "bulk", "from": "s{i}", "to": "d{i}", "count": flows, "start_jitter": "100ms"}],
+              "output": {"sample_queues": ["R1->R2"], "sample_interval": "10ms"}}
+        r = _run(sc)
+        q = r.queue_series.filter(r.queue_series["t_s"] >= 40.0)["pkts"].mean()
+        queued = FAST_ALPHA * flows
+        checks.append(Check(f"{flows} flow(s): mean bottleneck queue", "packets", float(q), queued, 0.02 * queued,
+                            x=flows))
+        for i, w in enumerate(r.flows["cwnd_pkts"].to_list()):
+            ref = fast_window(flows)
+            checks.append(Check(f"{flows} flow(s): window of flow {i}", "packets", w, ref, 0.02 * ref))
+    return checks
+
+
+FAST = Case(
+    "fast-equilibrium", "FAST TCP's equilibrium",
+    "Jin, Wei and Low (IEEE INFOCOM 2004): each flow keeps alpha packets queued; w* = x* baseRTT + alpha",
+    "N FAST flows (alpha = 200 packets) through a 100 Mb/s bottleneck of 2000 packets, one-way delay 50 ms "
+    "(49.998 ms plus two 1 us access links): C = 10^8 / 12,000 = 8,333.3 packets/s, baseRTT = 0.1 s plus a "
+    "packet's 0.12 ms at the bottleneck = 0.10012 s. At equilibrium the bottleneck holds N alpha packets "
+    "(200 for one flow, 400 for two) and each window is w* = (C / N) baseRTT + alpha: 1,034.3 packets "
+    "for one flow, 617.2 for each of two. The queue is the mean of 10 ms samples over [40 s, 60 s]; the "
+    "windows are at 60 s.",
+    "2 %: the equilibrium is a fixed point FAST's update reaches (no loss: the buffer holds 2000 > N "
+    "alpha); what remains is the integer window and a queue sampled every 10 ms around it (a window of "
+    "1034 packets moves the queue by under 0.1 % per packet).",
+    _fast)
+
+
+#: Every case, in the order the suite runs and shows them.
+CASES: tuple[Case, ...] = (FCT_EXACT, MD1, MATHIS, FAST)

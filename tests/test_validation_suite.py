@@ -1,0 +1,80 @@
+"""`superpacket validate`: the theory cases hold at the quick scale, the outputs match
+their reference, the stored results behind the docs page are complete, and bad input is
+one line.
+
+Each case's expected values are derived in its own text (python/superpacket/validation/
+cases.py); the checks here hold the suite to them and to what the outputs reference
+promises."""
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+from superpacket import outputs, validation
+from superpacket.validation import cases
+
+ROOT = Path(__file__).resolve().parent.parent
+EXE = str(Path(sys.executable).parent / "superpacket")
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    out = tmp_path_factory.mktemp("val")
+    return validation.validate(quick=True, out=out, progress=False), out
+
+
+def test_every_theory_check_within_its_band_at_quick_scale(quick):
+    df, _ = quick
+    bad = df.filter(~pl.col("holds"))
+    assert bad.height == 0, bad.to_dicts()
+    assert set(df["case"]) == {c.name for c in validation.CASES}
+
+
+def test_the_references_are_the_hand_derived_numbers(quick):
+    df, _ = quick
+    # the exact FCT: 107,040 ns of handshake + 1,262,000 ns of data (cases.FCT_EXACT's text)
+    assert df.filter(pl.col("case") == "fct-exact")["reference"].to_list() == [107_040 + 1_262_000]
+    # Pollaczek-Khinchine at rho = 0.8: 0.64 / 0.4 = 1.6 waiting; at 0.5: 0.25 / 1 = 0.25
+    assert cases.md1_lq(0.8) == pytest.approx(1.6) and cases.md1_lq(0.5) == pytest.approx(0.25)
+    # Mathis at p = 0.01, RTT 0.1 s, MSS 1460: 1460 / (0.1 x 0.0816497) = 178,812.75 B/s
+    assert cases.mathis_bps(0.01) == pytest.approx(178_812.75, rel=1e-6)
+    # FAST: 8333.33 x 0.10012 + 200 = 1034.33 (one flow), 617.17 (two)
+    assert cases.fast_window(1) == pytest.approx(1034.33, abs=0.01)
+    assert cases.fast_window(2) == pytest.approx(617.17, abs=0.01)
+    # the M/D/1 band at rho = 0.8, T = 3600 s, mu = 833.3/s: 3 sqrt(2.88 / (0.0016 x 833.3 x 3600)) = 0.0735
+    assert cases.md1_band(0.8, 1 / 0.0012, 3600) == pytest.approx(0.0735, abs=1e-3)
+
+
+def test_outputs_are_the_documented_columns(quick):
+    df, out = quick
+    assert df.columns == [o.name for o in outputs.VALIDATION_COLUMNS]
+    assert pl.read_parquet(out / "results.parquet").equals(df)
+    meta = json.loads((out / "results.json").read_text())
+    assert set(meta) == {"version", "quick", "wall_s", "date", "checks"} and meta["quick"] is True
+    assert len(meta["checks"]) == df.height
+    for r in df.iter_rows(named=True):  # error and verdict as defined
+        assert r["error"] == pytest.approx(r["ours"] - r["reference"])
+        assert r["holds"] == (abs(r["error"]) <= r["band"])
+    assert {p.name for p in out.glob("*.png")} == {"md1-queue.png", "mathis-newreno.png"}
+    assert "## M/D/1" in (out / "report.md").read_text()
+
+
+def test_stored_results_cover_every_case_and_hold():
+    meta = json.loads((ROOT / "validation/results.json").read_text())
+    assert meta["quick"] is False
+    assert {c["case"] for c in meta["checks"]} == {c.name for c in validation.CASES}
+    assert all(c["holds"] for c in meta["checks"]), [c for c in meta["checks"] if not c["holds"]]
+    for c in meta["checks"]:
+        assert math.isfinite(c["ours"]) and math.isfinite(c["reference"])
+
+
+def test_command_line():
+    p = subprocess.run([EXE, "validate", "--quick", "--only", "fct-exact"], capture_output=True, text=True, check=False)
+    assert p.returncode == 0, p.stderr
+    assert "fct-exact" in p.stdout and "1 of 1 checks within their band" in p.stdout
+    p = subprocess.run([EXE, "validate", "--only", "no-such"], capture_output=True, text=True, check=False)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "no such case (no-such)" in p.stderr
