@@ -45,6 +45,11 @@ def test_the_references_are_the_hand_derived_numbers(quick):
     # FAST: 8333.33 x 0.10012 + 200 = 1034.33 (one flow), 617.17 (two)
     assert cases.fast_window(1) == pytest.approx(1034.33, abs=0.01)
     assert cases.fast_window(2) == pytest.approx(617.17, abs=0.01)
+    # CUBIC (C 0.4, beta 0.7): (0.4 x 3.7 / 1.2)^(1/4) = 1.05384, x 0.1^(3/4) = 0.177828 / (1e-4)^(3/4)
+    # = 1e-3: 187.40; HighSpeed: 0.12 / 1e-4^0.835 = 0.12 x 10^3.34 = 262.53; DCTCP: K + N = 40 + 2
+    assert cases.cubic_window(1e-4) == pytest.approx(187.40, abs=0.01)
+    assert cases.highspeed_window(1e-4) == pytest.approx(262.53, abs=0.01)
+    assert cases.dctcp_qmax(2) == 42
     # the M/D/1 band at rho = 0.8, T = 3600 s, mu = 833.3/s: 3 sqrt(2.88 / (0.0016 x 833.3 x 3600)) = 0.0735
     assert cases.md1_band(0.8, 1 / 0.0012, 3600) == pytest.approx(0.0735, abs=1e-3)
 
@@ -59,7 +64,8 @@ def test_outputs_are_the_documented_columns(quick):
     for r in df.iter_rows(named=True):  # error and verdict as defined
         assert r["error"] == pytest.approx(r["ours"] - r["reference"])
         assert r["holds"] == (abs(r["error"]) <= r["band"])
-    assert {p.name for p in out.glob("*.png")} == {"md1-queue.png", "mathis-newreno.png"}
+    assert {p.name for p in out.glob("*.png")} == {f"{c}.png" for c in (
+        "md1-queue", "mathis-newreno", "cubic-response", "highspeed-response", "dctcp-steady-state")}
     assert "## M/D/1" in (out / "report.md").read_text()
 
 

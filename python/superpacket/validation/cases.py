@@ -12,6 +12,10 @@ References:
   congestion avoidance algorithm", ACM CCR 27(3), 1997.
 - C. Jin, D. X. Wei, S. H. Low, "FAST TCP: motivation, architecture, algorithms,
   performance", IEEE INFOCOM 2004 (the equilibrium: alpha packets queued per flow).
+- RFC 9438 (CUBIC) section 5.1 and RFC 3649 (HighSpeed TCP) section 5: the response
+  functions (average window against the loss rate).
+- M. Alizadeh, A. Greenberg, D. A. Maltz, J. Padhye, P. Patel, B. Prabhakar, S. Sengupta,
+  M. Sridharan, "Data Center TCP (DCTCP)", ACM SIGCOMM 2010, section 3.3.
 """
 
 from __future__ import annotations
@@ -273,5 +277,127 @@ FAST = Case(
     _fast)
 
 
+# ---- DCTCP's steady state ----------------------------------------------------------------------
+
+DCTCP_K = 40
+DCTCP_FLOWS = (2, 10, 40)
+DCTCP_C_RTT = 10e9 * 100e-6 / (PKT_BYTES * 8)  # 83.3 packets in flight at 10 Gb/s x 100 us
+
+
+def dctcp_qmax(flows: int) -> float:
+    """The queue's peak, K + N (Alizadeh et al. 2010, section 3.3)."""
+    return float(DCTCP_K + flows)
+
+
+def _dctcp(quick: bool) -> list[Check]:
+    t_s = 0.5 if quick else 2.0
+    checks = []
+    for n in DCTCP_FLOWS:
+        sc = {"name": f"dctcp-{n}", "duration": f"{t_s:g}s",
+              "topology": {"kind": "dumbbell", "pairs": n, "access": {"rate": "100Gbps", "delay": "12500ns"},
+                           "bottleneck": {"rate": "10Gbps", "delay": "25us",
+                                          "queue": {"kind": "droptail", "limit": 1000, "ecn_threshold": DCTCP_K}}},
+              "tcp": {"host": "ns2", "cc": "dctcp", "init_cwnd": 10, "min_rto": "10ms"},
+              "traffic": [{"kind": "bulk", "from": "s{i}", "to": "d{i}", "count": n, "start_jitter": "1ms"}],
+              "output": {"sample_queues": ["R1->R2"], "sample_interval": "5us"}}
+        r = _run(sc)
+        q = r.queue_series.filter(r.queue_series["t_s"] >= t_s / 2)
+        checks.append(Check(f"{n} flows: peak queue", "packets", float(q["pkts"].max()), dctcp_qmax(n), 2.0, x=n))
+        if n <= 10:  # the analysis' trough K + N - A stays above 0: the link never idles
+            b, t = q["bytes_delivered"].to_list(), q["t_s"].to_list()
+            util = (b[-1] - b[0]) * 8 / (10e9 * (t[-1] - t[0]))
+            checks.append(Check(f"{n} flows: bottleneck utilisation", "", util, 1.0, 0.005))
+    return checks
+
+
+DCTCP = Case(
+    "dctcp-steady-state", "DCTCP's steady state on one switch port",
+    "Alizadeh et al., \"Data Center TCP (DCTCP)\", ACM SIGCOMM 2010, section 3.3: the queue peaks at K + N",
+    "N long DCTCP flows (g = 1/16) through a 10 Gb/s port that marks a packet arriving to more than K = "
+    "40 waiting (1000-packet buffer), RTT 100 us (2 x (12.5 + 25 + 12.5) us), so C x RTT = 10^10 x 10^-4 / "
+    "12,000 = 83.3 packets. When the queue crosses K every flow gets its first mark within an RTT, during "
+    "which each sends one packet more than before: the queue peaks at K + N (42, 50 and 80 packets for N "
+    "= 2, 10 and 40). The sawtooth's amplitude is A = (1/2) sqrt(2 N (C x RTT + K)) (11.1 packets for N = "
+    "2, 24.8 for N = 10), so the trough K + N - A (30.9, 25.2) stays above 0: the link never idles, "
+    "utilisation 1. Peak: the largest 5 us sample over the second half of the run; utilisation: the "
+    "port's delivered bytes over the same half.",
+    "Peak: 2 packets, for the whole packets the fluid analysis rounds away (a flow's extra packet per RTT "
+    "and the first mark arrive as packets; the rule marks an arrival that finds more than K waiting). "
+    "Utilisation: 0.5 %, a packet or two in flight at the window's edges of a 0.25 s or 1 s window.",
+    _dctcp,
+    Figure("flows N", "peak queue (packets)", dctcp_qmax, (1, 45)))
+
+
+# ---- high-speed response functions under random loss ------------------------------------------
+
+RESPONSE_RTT_S = 0.1
+
+
+def cubic_window(p: float, c: float = 0.4, beta: float = 0.7, rtt: float = RESPONSE_RTT_S) -> float:
+    """CUBIC's average window under periodic loss p (RFC 9438 section 5.1):
+    (C (3 + beta) / (4 (1 - beta)))^(1/4) RTT^(3/4) / p^(3/4), packets (RTT in seconds)."""
+    return (c * (3 + beta) / (4 * (1 - beta))) ** 0.25 * rtt**0.75 / p**0.75
+
+
+def highspeed_window(p: float) -> float:
+    """HighSpeed TCP's response function (RFC 3649 section 5): w = 0.12 / p^0.835 packets."""
+    return 0.12 / p**0.835
+
+
+def _response(cc: str, ref: Callable[[float], float]) -> Callable[[bool], list[Check]]:
+    def run(quick: bool) -> list[Check]:
+        checks = []
+        for p in (1e-4,) if quick else (1e-4, 1e-5):
+            t_s = 1000
+            sc = {"name": f"{cc}-{p}", "duration": f"{t_s}s",
+                  "topology": {"kind": "graph", "nodes": ["A", "R", "B"], "links": [
+                      {"a": "A", "b": "R", "rate": "10Gbps", "delay": "1ms",
+                       "queue": {"kind": "droptail", "limit": 100000}},
+                      {"a": "R", "b": "B", "rate": "10Gbps", "delay": "49ms", "loss": p,
+                       "queue": {"kind": "droptail", "limit": 100000}}]},
+                  "tcp": {"host": "ns2", "cc": cc, "recovery": "sack"},
+                  "traffic": [{"kind": "bulk", "from": "A", "to": "B"}],
+                  "output": {"sample_flows": "10s"}}
+            r = _run(sc)
+            fs = r.flow_series.filter(r.flow_series["t_s"] >= 100.0)
+            b, t = fs["bytes_received"].to_list(), fs["t_s"].to_list()
+            w = (b[-1] - b[0]) / (t[-1] - t[0]) / MSS * RESPONSE_RTT_S
+            checks.append(Check(f"average window at loss rate {p:g}", "packets", w, ref(p), 0.25 * ref(p), x=p))
+        return checks
+    return run
+
+
+_RESPONSE_SETUP = (
+    "One flow (ns-2's host, SACK recovery) A -(10 Gb/s, 1 ms)-> R -(10 Gb/s, 49 ms, loss p both ways)-> B "
+    "with 100,000-packet buffers: nothing queues, RTT = 0.1 s. The average window is the goodput over "
+    "[100 s, 1000 s] in segments of 1460 B times the RTT. ")
+_RESPONSE_BAND = (
+    "25 %, as for the square-root law: the response function is derived for periodic loss (each loss at "
+    "the same window), and independent losses spread the loss points; at p = 1e-5 a 1000 s run holds "
+    "about 100 loss events.")
+
+CUBIC = Case(
+    "cubic-response", "CUBIC's response function",
+    "RFC 9438 section 5.1 (Xu, Ha, Rhee et al.): the average window under periodic loss",
+    _RESPONSE_SETUP + "CUBIC with C = 0.4 and beta = 0.7: between losses W(t) = C (t - K)^3 + W_max with K = "
+    "(W_max (1 - beta) / C)^(1/3); a loss every 1/p packets at W = W_max sends (K W_max / RTT)(3 + beta) / 4 "
+    "packets per cycle at an average window (3 + beta) W_max / 4, which gives (C (3 + beta) / (4 (1 - "
+    "beta)))^(1/4) RTT^(3/4) / p^(3/4) = 1.0538 x 0.1778 / p^(3/4): 187.4 packets at p = 1e-4 and 1,053.8 "
+    "at 1e-5, both above the Reno-friendly window sqrt(3 / (2p)) (122.5 and 387.3), so CUBIC's own "
+    "function applies.",
+    _RESPONSE_BAND,
+    _response("cubic", cubic_window),
+    Figure("loss rate p", "average window (packets)", cubic_window, (5e-6, 2e-4), log_x=True, log_y=True))
+
+HIGHSPEED = Case(
+    "highspeed-response", "HighSpeed TCP's response function",
+    "RFC 3649 section 5 (Floyd): w = 0.12 / p^0.835 above Low_Window = 38",
+    _RESPONSE_SETUP + "HighSpeed TCP's response function: w = 0.12 / p^0.835 = 262.5 packets at p = 1e-4 and "
+    "1,795.5 at 1e-5 (both above Low_Window, 38 packets, where it departs from Reno's).",
+    _RESPONSE_BAND,
+    _response("highspeed", highspeed_window),
+    Figure("loss rate p", "average window (packets)", highspeed_window, (5e-6, 2e-4), log_x=True, log_y=True))
+
+
 #: Every case, in the order the suite runs and shows them.
-CASES: tuple[Case, ...] = (FCT_EXACT, MD1, MATHIS, FAST)
+CASES: tuple[Case, ...] = (FCT_EXACT, MD1, MATHIS, CUBIC, HIGHSPEED, FAST, DCTCP)
