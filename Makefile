@@ -8,7 +8,7 @@ RUST_SRC := $(shell find crates -name '*.rs' -o -name 'Cargo.toml') Cargo.toml C
 PY_SRC := $(shell find python -name '*.py' -o -name '*.pyi') pyproject.toml
 export CARGO_TERM_COLOR := never
 
-.PHONY: install run test bench lint fuzz clean schema docs
+.PHONY: install run test bench lint fuzz clean schema docs validate validate-ns3
 
 install: $(VENV)/.built $(VENV)/.chromium $(VENV)/.tshark
 
@@ -61,6 +61,22 @@ test: install
 docs: install
 	$(PY) scripts/gen_docs.py
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
+
+# the validation suite at full scale into validation/ (the docs' Validation page is drawn
+# from validation/results.json by scripts/gen_docs.py)
+validate: install
+	$(VENV)/bin/superpacket validate --out validation
+	$(PY) scripts/gen_docs.py
+
+# the ns-3 side of the validation suite: the programs of validation/ns3/ built against the
+# ns-3 wheel from PyPI (pinned; headers and libraries ship in it) and run, their figures
+# stored in python/superpacket/validation/ns3_results.json; then the suite (minutes, not
+# part of make test, which compares against the stored figures)
+NS3_VERSION := 3.44.post0
+validate-ns3: install
+	$(PY) -m pip install -q --disable-pip-version-check ns3==$(NS3_VERSION)
+	$(PY) scripts/validate_ns3.py
+	$(MAKE) validate
 
 bench: install
 	$(VENV)/bin/superpacket bench

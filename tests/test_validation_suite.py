@@ -84,3 +84,28 @@ def test_command_line():
     assert "fct-exact" in p.stdout and "1 of 1 checks within their band" in p.stdout
     p = subprocess.run([EXE, "validate", "--only", "no-such"], capture_output=True, text=True, check=False)
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "no such case (no-such)" in p.stderr
+
+
+def test_ns3_side_is_the_same_network():
+    from superpacket.validation import ns3
+
+    data = ns3.stored()
+    assert set(data) == set(ns3.CASES)
+    for name, case in data.items():
+        assert case["ns3"] == ns3.NS3_VERSION and case["args"] == ns3.CASES[name]["args"]
+        assert sorted(case["seeds"]) == [str(s) for s in ns3.SEEDS]
+        for seed in case["seeds"].values():
+            assert set(seed) == set(ns3.CASES[name]["metrics"])
+    # the program sets what the case's text says it sets
+    cc = (ROOT / "validation/ns3/dumbbell.cc").read_text()
+    for line in ('"ns3::TcpSocketBase::Timestamp", BooleanValue(false)', '"ns3::TcpSocket::DelAckCount", UintegerValue(1)',
+                 '"ns3::TcpSocket::InitialCwnd", UintegerValue(10)', '"ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200))',
+                 '"ns3::TcpSocket::SegmentSize", UintegerValue(1460)', 'std::to_string(queue - 1) + "p"'):
+        assert line in cc, line
+    # and ours is the same network: 8 pairs, the rates, delays and buffer of the arguments
+    a = ns3.CASES["ns3-dumbbell-newreno"]["args"]
+    sc = ns3.dumbbell_scenario(a, 1)
+    t = sc["topology"]
+    assert (t["pairs"], t["bottleneck"]["rate"], t["bottleneck"]["delay"], t["bottleneck"]["queue"]["limit"]) == \
+        (8, "10Mbps", "20ms", 40)
+    assert (t["access"]["rate"], t["access"]["delay"], sc["tcp"]) == ("100Mbps", "1ms", {"host": "ns2", "init_cwnd": 10})

@@ -213,7 +213,9 @@ def docs_page(meta: dict[str, Any]) -> str:
             "It prints the table below and, with `--out`, writes `results.parquet` and `results.json`",
             "(one row per check: case, check, unit, reference, ours, error, rel_error, band, holds, x),",
             "`report.md` and the figures. `make test` runs the `--quick` suite and fails on any check",
-            "outside its band. This page is generated from the stored full-scale results",
+            "outside its band. The ns-3 cases compare against figures stored with the package,",
+            "from programs in validation/ns3/ built against the ns-3 wheel from PyPI (`make",
+            "validate-ns3` re-runs them). This page is generated from the stored full-scale results",
             "(`validation/results.json`, written by `superpacket validate --out validation`) by",
             "`python scripts/gen_docs.py`, and a test checks that it is current.", ""]
     return "\n".join(head) + "\n" + page_markdown(meta, figures=figs, command="superpacket validate --out validation")

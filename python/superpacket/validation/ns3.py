@@ -1,0 +1,84 @@
+"""The validation suite's ns-3 cases: the same network written as a small ns-3 program
+(validation/ns3/ in the repository, built against the `ns3` 3.44 wheel from PyPI by
+`make validate-ns3`) and as a superpacket scenario; ns-3's figures are stored in
+ns3_results.json beside this file, so `superpacket validate` compares against them
+without ns-3 installed.
+
+ns-3 is configured to match ours where the models differ by choice: no TCP timestamps
+(a 1500-byte packet carries 1460 bytes), no delayed ACK, initial window 10, minimum RTO
+200 ms, RFC 6582 recovery (ns-3's TcpClassicRecovery; its default is PRR), no SACK and
+no limited transmit (ns-3's default has both; ours runs ns-2's agent here), and the
+bottleneck's queue counted as ours counts it (packets waiting, the one on the wire not
+included: a FIFO queue disc of limit - 1 packets before a device queue of 1).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+#: The stored ns-3 figures (`make validate-ns3` writes them).
+RESULTS = Path(__file__).with_name("ns3_results.json")
+#: The ns-3 release the stored figures come from (the PyPI wheel, pinned).
+NS3_VERSION = "3.44.post0"
+SEEDS = (1, 2, 3, 4, 5)
+
+#: The dumbbell of examples/dumbbell.toml: 8 NewReno flows, 100 Mb/s / 1 ms access,
+#: 10 Mb/s / 20 ms bottleneck with 40 packets of DropTail, starts uniform in [0, 1 s),
+#: 60 s, measured over [10 s, 60 s].
+DUMBBELL = {"flows": 8, "duration": 60.0, "warmup": 10.0, "queue": 40, "accessRate": "100Mbps",
+            "accessDelay": "1ms", "bnRate": "10Mbps", "bnDelay": "20ms", "jitter": 1.0,
+            "cc": "ns3::TcpNewReno", "recovery": "classic", "sack": False, "limitedTransmit": False}
+
+#: Each ns-3 case: its program, its arguments (ns-3's command line) and the metrics compared.
+CASES: dict[str, dict[str, Any]] = {
+    "ns3-dumbbell-newreno": {"program": "dumbbell.cc", "args": DUMBBELL,
+                             "metrics": ("utilization", "mean_queue_pkts", "drops", "goodput_bps")},
+}
+
+
+def ns3_args(args: dict[str, Any], seed: int) -> list[str]:
+    """The program's command line for `seed`."""
+    out = [f"--seed={seed}"]
+    for k, v in args.items():
+        out.append(f"--{k}={str(v).lower() if isinstance(v, bool) else v}")
+    return out
+
+
+def stored() -> dict[str, Any]:
+    """The stored ns-3 figures: {case: {"ns3": version, "args": ..., "seeds": {seed: metrics}}}."""
+    data: dict[str, Any] = json.loads(RESULTS.read_text())
+    return data
+
+
+def dumbbell_scenario(a: dict[str, Any], seed: int) -> dict[str, Any]:
+    """Ours: the same network as dumbbell.cc with `a`'s values (ns-2's agent: RFC 6582
+    NewReno, no SACK, no limited transmit, RFC 6298's timer)."""
+    dur, warm = a["duration"], a["warmup"]
+    return {"name": "ns3-dumbbell", "seed": seed, "duration": f"{dur:g}s",
+            "topology": {"kind": "dumbbell", "pairs": a["flows"],
+                         "access": {"rate": a["accessRate"], "delay": a["accessDelay"]},
+                         "bottleneck": {"rate": a["bnRate"], "delay": a["bnDelay"],
+                                        "queue": {"kind": "droptail", "limit": a["queue"]}}},
+            "tcp": {"host": "ns2", "init_cwnd": 10},
+            "traffic": [{"kind": "bulk", "from": "s{i}", "to": "d{i}", "count": a["flows"],
+                         "start_jitter": f"{a['jitter']:g}s"}],
+            "output": {"sample_queues": ["R1->R2"], "sample_interval": "1ms", "sample_flows": f"{warm:g}s"}}
+
+
+def dumbbell_metrics(r: Any, a: dict[str, Any]) -> dict[str, float]:
+    """What dumbbell.cc prints, from our run: over [warmup, duration], the bottleneck's
+    busy fraction and drops, the mean number of packets waiting (1 ms samples) and the
+    flows' goodput."""
+    import polars as pl
+
+    warm, dur = a["warmup"], a["duration"]
+    q = r.queue_series.filter(pl.col("t_s") >= warm)
+    rate = float(a["bnRate"].removesuffix("Mbps")) * 1e6
+    util = (q["bytes_delivered"][-1] - q["bytes_delivered"][0]) * 8 / (rate * (q["t_s"][-1] - q["t_s"][0]))
+    fs = r.flow_series
+    got = fs.filter(pl.col("t_s") == fs["t_s"].max())["bytes_received"].sum() - \
+        fs.filter(pl.col("t_s") == warm)["bytes_received"].sum()
+    return {"utilization": float(util), "mean_queue_pkts": float(q["pkts"].mean()),
+            "drops": float(q["drops"][-1] - q["drops"][0]), "goodput_bps": got * 8 / (dur - warm)}
