@@ -284,7 +284,7 @@ DCTCP_FLOWS = (2, 10, 40)
 DCTCP_C_RTT = 10e9 * 100e-6 / (PKT_BYTES * 8)  # 83.3 packets in flight at 10 Gb/s x 100 us
 
 
-def dctcp_qmax(flows: int) -> float:
+def dctcp_qmax(flows: float) -> float:
     """The queue's peak, K + N (Alizadeh et al. 2010, section 3.3)."""
     return float(DCTCP_K + flows)
 
