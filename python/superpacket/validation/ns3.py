@@ -31,10 +31,19 @@ DUMBBELL = {"flows": 8, "duration": 60.0, "warmup": 10.0, "queue": 40, "accessRa
             "accessDelay": "1ms", "bnRate": "10Mbps", "bnDelay": "20ms", "jitter": 1.0,
             "cc": "ns3::TcpNewReno", "recovery": "classic", "sack": False, "limitedTransmit": False}
 
-#: Each ns-3 case: its program, its arguments (ns-3's command line) and the metrics compared.
+#: The incast of the super-packet paper's section 4 (examples/incast.toml): 10 senders at
+#: 1 Gb/s / 25 us into R, one 100 Mb/s / 25 us link to d with 50 packets of DropTail,
+#: each sending 14,600 B (10 segments) at time 0; no randomness, so one seed.
+INCAST = {"senders": 10, "queue": 50, "size": 14600, "duration": 3.0, "cc": "ns3::TcpNewReno",
+          "recovery": "classic", "sack": False, "limitedTransmit": False}
+
+#: Each ns-3 case: its program, its arguments (ns-3's command line), its seeds and the
+#: metrics compared.
 CASES: dict[str, dict[str, Any]] = {
-    "ns3-dumbbell-newreno": {"program": "dumbbell.cc", "args": DUMBBELL,
+    "ns3-dumbbell-newreno": {"program": "dumbbell.cc", "args": DUMBBELL, "seeds": SEEDS,
                              "metrics": ("utilization", "mean_queue_pkts", "drops", "goodput_bps")},
+    "ns3-incast": {"program": "incast.cc", "args": INCAST, "seeds": (1,),
+                   "metrics": ("mean_fct_s", "flows_over_min_rto")},
 }
 
 
@@ -44,6 +53,25 @@ def ns3_args(args: dict[str, Any], seed: int) -> list[str]:
     for k, v in args.items():
         out.append(f"--{k}={str(v).lower() if isinstance(v, bool) else v}")
     return out
+
+
+def incast_scenario(a: dict[str, Any], seed: int) -> dict[str, Any]:
+    """Ours: the incast of incast.cc with `a`'s values (ns-2's agent)."""
+    return {"name": "ns3-incast", "seed": seed, "duration": f"{a['duration']:g}s",
+            "topology": {"kind": "star", "senders": a["senders"],
+                         "sender_link": {"rate": "1Gbps", "delay": "25us"},
+                         "receiver_link": {"rate": "100Mbps", "delay": "25us",
+                                           "queue": {"kind": "droptail", "limit": a["queue"]}}},
+            "tcp": {"host": "ns2", "init_cwnd": 10},
+            "traffic": [{"kind": "flow", "from": "s{i}", "to": "d", "count": a["senders"],
+                         "size_bytes": a["size"]}]}
+
+
+def incast_metrics(r: Any, a: dict[str, Any]) -> dict[str, float]:
+    """What incast.cc prints, from our run: the mean FCT and the flows slower than the
+    minimum RTO (200 ms: every flow that waited out a timeout)."""
+    fct = r.flows["fct_s"].to_list()
+    return {"mean_fct_s": sum(fct) / len(fct), "flows_over_min_rto": float(sum(t > 0.2 for t in fct))}
 
 
 def stored() -> dict[str, Any]:
