@@ -97,8 +97,11 @@ def test_ns3_side_is_the_same_network():
         for seed in case["seeds"].values():
             assert set(ns3.CASES[name]["metrics"]) <= set(seed)
     # the program sets what the case's text says it sets
+    _sets_what_the_text_says("common.h")
     for prog in ("dumbbell.cc", "incast.cc"):
-        _sets_what_the_text_says(prog)
+        cc = (ROOT / "validation/ns3" / prog).read_text()
+        assert '#include "common.h"' in cc and "ConfigureTcp(cc, recovery, sack, limitedTransmit);" in cc
+        assert 'std::to_string(queue - 1) + "p"' in cc, prog  # the queue counted as ours counts it
     inc = ns3.incast_scenario(ns3.CASES["ns3-incast"]["args"], 1)
     assert (inc["topology"]["senders"], inc["topology"]["receiver_link"]["queue"]["limit"]) == (10, 50)
     assert inc["traffic"][0]["size_bytes"] == 14_600 and inc["tcp"] == {"host": "ns2", "init_cwnd": 10}
@@ -115,5 +118,5 @@ def _sets_what_the_text_says(prog: str) -> None:
     cc = (ROOT / "validation/ns3" / prog).read_text()
     for line in ('"ns3::TcpSocketBase::Timestamp", BooleanValue(false)', '"ns3::TcpSocket::DelAckCount", UintegerValue(1)',
                  '"ns3::TcpSocket::InitialCwnd", UintegerValue(10)', '"ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200))',
-                 '"ns3::TcpSocket::SegmentSize", UintegerValue(1460)', 'std::to_string(queue - 1) + "p"'):
+                 '"ns3::TcpSocket::SegmentSize", UintegerValue(1460)'):
         assert line in cc, (prog, line)

@@ -11,6 +11,7 @@
 // Prints one JSON object: the bottleneck's utilisation and drops, the time-average
 // number of packets waiting (sampled every millisecond) and the flows' goodput, over
 // [warmup, duration].
+#include "common.h"
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
@@ -78,20 +79,7 @@ main(int argc, char* argv[])
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(seed);
 
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue(cc));
-    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
-                       TypeIdValue(recovery == "prr" ? TcpPrrRecovery::GetTypeId()
-                                                     : TcpClassicRecovery::GetTypeId()));
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1460));
-    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
-    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
-    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 27));
-    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 27));
-    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
-    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
-    Config::SetDefault("ns3::TcpSocketBase::LimitedTransmit", BooleanValue(limitedTransmit));
-    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200)));
-    Config::SetDefault("ns3::TcpSocket::ConnTimeout", TimeValue(Seconds(1)));
+    ConfigureTcp(cc, recovery, sack, limitedTransmit);
 
     NodeContainer senders, receivers, routers;
     senders.Create(flows);
