@@ -63,7 +63,10 @@ def test_outputs_are_the_documented_columns(quick):
     assert len(meta["checks"]) == df.height
     for r in df.iter_rows(named=True):  # error and verdict as defined
         assert r["error"] == pytest.approx(r["ours"] - r["reference"])
-        assert r["holds"] == (abs(r["error"]) <= r["band"])
+        if "ours with our defaults" in r["check"]:  # shown beside the ns-3 checks, not judged
+            assert r["holds"] is None
+        else:
+            assert r["holds"] == (abs(r["error"]) <= r["band"])
     assert {p.name for p in out.glob("*.png")} == {f"{c}.png" for c in (
         "md1-queue", "mathis-newreno", "cubic-response", "highspeed-response", "dctcp-steady-state")}
     assert "## M/D/1" in (out / "report.md").read_text()
@@ -73,7 +76,9 @@ def test_stored_results_cover_every_case_and_hold():
     meta = json.loads((ROOT / "validation/results.json").read_text())
     assert meta["quick"] is False
     assert {c["case"] for c in meta["checks"]} == {c.name for c in validation.CASES}
-    assert all(c["holds"] for c in meta["checks"]), [c for c in meta["checks"] if not c["holds"]]
+    judged = [c for c in meta["checks"] if c["holds"] is not None]
+    assert all(c["holds"] for c in judged), [c for c in judged if not c["holds"]]
+    assert len(judged) >= 20
     for c in meta["checks"]:
         assert math.isfinite(c["ours"]) and math.isfinite(c["reference"])
 
@@ -81,7 +86,7 @@ def test_stored_results_cover_every_case_and_hold():
 def test_command_line():
     p = subprocess.run([EXE, "validate", "--quick", "--only", "fct-exact"], capture_output=True, text=True, check=False)
     assert p.returncode == 0, p.stderr
-    assert "fct-exact" in p.stdout and "1 of 1 checks within their band" in p.stdout
+    assert "fct-exact" in p.stdout and "1 of 1 judged checks within their band" in p.stdout
     p = subprocess.run([EXE, "validate", "--only", "no-such"], capture_output=True, text=True, check=False)
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "no such case (no-such)" in p.stderr
 

@@ -389,7 +389,8 @@ VALIDATION_COLUMNS: tuple[Output, ...] = (
     _c("error", "unit", "float", "ours - reference."),
     _c("rel_error", "", "float", "error / reference."),
     _c("band", "unit", "float", "The largest |error| the check allows (0: exact), its reason in the case's text."),
-    _c("holds", "", "bool", "|error| <= band."),
+    _c("holds", "", "bool", "|error| <= band; null for a row shown beside the judged ones (an ns-3 case's "
+       "\"ours with our defaults\", where the judged rows configure ours to match ns-3)."),
     _c("x", "", "float", "The point's abscissa on the case's figure (a load, a loss rate, a flow count); null "
        "when the check is not drawn."),
 )

@@ -47,7 +47,7 @@ def _select(only: str | None) -> list[Case]:
 def _row(case: Case, c: Check) -> dict[str, Any]:
     return {"case": case.name, "check": c.label, "unit": c.unit, "reference": float(c.reference),
             "ours": float(c.ours), "error": float(c.error), "rel_error": float(c.rel_error), "band": float(c.band),
-            "holds": bool(c.holds), "x": None if c.x is None else float(c.x)}
+            "holds": c.holds, "x": None if c.x is None else float(c.x)}
 
 
 def validate(quick: bool = False, only: str | None = None, out: str | Path | None = None,
@@ -93,8 +93,12 @@ def table_rows(df: Any) -> list[list[str]]:
     for r in df.iter_rows(named=True):
         err = "exact" if r["error"] == 0 else f"{100 * r['rel_error']:+.2f} %"
         band = f"±{_num(r['band'])} {r['unit']}" if r["band"] else "exact"
+        if r["holds"] is None:
+            band, verdict = "-", "beside, not judged"
+        else:
+            verdict = "holds" if r["holds"] else "DOES NOT HOLD"
         out.append([r["case"], r["check"], f"{_num(r['reference'])} {r['unit']}", f"{_num(r['ours'])} {r['unit']}",
-                    err, band, "holds" if r["holds"] else "DOES NOT HOLD"])
+                    err, band, verdict])
     return out
 
 
@@ -106,8 +110,9 @@ def print_table(df: Any) -> None:
     widths = [max(len(r[i]) for r in rows) for i in range(len(HEAD))]
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
-    n, bad = df.height, df.filter(~df["holds"]).height
-    print(f"{n - bad} of {n} checks within their band" + (f"; {bad} not" if bad else ""))
+    judged = df.filter(df["holds"].is_not_null())
+    n, bad = judged.height, judged.filter(~judged["holds"]).height
+    print(f"{n - bad} of {n} judged checks within their band" + (f"; {bad} not" if bad else ""))
 
 
 def _figure(case: Case, rows: list[dict[str, Any]], path: Path) -> bool:
@@ -162,10 +167,11 @@ def page_markdown(meta: dict[str, Any], figures: dict[str, str] | None = None, c
     checks = meta["checks"]
     cmd = command or _command(bool(meta.get("quick")))
     scale = "quick scale (shorter runs, wider statistical bands)" if meta.get("quick") else "full scale"
-    n = len(checks)
-    bad = [c for c in checks if not c["holds"]]
+    checks_judged = [c for c in checks if c["holds"] is not None]
+    n = len(checks_judged)
+    bad = [c for c in checks_judged if not c["holds"]]
     lines = [f"*Recorded {meta['date']}* with superpacket {meta['version']}: `{cmd}` ({scale}, "
-             f"{meta['wall_s']:g} s wall). {n - len(bad)} of {n} checks within their band"
+             f"{meta['wall_s']:g} s wall). {n - len(bad)} of {n} judged checks within their band"
              + (f"; {len(bad)} not: " + "; ".join(f"{c['case']}: {c['check']}" for c in bad) if bad else "") + ".", ""]
     import polars as pl
 
