@@ -107,6 +107,14 @@ def test_ns3_side_is_the_same_network():
         cc = (ROOT / "validation/ns3" / prog).read_text()
         assert '#include "common.h"' in cc and "ConfigureTcp(cc, recovery, sack, limitedTransmit);" in cc
         assert 'std::to_string(queue - 1) + "p"' in cc, prog  # the queue counted as ours counts it
+    dc = (ROOT / "validation/ns3/dctcp.cc").read_text()
+    # DCTCP's step marking: RED on the instantaneous queue with both thresholds at K, and
+    # 1000 packets waiting at most (999 in the queue disc + 1 in the device queue)
+    for line in ('#include "common.h"', '"MinTh", DoubleValue(k), "MaxTh",', '"QW", DoubleValue(1.0)',
+                 'StringValue("999p")', '"ns3::TcpSocketBase::UseEcn", StringValue("On")'):
+        assert line.replace(" ", "") in dc.replace(" ", "").replace("\n", ""), line
+    d = ns3.dctcp_scenario(ns3.CASES["ns3-dctcp-2"]["args"], 1)
+    assert d["topology"]["bottleneck"]["queue"] == {"kind": "droptail", "limit": 1000, "ecn_threshold": 40}
     inc = ns3.incast_scenario(ns3.CASES["ns3-incast"]["args"], 1)
     assert (inc["topology"]["senders"], inc["topology"]["receiver_link"]["queue"]["limit"]) == (10, 50)
     assert inc["traffic"][0]["size_bytes"] == 14_600 and inc["tcp"] == {"host": "ns2", "init_cwnd": 10}

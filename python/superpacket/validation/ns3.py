@@ -37,6 +37,10 @@ DUMBBELL = {"flows": 8, "duration": 60.0, "warmup": 10.0, "queue": 40, "accessRa
 INCAST = {"senders": 10, "queue": 50, "size": 14600, "duration": 3.0, "cc": "ns3::TcpNewReno",
           "recovery": "classic", "sack": False, "limitedTransmit": False}
 
+#: DCTCP on one 10 Gb/s port (the theory case dctcp-steady-state): N long flows, K = 40,
+#: 0.5 s, measured over its second half.
+DCTCP_FLOWS = (2, 10, 40)
+
 #: Each ns-3 case: its program, its arguments (ns-3's command line), its seeds and the
 #: metrics compared.
 CASES: dict[str, dict[str, Any]] = {
@@ -44,6 +48,8 @@ CASES: dict[str, dict[str, Any]] = {
                              "metrics": ("utilization", "mean_queue_pkts", "drops", "goodput_bps")},
     "ns3-incast": {"program": "incast.cc", "args": INCAST, "seeds": (1,),
                    "metrics": ("mean_fct_s", "flows_over_min_rto")},
+    **{f"ns3-dctcp-{n}": {"program": "dctcp.cc", "args": {"flows": n, "k": 40, "duration": 0.5}, "seeds": (1,),
+                          "metrics": ("peak_queue_pkts", "utilization")} for n in DCTCP_FLOWS},
 }
 
 
@@ -72,6 +78,27 @@ def incast_metrics(r: Any, a: dict[str, Any]) -> dict[str, float]:
     minimum RTO (200 ms: every flow that waited out a timeout)."""
     fct = r.flows["fct_s"].to_list()
     return {"mean_fct_s": sum(fct) / len(fct), "flows_over_min_rto": float(sum(t > 0.2 for t in fct))}
+
+
+def dctcp_scenario(a: dict[str, Any], seed: int) -> dict[str, Any]:
+    """Ours: dctcp.cc's port (a DropTail queue marking above K, ns-2's agent with DCTCP)."""
+    return {"name": f"ns3-dctcp-{a['flows']}", "seed": seed, "duration": f"{a['duration']:g}s",
+            "topology": {"kind": "dumbbell", "pairs": a["flows"], "access": {"rate": "100Gbps", "delay": "12500ns"},
+                         "bottleneck": {"rate": "10Gbps", "delay": "25us",
+                                        "queue": {"kind": "droptail", "limit": 1000, "ecn_threshold": a["k"]}}},
+            "tcp": {"host": "ns2", "cc": "dctcp", "init_cwnd": 10, "min_rto": "10ms"},
+            "traffic": [{"kind": "bulk", "from": "s{i}", "to": "d{i}", "count": a["flows"], "start_jitter": "1ms"}],
+            "output": {"sample_queues": ["R1->R2"], "sample_interval": "5us"}}
+
+
+def dctcp_metrics(r: Any, a: dict[str, Any]) -> dict[str, float]:
+    """What dctcp.cc prints, from our run: over the second half, the largest 5 us sample of
+    packets waiting and the port's utilisation."""
+    import polars as pl
+
+    q = r.queue_series.filter(pl.col("t_s") >= a["duration"] / 2)
+    b, t = q["bytes_delivered"].to_list(), q["t_s"].to_list()
+    return {"peak_queue_pkts": float(q["pkts"].max()), "utilization": (b[-1] - b[0]) * 8 / (10e9 * (t[-1] - t[0]))}
 
 
 def stored() -> dict[str, Any]:
