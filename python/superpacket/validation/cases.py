@@ -90,6 +90,17 @@ def _run(sc: dict[str, Any], seed: int = 1) -> Any:
     return api.run(sc, seed=seed, progress=False)
 
 
+def _path(rate: str, delay: str, first: tuple[str, str], limit: int, loss: float = 0.0) -> dict[str, Any]:
+    """The topology A -(first: rate, delay)-> R -(rate, delay, loss)-> B, DropTail of `limit`
+    packets everywhere."""
+    second: dict[str, Any] = {"a": "R", "b": "B", "rate": rate, "delay": delay}
+    if loss:
+        second["loss"] = loss
+    queue = {"kind": "droptail", "limit": limit}
+    return {"kind": "graph", "nodes": ["A", "R", "B"], "links": [
+        {"a": "A", "b": "R", "rate": first[0], "delay": first[1], "queue": queue}, {**second, "queue": queue}]}
+
+
 def _link(r: Any, name: str) -> dict[str, Any]:
     (row,) = [x for x in r.links.to_dicts() if x["name"] == name]
     return row
@@ -151,11 +162,7 @@ def _md1(quick: bool) -> list[Check]:
         m_on = 1e-7  # one packet per on period (the next would be 12 ms later at 1 Mb/s)
         m_off = s / rho - m_on
         sc = {"name": f"md1-{rho}", "duration": f"{t_s:g}s",
-              "topology": {"kind": "graph", "nodes": ["A", "R", "B"], "links": [
-                  {"a": "A", "b": "R", "rate": "10Gbps", "delay": "1us",
-                   "queue": {"kind": "droptail", "limit": 100000}},
-                  {"a": "R", "b": "B", "rate": f"{int(MD1_RATE_BPS)}bps", "delay": "1us",
-                   "queue": {"kind": "droptail", "limit": 100000}}]},
+              "topology": _path(f"{int(MD1_RATE_BPS)}bps", "1us", ("10Gbps", "1us"), 100000),
               "traffic": [{"kind": "onoff", "from": "A", "to": "B", "rate": "1Mbps", "packet_bytes": PKT_BYTES,
                            "on_time": f"{m_on * 1e9:.0f}ns", "off_time": f"{m_off * 1e9:.0f}ns"}]}
         r = _run(sc)
@@ -200,10 +207,7 @@ def _mathis(quick: bool) -> list[Check]:
     checks = []
     for p in MATHIS_LOSS:
         sc = {"name": f"mathis-{p}", "duration": f"{t_s}s",
-              "topology": {"kind": "graph", "nodes": ["A", "R", "B"], "links": [
-                  {"a": "A", "b": "R", "rate": "1Gbps", "delay": "1ms", "queue": {"kind": "droptail", "limit": 10000}},
-                  {"a": "R", "b": "B", "rate": "1Gbps", "delay": "49ms", "loss": p,
-                   "queue": {"kind": "droptail", "limit": 10000}}]},
+              "topology": _path("1Gbps", "49ms", ("1Gbps", "1ms"), 10000, loss=p),
               "tcp": {"host": "ns2"},
               "traffic": [{"kind": "bulk", "from": "A", "to": "B"}],
               "output": {"sample_flows": "10s"}}
@@ -353,11 +357,7 @@ def _response(cc: str, ref: Callable[[float], float]) -> Callable[[bool], list[C
         for p in (1e-4,) if quick else (1e-4, 1e-5):
             t_s = 1000
             sc = {"name": f"{cc}-{p}", "duration": f"{t_s}s",
-                  "topology": {"kind": "graph", "nodes": ["A", "R", "B"], "links": [
-                      {"a": "A", "b": "R", "rate": "10Gbps", "delay": "1ms",
-                       "queue": {"kind": "droptail", "limit": 100000}},
-                      {"a": "R", "b": "B", "rate": "10Gbps", "delay": "49ms", "loss": p,
-                       "queue": {"kind": "droptail", "limit": 100000}}]},
+                  "topology": _path("10Gbps", "49ms", ("10Gbps", "1ms"), 100000, loss=p),
                   "tcp": {"host": "ns2", "cc": cc, "recovery": "sack"},
                   "traffic": [{"kind": "bulk", "from": "A", "to": "B"}],
                   "output": {"sample_flows": "10s"}}
