@@ -8,6 +8,8 @@
 
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/traffic-control-module.h"
 
 #include <string>
 
@@ -29,4 +31,27 @@ ConfigureTcp(const std::string& cc, const std::string& recovery, bool sack, bool
     Config::SetDefault("ns3::TcpSocketBase::LimitedTransmit", BooleanValue(limitedTransmit));
     Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200)));
     Config::SetDefault("ns3::TcpSocket::ConnTimeout", TimeValue(Seconds(1)));
+}
+
+// A point-to-point link of `rate` and `delay` whose device queue holds `devq` packets
+// (1: the queue disc in front of it holds the rest, as ours counts the waiting packets).
+inline ns3::PointToPointHelper
+Link(const std::string& rate, const std::string& delay, const std::string& devq = "1p")
+{
+    using namespace ns3;
+    PointToPointHelper h;
+    h.SetDeviceAttribute("DataRate", StringValue(rate));
+    h.SetChannelAttribute("Delay", StringValue(delay));
+    h.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue(devq));
+    return h;
+}
+
+// A FIFO queue disc of `size` ("100p").
+inline ns3::TrafficControlHelper
+Fifo(const std::string& size)
+{
+    using namespace ns3;
+    TrafficControlHelper h;
+    h.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue(size));
+    return h;
 }

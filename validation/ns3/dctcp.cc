@@ -64,16 +64,9 @@ main(int argc, char* argv[])
     r.Create(2);
     InternetStackHelper stack;
     stack.InstallAll();
-    PointToPointHelper access;
-    access.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
-    access.SetChannelAttribute("Delay", StringValue("12.5us"));
-    access.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
-    PointToPointHelper bn;
-    bn.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
-    bn.SetChannelAttribute("Delay", StringValue("25us"));
-    bn.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
-    TrafficControlHelper big;
-    big.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("100000p"));
+    PointToPointHelper access = Link("100Gbps", "12.5us");
+    PointToPointHelper bn = Link("10Gbps", "25us");
+    TrafficControlHelper big = Fifo("100000p");
     TrafficControlHelper red;
     red.SetRootQueueDisc("ns3::RedQueueDisc", "MaxSize", StringValue("999p"), "MinTh", DoubleValue(k), "MaxTh",
                          DoubleValue(k), "QW", DoubleValue(1.0), "UseEcn", BooleanValue(true), "UseHardDrop",

@@ -88,19 +88,12 @@ main(int argc, char* argv[])
     InternetStackHelper stack;
     stack.InstallAll();
 
-    PointToPointHelper access;
-    access.SetDeviceAttribute("DataRate", StringValue(accessRate));
-    access.SetChannelAttribute("Delay", StringValue(accessDelay));
-    access.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("100000p"));
-    PointToPointHelper bottleneck;
-    bottleneck.SetDeviceAttribute("DataRate", StringValue(bnRate));
-    bottleneck.SetChannelAttribute("Delay", StringValue(bnDelay));
-    bottleneck.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
+    PointToPointHelper access = Link(accessRate, accessDelay, "100000p");
+    PointToPointHelper bottleneck = Link(bnRate, bnDelay);
 
     Ipv4AddressHelper addr;
     std::vector<Ipv4Address> sinkAddr;
-    TrafficControlHelper bigFifo;
-    bigFifo.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("100000p"));
+    TrafficControlHelper bigFifo = Fifo("100000p");
     for (uint32_t i = 0; i < flows; ++i)
     {
         NetDeviceContainer a = access.Install(senders.Get(i), routers.Get(0));
@@ -114,8 +107,7 @@ main(int argc, char* argv[])
         sinkAddr.push_back(ifs.GetAddress(1));
     }
     NetDeviceContainer bn = bottleneck.Install(routers.Get(0), routers.Get(1));
-    TrafficControlHelper fifo;
-    fifo.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue(std::to_string(queue - 1) + "p"));
+    TrafficControlHelper fifo = Fifo(std::to_string(queue - 1) + "p");
     QueueDiscContainer discs = fifo.Install(bn);
     addr.SetBase("10.3.0.0", "255.255.255.0");
     addr.Assign(bn);

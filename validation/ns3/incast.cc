@@ -70,18 +70,10 @@ main(int argc, char* argv[])
     d.Create(1);
     InternetStackHelper stack;
     stack.InstallAll();
-    PointToPointHelper up;
-    up.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
-    up.SetChannelAttribute("Delay", StringValue("25us"));
-    up.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
-    PointToPointHelper down;
-    down.SetDeviceAttribute("DataRate", StringValue("100Mbps"));
-    down.SetChannelAttribute("Delay", StringValue("25us"));
-    down.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
-    TrafficControlHelper big;
-    big.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("1000p"));
-    TrafficControlHelper bottleneck;
-    bottleneck.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue(std::to_string(queue - 1) + "p"));
+    PointToPointHelper up = Link("1Gbps", "25us");
+    PointToPointHelper down = Link("100Mbps", "25us");
+    TrafficControlHelper big = Fifo("1000p");
+    TrafficControlHelper bottleneck = Fifo(std::to_string(queue - 1) + "p");
     Ipv4AddressHelper addr;
     for (uint32_t i = 0; i < senders; ++i)
     {
