@@ -12,9 +12,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _start(*args: str) -> subprocess.Popen[str]:
-    # superpacket and its extension from this source tree, whatever the interpreter has installed
+    # superpacket and its extension from this source tree, whatever the interpreter has installed;
+    # each run its own mypy cache: the two run at once, and two writers of one fresh cache
+    # can crash mypy (an INTERNAL ERROR seen on a fresh clone)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "python"),
-                                                                     os.environ.get("PYTHONPATH")]))}
+                                                                     os.environ.get("PYTHONPATH")])),
+           "MYPY_CACHE_DIR": str(ROOT / ".mypy_cache" / args[0])}
     return subprocess.Popen([sys.executable, "-m", *args], cwd=ROOT, env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 
