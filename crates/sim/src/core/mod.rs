@@ -8,4 +8,6 @@ pub mod packet;
 pub mod ring;
 pub mod rng;
 pub mod schema;
+pub mod tagged;
 pub mod time;
+pub mod units;

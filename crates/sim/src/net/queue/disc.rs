@@ -6,6 +6,7 @@ use std::any::Any;
 
 use crate::core::packet::Packet;
 use crate::core::time::SimTime;
+use crate::core::units::UnitSpec;
 
 /// Why a packet was dropped. One counter per reason on every link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,4 +140,13 @@ pub trait QueueDisc: Any + Send {
 pub enum Unit {
     Packets,
     Bytes,
+}
+
+impl From<UnitSpec> for Unit {
+    fn from(u: UnitSpec) -> Unit {
+        match u {
+            UnitSpec::Packets => Unit::Packets,
+            UnitSpec::Bytes => Unit::Bytes,
+        }
+    }
 }
