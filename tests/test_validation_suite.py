@@ -52,6 +52,22 @@ def test_the_references_are_the_hand_derived_numbers(quick):
     assert cases.dctcp_qmax(2) == 42
     # the M/D/1 band at rho = 0.8, T = 3600 s, mu = 833.3/s: 3 sqrt(2.88 / (0.0016 x 833.3 x 3600)) = 0.0735
     assert cases.md1_band(0.8, 1 / 0.0012, 3600) == pytest.approx(0.0735, abs=1e-3)
+    # RED (Fig. 2's count rule): the gap G between drops at a constant p_b has P(G > n) =
+    # prod_{k=1..n} (1 - p_b / (1 - k p_b)); at p_b = 0.03 (1/p_b = 33 + 1/3) E[G] = sum of those
+    # = (1 + (1/3)(2/3) 0.0009 / 0.97) / 0.06 = 16.6701; and 1 / (2 p_b) exactly at 1/p_b = 8
+    for p_b, theta in ((0.03, 1 / 3), (0.125, 0.0)):
+        surv, e_gap, k = 1.0, 0.0, 0
+        while surv > 0:
+            e_gap += surv
+            k += 1
+            surv *= max(0.0, 1 - p_b / (1 - k * p_b)) if k * p_b < 1 else 0.0
+        assert e_gap == pytest.approx((1 + theta * (1 - theta) * p_b**2 / (1 - p_b)) / (2 * p_b), rel=1e-9)
+    # the operating point at load 1.1: f = 1/11 = 2 p_b / (1 + p_b^2 / (6 (1 - p_b))) at p_b =
+    # 0.045471 (2 p_b = 0.090942), queue 100 + 1000 x 0.45471 = 554.71 packets
+    assert cases.red_queue(1 / 11) == pytest.approx(554.71, abs=0.01)
+    assert cases.red_drop_fraction(0.045471) == pytest.approx(1 / 11, abs=1e-6)
+    # the queue's variance: 1000 / 0.4 + 1 / 0.004 = 2750 packets^2
+    assert cases.RED_Q_VAR == 2750
 
 
 def test_outputs_are_the_documented_columns(quick):
@@ -68,7 +84,7 @@ def test_outputs_are_the_documented_columns(quick):
         else:
             assert r["holds"] == (abs(r["error"]) <= r["band"])
     assert {p.name for p in out.glob("*.png")} == {f"{c}.png" for c in (
-        "md1-queue", "mathis-newreno", "cubic-response", "highspeed-response", "dctcp-steady-state")}
+        "md1-queue", "mathis-newreno", "cubic-response", "highspeed-response", "dctcp-steady-state", "red-drop-law")}
     assert "## M/D/1" in (out / "report.md").read_text()
 
 

@@ -402,6 +402,123 @@ HIGHSPEED = Case(
     Figure("loss rate p", "average window (packets)", highspeed_window, (5e-6, 2e-4), log_x=True, log_y=True))
 
 
+# ---- RED's drop law ----------------------------------------------------------------------------
+
+RED_RATE_BPS = 10e6
+RED_MIN_TH, RED_MAX_TH, RED_P_MAX, RED_W_Q = 100.0, 1100.0, 0.1, 0.002
+RED_LOADS = (1.05, 1.10, 1.15)
+RED_WARMUP_S = 60.0
+
+
+def red_drop_fraction(p_b: float) -> float:
+    """The drop fraction of Floyd and Jacobson's Fig. 2 at a constant p_b, 1 / E[gap]:
+    the gap is uniform on 1 .. ceil(1/p_b) - 1, E = (1 + theta (1 - theta) p_b^2 / (1 - p_b))
+    / (2 p_b) with theta the fractional part of 1/p_b, averaged over theta (1/6)."""
+    return 2.0 * p_b / (1.0 + p_b * p_b / (6.0 * (1.0 - p_b)))
+
+
+def red_queue(f: float) -> float:
+    """RED's operating point: the average queue at which the drop fraction is f,
+    min_th + (max_th - min_th) p_b / max_p with red_drop_fraction(p_b) = f."""
+    lo, hi = 0.0, 0.5
+    for _ in range(100):  # red_drop_fraction increases on [0, 0.5]
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if red_drop_fraction(mid) < f else (lo, mid)
+    return RED_MIN_TH + (RED_MAX_TH - RED_MIN_TH) * (lo + hi) / 2 / RED_P_MAX
+
+
+#: The queue's spread around the operating point (the linearised loop of the case's text):
+#: the variance of the packets waiting, 1 / (2 f') + 1 / (2 w_q), f' = 2 max_p / (max_th - min_th).
+RED_Q_VAR = (RED_MAX_TH - RED_MIN_TH) / (4 * RED_P_MAX) + 1 / (2 * RED_W_Q)
+
+
+def red_bands(f: float, arrivals: float, q_mean: float) -> tuple[float, float]:
+    """Three standard deviations of the drop fraction (the queue's change over the window,
+    sd sqrt(2 RED_Q_VAR), against the arrivals) and of the mean queue (the renewal noise of
+    the drop count, variance arrivals f / 3, through the law's slope, and the arrivals'
+    sample of the queue against its time average, variance E[q^2] / arrivals)."""
+    drop = 3.0 * math.sqrt(2.0 * RED_Q_VAR) / arrivals
+    renewal = (RED_MAX_TH - RED_MIN_TH) / (2 * RED_P_MAX) * math.sqrt(f / (3.0 * arrivals))
+    pasta = math.sqrt((q_mean**2 + RED_Q_VAR) / arrivals)
+    return drop, 3.0 * math.hypot(renewal, pasta)
+
+
+def _red(quick: bool) -> list[Check]:
+    t_s = 600.0 if quick else 3600.0
+    s = PKT_BYTES * 8 / RED_RATE_BPS
+    red = {"kind": "red", "min_th": RED_MIN_TH, "max_th": RED_MAX_TH, "p_max": RED_P_MAX, "w_q": RED_W_Q,
+           "gentle": False, "wait": False, "limit": 10000}
+    checks, others = [], 0
+    for load in RED_LOADS:
+        m_on = 1e-7  # one packet per on period, as in the M/D/1 case
+        m_off = s / load - m_on
+        sc = {"name": f"red-{load}", "duration": f"{t_s:g}s",
+              "topology": {"kind": "graph", "nodes": ["A", "R", "B"], "links": [
+                  {"a": "A", "b": "R", "rate": "10Gbps", "delay": "1us", "queue": {"kind": "droptail", "limit": 10000}},
+                  {"a": "R", "b": "B", "rate": f"{int(RED_RATE_BPS)}bps", "delay": "1us", "queue": red}]},
+              "traffic": [{"kind": "onoff", "from": "A", "to": "B", "rate": "1Mbps", "packet_bytes": PKT_BYTES,
+                           "on_time": f"{m_on * 1e9:.0f}ns", "off_time": f"{m_off * 1e9:.0f}ns"}],
+              "output": {"sample_queues": ["R->B"], "sample_interval": "10ms"}}
+        r = _run(sc)
+        q = r.queue_series.filter(r.queue_series["t_s"] >= RED_WARMUP_S)
+        t, a, d = q["t_s"].to_list(), q["arrivals"].to_list(), q["drops"].to_list()
+        arrivals, drops = a[-1] - a[0], d[-1] - d[0]
+        rho = arrivals / (t[-1] - t[0]) * s  # the load as offered
+        f = drops / arrivals
+        q_mean = float(q["pkts"].mean())
+        band_f, band_q = red_bands(f, arrivals, q_mean)
+        checks.append(Check(f"load {rho:.3f}: fraction dropped", "", f, 1.0 - 1.0 / rho, band_f))
+        checks.append(Check(f"load {rho:.3f}: mean packets waiting at drop fraction {f:.4f}", "packets", q_mean,
+                            red_queue(f), band_q, x=f))
+        row = _link(r, "R->B")
+        others += row["drops"] - row["drops_red_early"]
+    checks.append(Check("drops other than RED's early drops (forced, overflow), all loads", "packets", others, 0, 0.0))
+    return checks
+
+
+RED = Case(
+    "red-drop-law", "RED's drop law from its counters and its operating point",
+    "Floyd and Jacobson, \"Random Early Detection Gateways for Congestion Avoidance\", IEEE/ACM Transactions on "
+    "Networking 1(4), 1993: the algorithm of Fig. 2 and the gap between marks of section 7",
+    "Packets of 1500 B arrive at R as a Poisson process (the on-off source of the M/D/1 case) at a rate lambda "
+    "above the 10 Mb/s link's mu = 833.3 packets/s (loads lambda / mu of 1.05, 1.1 and 1.15 asked for; the "
+    "load is the arrivals counted: 1.044, 1.093 and 1.143, as an on period that rounds to 0 ns, about 0.5 % of "
+    "them, holds no packet), through RED as Fig. 2 gives it: min_th = 100, max_th = 1100 packets, "
+    "max_p = 0.1, w_q = 0.002, counted in packets, gentle off, no `wait` (ns-2's option, on by default here, "
+    "holds every drop until count p_b >= 1, which is not the paper's rule), 10,000 packets of buffer. Each "
+    "arrival sets avg <- (1 - w_q) avg + w_q q, q the packets waiting it finds, and with min_th <= avg < max_th "
+    "increments count and is dropped with probability p_a = p_b / (1 - count p_b), p_b = max_p (avg - min_th) "
+    "/ (max_th - min_th); a drop sets count to 0. (1) Conservation: the queue never empties, so the link sends "
+    "mu packets a second and the fraction dropped is 1 - mu / lambda. (2) The law: at a constant p_b the k-th "
+    "arrival after a drop has count = k, so the gap G (arrivals from one drop to the next) has P(G > n) = "
+    "prod_{k=1..n} (1 - p_b / (1 - k p_b)) = (1 - (n + 1) p_b) / (1 - p_b) while positive: G is uniform on "
+    "1 .. ceil(1/p_b) - 1 and E[G] = (1 + theta (1 - theta) p_b^2 / (1 - p_b)) / (2 p_b), theta the fractional "
+    "part of 1/p_b, so the fraction dropped is 2 p_b when 1/p_b is an integer. (Section 7 counts the packets "
+    "since the last mark before this one, one fewer, and finds G uniform on 1 .. 1/p_b and 2 p_b / (1 + p_b); "
+    "Fig. 2, ns-2 and ours increment count first; the two differ by 6 to 45 packets of queue here, which the "
+    "checks tell apart.) Linearised, with f' = 2 max_p / (max_th - min_th) the law's slope per packet, q and "
+    "avg follow dq = -f' (avg - avg*) dn + one Poisson arrival's noise per arrival and d avg = w_q (q - avg) "
+    "dn: avg's variance is 1 / (2 f') = 2,500 (sd 50 packets) and q's 1 / (2 f') + 1 / (2 w_q) = 2,750, so "
+    "1/p_b spans several integers, theta (1 - theta) averages 1/6, the fraction dropped is 2 p_b / (1 + p_b^2 "
+    "/ (6 (1 - p_b))), avg stays over 4 sd inside [min_th, max_th), where the law holds, and q over 5 sd "
+    "above 0 (RED's idle decay never acts). The mean of "
+    "avg over the arrivals is the mean queue they find (an EWMA's mean is its input's), which for Poisson "
+    "arrivals is the time-average queue. So the fraction dropped f gives the mean queue min_th + (max_th - "
+    "min_th) p_b / max_p: at loads 1.05, 1.1 and 1.15, f = 0.0476, 0.0909 and 0.1304 and the mean queue 338.1, "
+    "554.7 and 752.7 packets (with 2 p_b alone 0.02, 0.16 and 0.50 packets less). Counted over [60 s, T], T "
+    "= 3600 s (--quick: 600 s); the queue is the mean of 10 ms samples; every drop is an early drop.",
+    "Three standard deviations. Fraction dropped: drops = arrivals - mu T' - (q_end - q_start) over the "
+    "window T' when the link never idles, and the queue's change has sd sqrt(2 x 2,750) = 74 packets: 3 x "
+    "74 / arrivals (7e-5 at 3.1 million arrivals). Mean queue: the drops counted stray from the law's "
+    "expectation as a renewal count with uniform gaps (variance arrivals x f / 3), which moves the inferred "
+    "p_b by sqrt(f / (3 arrivals)) / 2 and the queue by (max_th - min_th) / (2 max_p) times that; and the "
+    "queue the arrivals find differs from its time average by sqrt(E[q^2] / arrivals) (Poisson arrivals: a "
+    "martingale): 1.1 to 2.1 packets at T = 3600 s (2.9 to 5.3 at 600 s). avg's values at the "
+    "window's ends and the 10 ms sampling add under 0.01 packets.",
+    _red,
+    Figure("fraction dropped f", "mean packets waiting", red_queue, (0.03, 0.15)))
+
+
 # ---- against ns-3 -------------------------------------------------------------------------
 
 _NS3_LABELS = {"utilization": ("bottleneck utilisation", ""), "mean_queue_pkts": ("mean packets waiting", "packets"),
@@ -510,4 +627,4 @@ NS3_DCTCP = Case(
 
 
 #: Every case, in the order the suite runs and shows them.
-CASES: tuple[Case, ...] = (FCT_EXACT, MD1, MATHIS, CUBIC, HIGHSPEED, FAST, DCTCP, NS3_DUMBBELL, NS3_INCAST, NS3_DCTCP)
+CASES: tuple[Case, ...] = (FCT_EXACT, MD1, MATHIS, CUBIC, HIGHSPEED, FAST, DCTCP, RED, NS3_DUMBBELL, NS3_INCAST, NS3_DCTCP)
