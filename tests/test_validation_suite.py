@@ -68,6 +68,22 @@ def test_the_references_are_the_hand_derived_numbers(quick):
     assert cases.red_drop_fraction(0.045471) == pytest.approx(1 / 11, abs=1e-6)
     # the queue's variance: 1000 / 0.4 + 1 / 0.004 = 2750 packets^2
     assert cases.RED_Q_VAR == 2750
+    # TCP-DCR: RTT0 = 2 (1 ms + 9 ms) + 2 x 120,000 ns + 2 x 3,200 ns
+    assert cases.DCR_PKT_NS == 120_000 and cases.DCR_ACK_NS == 3_200
+    assert cases.dcr_rtt_ns(9) == 20_246_400
+
+
+def test_dcr_trace_analysis_finds_fast_retransmits_not_timeouts():
+    # segments of 1000 bytes; ACK times as they reach the sender (ack_delay_ns = 0)
+    data = [(t, seq, 0, 1000) for t, seq in enumerate(range(0, 6000, 1000))]
+    acks = [(10, 0, 1000, 0), (12, 0, 1000, 0), (13, 0, 1000, 0), (14, 0, 1000, 0)]
+    data.append((14, 0, 1000, 1000))  # the fast retransmit on the third duplicate ACK
+    acks.append((30, 0, 6000, 0))  # the episode ends: all sent before it acknowledged
+    data += [(31, 6000, 0, 1000), (32, 7000, 0, 1000)]
+    acks += [(40, 0, 7000, 0), (41, 0, 7000, 0)]  # 7000 lost: one duplicate ACK only
+    data.append((40 + 300_000_000, 7000, 0, 1000))  # the timer's, 300 ms after the last new ACK
+    data.append((40 + 900_000_000, 7000, 0, 1000))  # again, inside that episode
+    assert cases.dcr_fast_retransmits(sorted(data), acks, 0) == [(14, 12, 3)]
 
 
 def test_outputs_are_the_documented_columns(quick):
@@ -84,7 +100,8 @@ def test_outputs_are_the_documented_columns(quick):
         else:
             assert r["holds"] == (abs(r["error"]) <= r["band"])
     assert {p.name for p in out.glob("*.png")} == {f"{c}.png" for c in (
-        "md1-queue", "mathis-newreno", "cubic-response", "highspeed-response", "dctcp-steady-state", "red-drop-law")}
+        "md1-queue", "mathis-newreno", "cubic-response", "highspeed-response", "dctcp-steady-state", "red-drop-law",
+        "dcr-delay")}
     assert "## M/D/1" in (out / "report.md").read_text()
 
 

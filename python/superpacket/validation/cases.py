@@ -519,6 +519,152 @@ RED = Case(
     Figure("fraction dropped f", "mean packets waiting", red_queue, (0.03, 0.15)))
 
 
+# ---- TCP-DCR's delayed fast retransmit -----------------------------------------------------------
+
+DCR_RATE_BPS = 100e6
+DCR_DELAYS_MS = (4, 9, 24)  # R -> B; A -> R is 1 ms
+DCR_LOSS = 0.005
+DCR_WINDOW = 20
+DCR_PKT_NS = PKT_BYTES * 8 * 10**9 // int(DCR_RATE_BPS)  # 120,000 ns: a segment at 100 Mb/s
+DCR_ACK_NS = 40 * 8 * 10**9 // int(DCR_RATE_BPS)  # 3,200 ns: a 40 B ACK
+DCR_MIN_RTO_NS = 200_000_000  # ns-2's agent: RFC 6298's RTO, at least 200 ms
+
+
+def dcr_rtt_ns(delay_ms: float) -> int:
+    """RTT0 of A -(1 ms)-> R -(delay_ms)-> B at 100 Mb/s: the propagation both ways, a segment
+    and an ACK serialised at each hop."""
+    return 2 * (1_000_000 + round(delay_ms * 1e6)) + 2 * DCR_PKT_NS + 2 * DCR_ACK_NS
+
+
+def _tcp_trace(path: Any) -> list[tuple[int, int, int, int]]:
+    """(time ns, seq, ack, payload bytes) of every frame of one of our pcap files
+    (nanosecond pcap, Ethernet, IPv4, TCP; sequence numbers from 0, no wrap in these runs)."""
+    import struct
+
+    b = path.read_bytes()
+    if struct.unpack_from("<I", b, 0)[0] != 0xA1B23C4D:
+        raise ValueError(f"{path}: not a nanosecond pcap")
+    out, off = [], 24
+    while off < len(b):
+        sec, ns, incl, _ = struct.unpack_from("<IIII", b, off)
+        ip = off + 16 + 14
+        ihl = (b[ip] & 15) * 4
+        length = struct.unpack_from(">H", b, ip + 2)[0]
+        seq, ack = struct.unpack_from(">II", b, ip + ihl + 4)
+        out.append((sec * 10**9 + ns, seq, ack, length - ihl - (b[ip + ihl + 12] >> 4) * 4))
+        off += 16 + incl
+    return out
+
+
+def dcr_fast_retransmits(data: list[tuple[int, int, int, int]], acks: list[tuple[int, int, int, int]],
+                         ack_delay_ns: int) -> list[tuple[int, int, int]]:
+    """The fast retransmissions of one flow from the traces of its sender's link (data, each
+    segment's transmission start) and of the link back to it (ACKs, arriving ack_delay_ns
+    after they leave): (time, time of the first duplicate ACK, duplicate ACKs by then), one
+    per recovery episode that a timeout did not start."""
+    events = sorted([(t, 1, seq, n) for t, seq, _, n in data if n > 0] +
+                    [(t + ack_delay_ns, 0, ack, 0) for t, _, ack, _ in acks])  # an ACK before what it releases
+    una = snd_max = last_new = 0
+    recover = -1
+    dups: list[int] = []
+    out = []
+    for t, is_data, x, n in events:
+        if not is_data:
+            if x > una:
+                una, last_new, dups = x, t, []
+            elif snd_max > una:
+                dups.append(t)
+            continue
+        if x < snd_max and una >= recover:  # a retransmission that starts an episode
+            recover = snd_max
+            if dups and t - last_new < DCR_MIN_RTO_NS:
+                out.append((t, dups[0], len(dups)))
+        snd_max = max(snd_max, x + n)
+    return out
+
+
+def _dcr(quick: bool) -> list[Check]:
+    import statistics
+    import tempfile
+    from pathlib import Path
+
+    t_s = 20 if quick else 120
+    checks, controls = [], []
+    found = counted = on_third = n_control = 0
+    for delay in DCR_DELAYS_MS:
+        rtt = dcr_rtt_ns(delay)
+        for dcr in (True, False):
+            tcp: dict[str, Any] = {"host": "ns2", "max_cwnd": DCR_WINDOW}
+            if dcr:
+                tcp["reordering"] = "dcr"
+            sc = {"name": f"dcr-{delay}", "duration": f"{t_s}s",
+                  "topology": {"kind": "graph", "nodes": ["A", "R", "B"], "links": [
+                      {"a": "A", "b": "R", "rate": "100Mbps", "delay": "1ms"},
+                      {"a": "R", "b": "B", "rate": "100Mbps", "delay": f"{delay}ms", "loss": DCR_LOSS}]},
+                  "tcp": tcp, "traffic": [{"kind": "bulk", "from": "A", "to": "B"}],
+                  "output": {"pcap": ["A->R", "R->A"], "pcap_snaplen": 54}}
+            r = _run(sc)
+            with tempfile.TemporaryDirectory() as d:
+                r.write_pcaps(d)
+                data, acks = _tcp_trace(Path(d, "A-to-R.pcap")), _tcp_trace(Path(d, "R-to-A.pcap"))
+            frs = dcr_fast_retransmits(data, acks, 1_000_000 + DCR_ACK_NS)
+            found += len(frs)
+            counted += r.flows["fast_retransmits"].sum()
+            delays = [t - first for t, first, _ in frs]  # integer ns
+            if dcr:
+                what = f"RTT0 {rtt / 1e6:g} ms, DCR"
+                checks += [Check(f"{what}: mean delay from the first duplicate ACK ({len(frs)} fast retransmits)", "ms",
+                                 statistics.mean(delays) / 1e6, rtt / 1e6, 2 * DCR_PKT_NS / 1e6, x=rtt / 1e6),
+                           Check(f"{what}: shortest delay", "ns", min(delays), rtt, 2 * DCR_PKT_NS),
+                           Check(f"{what}: longest delay", "ns", max(delays), rtt, 2 * DCR_PKT_NS)]
+            else:
+                controls.append(Check(f"RTT0 {rtt / 1e6:g} ms, without DCR: median delay from the first duplicate ACK",
+                                      "ns", statistics.median(delays), 2 * DCR_PKT_NS, 0.0))
+                on_third += sum(1 for _, _, n in frs if n == 3)
+                n_control += len(frs)
+    checks += controls
+    checks.append(Check(f"without DCR: share of the {n_control} fast retransmits sent on the third duplicate ACK", "",
+                        on_third / n_control, 1.0, 0.0))
+    checks.append(Check("fast retransmits found in the traces, all runs, against the senders' own count", "",
+                        found, counted, 0.0))
+    return checks
+
+
+DCR = Case(
+    "dcr-delay", "TCP-DCR delaying a fast retransmit by one RTT",
+    "Bhandarkar and Reddy, \"TCP-DCR: Making TCP Robust to Non-Congestion Events\", Networking 2004: the "
+    "congestion response waits tau, about one RTT, after the first duplicate ACK",
+    "One NewReno flow (ns-2's agent, no limited transmit, no delayed ACK) A -(100 Mb/s, 1 ms)-> R -(100 Mb/s, "
+    "d, 0.5 % random loss each way)-> B, its window capped at 20 segments, below the path's bandwidth-delay "
+    "product (85 packets or more), so nothing queues past the sender's NIC: RTT0 = 2 (1 ms + d) + 2 x 120 us "
+    "(a 1500 B segment at each hop) + 2 x 3.2 us (a 40 B ACK) = 10.2464, 20.2464 and 50.2464 ms for d = 4, 9 "
+    "and 24 ms. With TCP-DCR (`reordering = \"dcr\"`) the first duplicate ACK starts a timer of tau = one RTT, "
+    "here the sender's SRTT at that moment (the simulator's timers are exact to the nanosecond); during tau "
+    "each duplicate ACK lets one new segment out; if the hole is still open when tau ends, the sender "
+    "retransmits it and enters recovery. SRTT averages RTT samples that are RTT0, or RTT0 + 120 us for a "
+    "segment that waited behind another in the sender's NIC (a window growing by one sends two at once; the "
+    "slow start after a timeout queues a few more for a few round trips, which SRTT's gain of 1/8 per sample "
+    "has mostly forgotten by the next loss), so tau is in [RTT0, RTT0 + 120 us]; and the segment the first duplicate ACK let out returns its own "
+    "duplicate ACK RTT0 later, as tau ends, and the segment that one lets out may leave first: the "
+    "retransmission leaves between RTT0 and RTT0 + 240 us after the first duplicate ACK. Without DCR (the "
+    "control) the fast retransmit goes on the third duplicate ACK, and the duplicate ACKs of segments that "
+    "left back to back arrive one packet time, 120 us, apart: 240 us after the first (more when the lost "
+    "segment ends a run of back-to-back segments, the minority). Measured from pcap traces of A -> R (a "
+    "segment's transmission start) and R -> A (an ACK reaches A 1 ms + 3.2 us after it leaves R): a recovery "
+    "episode starts with a retransmission once all that was sent before the previous one is acknowledged; "
+    "it is a fast retransmit if it leaves less than 200 ms, the least RTO, after the last ACK of new data "
+    "(RFC 6298's timer restarts on such ACKs; with DCR the first duplicate ACK comes at most RTT0 after that "
+    "ACK, which released the segment behind the hole, and tau adds RTT0: 101 ms at most), else the timer's; "
+    "its delay is from the first duplicate ACK after that ACK of new data. The fast retransmits found so must "
+    "be exactly those the sender counted (`fast_retransmits`). Runs of 120 s (--quick: 20 s).",
+    "DCR: 2 packet times, 240 us, the reach of tau's spread and the NIC's wait above (2.3 to 0.5 % of RTT0). "
+    "Without DCR: 0, integer nanoseconds: the median is a loss followed by two back-to-back segments, "
+    "whose ACKs arrive exactly one packet time apart; the share on the third duplicate ACK and the count "
+    "of fast retransmits are exact.",
+    _dcr,
+    Figure("RTT0 (ms)", "first duplicate ACK to fast retransmit (ms)", lambda x: x, (5.0, 55.0)))
+
+
 # ---- against ns-3 -------------------------------------------------------------------------
 
 _NS3_LABELS = {"utilization": ("bottleneck utilisation", ""), "mean_queue_pkts": ("mean packets waiting", "packets"),
@@ -627,4 +773,4 @@ NS3_DCTCP = Case(
 
 
 #: Every case, in the order the suite runs and shows them.
-CASES: tuple[Case, ...] = (FCT_EXACT, MD1, MATHIS, CUBIC, HIGHSPEED, FAST, DCTCP, RED, NS3_DUMBBELL, NS3_INCAST, NS3_DCTCP)
+CASES: tuple[Case, ...] = (FCT_EXACT, MD1, MATHIS, CUBIC, HIGHSPEED, FAST, DCTCP, RED, DCR, NS3_DUMBBELL, NS3_INCAST, NS3_DCTCP)
