@@ -16,6 +16,10 @@ References:
   functions (average window against the loss rate).
 - M. Alizadeh, A. Greenberg, D. A. Maltz, J. Padhye, P. Patel, B. Prabhakar, S. Sengupta,
   M. Sridharan, "Data Center TCP (DCTCP)", ACM SIGCOMM 2010, section 3.3.
+- S. Floyd, V. Jacobson, "Random Early Detection Gateways for Congestion Avoidance",
+  IEEE/ACM Transactions on Networking 1(4), 1993 (Fig. 2 and section 7).
+- S. Bhandarkar, A. L. N. Reddy, "TCP-DCR: Making TCP Robust to Non-Congestion Events",
+  Networking 2004.
 """
 
 from __future__ import annotations
