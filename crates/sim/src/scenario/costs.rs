@@ -17,21 +17,10 @@ pub fn classifier_bytes(c: &ClassifierSpec) -> f64 {
     slots * 4.0 + n * (40.0 + 4.0) + (f64::from(c.lt_max) + 2.0) * 4.0
 }
 
-/// A queue's preallocated state: the super-packet router's two Bloom generations
-/// (admission/moving_bloom.rs: 2 x bloom_bits / 8 bytes) and the two generations of its
-/// hash table (moving_table.rs: 2 x next_power_of_two(2 max_pairs) slots; 1.5 GB at
-/// max_pairs = 2^24, which went uncharged).
+/// A queue's preallocated state (`QueueKind::prealloc_bytes`: the super-packet router's
+/// Bloom filters and hash tables).
 pub fn queue_bytes(q: &QueueSpec) -> f64 {
-    match q {
-        QueueSpec::Superpacket(sp) => {
-            // with a port quota, two generations of PORT_ROWS (port, pairs) counters
-            let rows = if sp.port_share < 1.0 { 2 * admission::moving_table::PORT_ROWS * 8 } else { 0 };
-            2.0 * f64::from(sp.bloom_bits) / 8.0
-                + admission::moving_table::MovingTable::bytes_for(sp.max_pairs) as f64
-                + rows as f64
-        }
-        _ => 0.0,
-    }
+    q.prealloc_bytes()
 }
 
 /// The packets a link's pipe holds when full: rate x min(delay, duration) in packets of

@@ -161,9 +161,9 @@ fn check_classes(queues: &[PortQueues], allowed: &[PortClass], kind: &str, rate:
         if q.ports != PortClass::AllSwitchPorts && !allowed.contains(&q.ports) {
             return Err(format!("topology.queues[{i}].ports: {:?} is not a port class of a {kind}", q.ports));
         }
-        // (not the super-packet router: its tables are allocated when built, after the
-        // memory estimate has charged them at the link)
-        if !matches!(q.queue, QueueSpec::Superpacket(_)) {
+        // (not a queue that allocates tables when built, the super-packet router's: they
+        // are allocated after the memory estimate has charged them at the link)
+        if q.queue.prealloc_bytes() == 0.0 {
             q.queue.build(rate, Rng::new(0), &format!("topology.queues[{i}].queue"))?;
         }
     }

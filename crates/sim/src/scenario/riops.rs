@@ -1,6 +1,6 @@
-//! Scenario schema of the RIO-PS pieces (issue 4; seeds/001): the `rio` and `riops` queue
-//! kinds, the edge classifier (`classifier` on a link, `edge_classifier` on a dumbbell),
-//! and the `back_to_back` and `web` traffic kinds. A child module of scenario.rs (it
+//! Scenario schema of the RIO-PS pieces (issue 4; seeds/001): the edge classifier
+//! (`classifier` on a link, `edge_classifier` on a dumbbell) and the `back_to_back` and
+//! `web` traffic kinds (the `rio` and `riops` queue kinds' table is in net/queue/rio.rs). A child module of scenario.rs (it
 //! shares its private helpers); scenario.rs only routes to it.
 //!
 //! ```toml
@@ -20,17 +20,14 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::common::{node_of, Dur, UnitSpec};
+use super::common::{node_of, Dur};
 use super::tcp::TcpSpec;
 use crate::core::packet::LinkId;
 use crate::core::rng::Rng;
-use crate::core::time::{BitsPerSec, SimTime};
+use crate::core::time::SimTime;
 use crate::engine::sim::Sim;
 use crate::net::classifier::{Classifier, ClassifierConfig};
 use crate::net::link::Link;
-use crate::net::queue::red::RedParams;
-use crate::net::queue::rio::RioDisc;
-use crate::net::queue::QueueDisc;
 use crate::net::topology::Network;
 use crate::tcp::UNLIMITED;
 use crate::traffic::closed_loop::BackToBack;
@@ -41,94 +38,6 @@ use crate::traffic::{FlowSpec, GenKind, Generator};
 const STREAM_CLASSIFIER: u64 = 1 << 40;
 const STREAM_B2B: u64 = 2 << 40;
 const STREAM_WEB: u64 = 3 << 40;
-
-/// One class of a RIO queue: RED thresholds in the queue's unit.
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RioClassSpec {
-    /// Lower threshold on this class's average queue, in the queue's unit; finite, >= 0.
-    pub min_th: f64,
-    /// Upper threshold, in the queue's unit; above `min_th`.
-    pub max_th: f64,
-    /// Marking probability at average = `max_th`, in (0, 1].
-    #[serde(default = "super::queue::d_p_max")]
-    pub p_max: f64,
-    /// EWMA weight of this class's average, in (0, 1] (default: the queue's `w_q`).
-    #[serde(default)]
-    pub w_q: Option<f64>,
-}
-
-/// RIO / RIO-PS (queue/rio.rs): `in` (alias `short`) and `out` (alias `long`) classes.
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(transform = rio_aliases)]
-pub struct RioSpec {
-    /// Capacity (packets, or bytes with unit = "bytes"); at least 1.
-    #[serde(default = "super::queue::d_limit")]
-    pub limit: u64,
-    /// Unit of `limit` and the classes' thresholds.
-    #[serde(default)]
-    pub unit: UnitSpec,
-    /// RED parameters of In packets (short flows under RIO-PS); alias `short`.
-    #[serde(rename = "in", alias = "short")]
-    pub in_class: RioClassSpec,
-    /// RED parameters of Out packets (long flows under RIO-PS); alias `long`.
-    #[serde(rename = "out", alias = "long")]
-    pub out_class: RioClassSpec,
-    /// EWMA weight of the averages, per arrival, in (0, 1] (a class's own `w_q` overrides
-    /// it).
-    #[serde(default = "super::queue::d_w_q")]
-    pub w_q: f64,
-    /// Gentle RED in both classes.
-    #[serde(default = "super::queue::d_true")]
-    pub gentle: bool,
-    /// ns-2 `wait_` in both classes: marks spaced at least 1/p_b arrivals.
-    #[serde(default = "super::queue::d_true")]
-    pub wait: bool,
-    /// Mark ECN-capable packets instead of dropping them early.
-    #[serde(default)]
-    pub ecn: bool,
-    /// Mean packet size (bytes) for byte mode and the idle-time decay; at least 1.
-    #[serde(default = "super::queue::d_mean_pkt")]
-    pub mean_pkt_size: u32,
-}
-
-/// `short` and `long`, serde's aliases of `in` and `out`, in the schema.
-fn rio_aliases(s: &mut schemars::Schema) {
-    crate::core::schema::add_aliases(s, &[("in", "short"), ("out", "long")]);
-}
-
-impl RioSpec {
-    pub(super) fn build(
-        &self,
-        name: &'static str,
-        rate: BitsPerSec,
-        rng: Rng,
-        path: &str,
-    ) -> Result<Box<dyn QueueDisc>, String> {
-        if self.limit == 0 {
-            return Err(format!("{path}.limit: must be > 0"));
-        }
-        let class = |c: &RioClassSpec, field: &str| -> Result<RedParams, String> {
-            let p = RedParams {
-                min_th: c.min_th,
-                max_th: c.max_th,
-                p_max: c.p_max,
-                w_q: c.w_q.unwrap_or(self.w_q),
-                gentle: self.gentle,
-                wait: self.wait,
-                byte_mode: self.unit == UnitSpec::Bytes,
-                mean_pkt_size: self.mean_pkt_size,
-                idle_pkt_time_ns: rate.tx_time(self.mean_pkt_size).ns().max(1),
-            };
-            p.validate().map_err(|e| format!("{path}.{field}: {e}"))?;
-            Ok(p)
-        };
-        let p_in = class(&self.in_class, "in")?;
-        let p_out = class(&self.out_class, "out")?;
-        Ok(Box::new(RioDisc::new(name, p_in, p_out, self.limit, self.unit.into(), self.ecn, rng)))
-    }
-}
 
 fn d_lt() -> u32 {
     20

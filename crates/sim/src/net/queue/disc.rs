@@ -5,6 +5,8 @@
 use std::any::Any;
 
 use crate::core::packet::Packet;
+use crate::core::rng::Rng;
+use crate::core::time::BitsPerSec;
 use crate::core::time::SimTime;
 use crate::core::units::UnitSpec;
 
@@ -149,4 +151,54 @@ impl From<UnitSpec> for Unit {
             UnitSpec::Bytes => Unit::Bytes,
         }
     }
+}
+
+/// A queue discipline's scenario table.
+pub trait QueueKind {
+    /// The discipline for a link of `rate`, drawing from `rng`, named `kind` in results;
+    /// an error names its field under `path`.
+    fn build(&self, kind: &'static str, rate: BitsPerSec, rng: Rng, path: &str) -> Result<Box<dyn QueueDisc>, String>;
+
+    /// Settings this queue accepts that likely do not mean what was meant, one line each
+    /// naming the field.
+    fn warnings(&self, _path: &str) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Bytes the discipline allocates when built, charged to the run's memory estimate
+    /// before the build (scenario/costs.rs); a queue that allocates any is not built
+    /// twice to check it.
+    fn prealloc_bytes(&self) -> f64 {
+        0.0
+    }
+}
+
+/// A RED threshold `max_th` at or above the buffer's `limit`, which the average queue
+/// cannot reach before the tail drops.
+pub(crate) fn max_th_warning(field: String, max_th: f64, limit: u64) -> Option<String> {
+    (max_th >= limit as f64).then(|| {
+        format!(
+            "{field}: {max_th} is at or above the queue's limit {limit}: the average queue cannot reach \
+             it before the buffer drops at its tail (a max_th below limit, e.g. limit / 2)"
+        )
+    })
+}
+
+pub fn d_limit() -> u64 {
+    1000
+}
+pub fn d_p_max() -> f64 {
+    0.1
+}
+pub fn d_w_q() -> f64 {
+    0.002
+}
+pub fn d_true() -> bool {
+    true
+}
+pub fn d_mean_pkt() -> u32 {
+    1500
+}
+pub fn d_one_u32() -> u32 {
+    1
 }

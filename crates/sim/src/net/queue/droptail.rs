@@ -17,9 +17,15 @@
 //! enqueued unmarked, as by a plain DropTail (unlike RED's ECN mode, which drops it
 //! early). K: the paper's guideline (section 3.3) is K > C x RTT / 7.
 
+use super::disc::{d_limit, QueueKind};
 use super::disc::{DropReason, QueueDisc, QueueState, Unit, Verdict};
 use crate::core::packet::{flags, Packet};
+use crate::core::rng::Rng;
+use crate::core::time::BitsPerSec;
 use crate::core::time::SimTime;
+use crate::core::units::UnitSpec;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug)]
 pub struct DropTail {
@@ -87,5 +93,38 @@ impl QueueDisc for DropTail {
             }
             _ => Verdict::Enqueue,
         }
+    }
+}
+
+/// DropTail: a FIFO that refuses an arrival finding it full (the default queue of every
+/// link, limit 1000 packets); with `ecn_threshold`, DCTCP's marking.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DropTailSpec {
+    /// Capacity (packets, or bytes with unit = "bytes"); at least 1.
+    #[serde(default = "d_limit")]
+    pub limit: u64,
+    /// Unit of `limit` and `ecn_threshold`: packets or bytes.
+    #[serde(default)]
+    pub unit: UnitSpec,
+    /// DCTCP marking threshold K (queue/droptail.rs; DCTCP paper section 3.1, RFC 8257
+    /// section 3.1), in the queue's unit: an ECT arrival that finds more than K queued
+    /// is CE-marked (never dropped for it). In 1..=limit; unset: no marking.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ecn_threshold: Option<u64>,
+}
+
+impl QueueKind for DropTailSpec {
+    fn build(&self, _: &'static str, _: BitsPerSec, _: Rng, path: &str) -> Result<Box<dyn QueueDisc>, String> {
+        let &DropTailSpec { limit, unit, ecn_threshold } = self;
+        if limit == 0 {
+            return Err(format!("{path}.limit: must be > 0"));
+        }
+        if let Some(k) = ecn_threshold {
+            if k == 0 || k > limit {
+                return Err(format!("{path}.ecn_threshold: must be in 1..=limit ({limit}) (got {k})"));
+            }
+        }
+        Ok(Box::new(DropTail { ecn_threshold, ..DropTail::new(limit, unit.into()) }))
     }
 }

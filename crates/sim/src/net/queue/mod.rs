@@ -9,6 +9,7 @@ pub mod disc;
 pub mod droptail;
 pub mod red;
 pub mod red_disc;
+pub mod registry;
 pub mod rio;
 pub mod superpacket;
 

@@ -3,11 +3,16 @@
 //! instead of dropping them on early (probabilistic) decisions (RFC 3168 section 7).
 //! Forced decisions (avg beyond max_th, or 2 max_th when gentle) always drop, as ns-2.
 
+use super::disc::{d_limit, d_mean_pkt, d_p_max, d_true, d_w_q, max_th_warning, QueueKind};
 use super::disc::{DropReason, QueueDisc, QueueState, Unit, Verdict};
 use super::red::{red_action, red_start_idle, red_update_avg, RedAction, RedParams, RedVars};
 use crate::core::packet::{flags, Packet};
 use crate::core::rng::Rng;
+use crate::core::time::BitsPerSec;
 use crate::core::time::SimTime;
+use crate::core::units::UnitSpec;
+use schemars::JsonSchema;
+use serde::Deserialize;
 
 pub struct RedDisc {
     pub params: RedParams,
@@ -113,5 +118,67 @@ impl RedDisc {
             Unit::Bytes => q.bytes + pkt.size as u64 <= self.limit,
         };
         (!ok).then_some(DropReason::Overflow)
+    }
+}
+
+/// RED (Floyd and Jacobson 1993); thresholds in the queue's unit.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RedSpec {
+    /// Capacity (packets, or bytes with unit = "bytes"); at least 1.
+    #[serde(default = "d_limit")]
+    pub limit: u64,
+    /// Unit of `limit` and the thresholds; "bytes" also turns on RED's byte mode (drop
+    /// probability scaled by size / `mean_pkt_size`).
+    #[serde(default)]
+    pub unit: UnitSpec,
+    /// Lower threshold on the average queue, in the queue's unit; finite, >= 0.
+    pub min_th: f64,
+    /// Upper threshold on the average queue, in the queue's unit; above `min_th`.
+    pub max_th: f64,
+    /// Marking probability reached at average = `max_th`, in (0, 1].
+    #[serde(default = "d_p_max")]
+    pub p_max: f64,
+    /// EWMA weight of the average queue size, per arrival, in (0, 1].
+    #[serde(default = "d_w_q")]
+    pub w_q: f64,
+    /// The probability rises from `p_max` to 1 over [max_th, 2 max_th) instead of jumping
+    /// to 1 (Floyd's gentle variant).
+    #[serde(default = "d_true")]
+    pub gentle: bool,
+    /// ns-2 `wait_`: no mark until count x p_b >= 1 (marks spaced at least 1/p_b arrivals).
+    #[serde(default = "d_true")]
+    pub wait: bool,
+    /// Mark ECN-capable packets instead of dropping them early.
+    #[serde(default)]
+    pub ecn: bool,
+    /// Mean packet size (bytes) for byte mode and the idle-time decay; at least 1.
+    #[serde(default = "d_mean_pkt")]
+    pub mean_pkt_size: u32,
+}
+
+impl QueueKind for RedSpec {
+    fn build(&self, _: &'static str, rate: BitsPerSec, rng: Rng, path: &str) -> Result<Box<dyn QueueDisc>, String> {
+        let &RedSpec { limit, unit, min_th, max_th, p_max, w_q, gentle, wait, ecn, mean_pkt_size } = self;
+        if limit == 0 {
+            return Err(format!("{path}.limit: must be > 0"));
+        }
+        let params = RedParams {
+            min_th,
+            max_th,
+            p_max,
+            w_q,
+            gentle,
+            wait,
+            byte_mode: unit == UnitSpec::Bytes,
+            mean_pkt_size,
+            idle_pkt_time_ns: rate.tx_time(mean_pkt_size).ns().max(1),
+        };
+        params.validate().map_err(|e| format!("{path}: {e}"))?;
+        Ok(Box::new(RedDisc::new(params, limit, unit.into(), ecn, rng)))
+    }
+
+    fn warnings(&self, path: &str) -> Vec<String> {
+        max_th_warning(format!("{path}.max_th"), self.max_th, self.limit).into_iter().collect()
     }
 }

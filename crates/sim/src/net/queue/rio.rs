@@ -32,11 +32,16 @@
 //! long (0.15 B, 0.5 B, 1/10, 1/512), gentle, wait, ECN. `kind = "rio"` and
 //! `kind = "riops"` build this same discipline; only the name in results differs.
 
+use super::disc::{max_th_warning, QueueKind};
 use super::disc::{DropReason, QueueDisc, QueueState, Unit, Verdict};
 use super::red::{red_action, red_start_idle, red_update_avg, RedAction, RedParams, RedVars};
 use crate::core::packet::{flags, Packet};
 use crate::core::rng::Rng;
+use crate::core::time::BitsPerSec;
 use crate::core::time::SimTime;
+use crate::core::units::UnitSpec;
+use schemars::JsonSchema;
+use serde::Deserialize;
 
 /// Counters of one class (packets).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -225,6 +230,95 @@ impl QueueDisc for RioDisc {
             ("rio_out_forced_drops", o.forced_drops as f64),
             ("rio_out_overflow_drops", o.overflow_drops as f64),
         ]
+    }
+}
+
+/// One class of a RIO queue: RED thresholds in the queue's unit.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RioClassSpec {
+    /// Lower threshold on this class's average queue, in the queue's unit; finite, >= 0.
+    pub min_th: f64,
+    /// Upper threshold, in the queue's unit; above `min_th`.
+    pub max_th: f64,
+    /// Marking probability at average = `max_th`, in (0, 1].
+    #[serde(default = "super::disc::d_p_max")]
+    pub p_max: f64,
+    /// EWMA weight of this class's average, in (0, 1] (default: the queue's `w_q`).
+    #[serde(default)]
+    pub w_q: Option<f64>,
+}
+
+/// RIO / RIO-PS (queue/rio.rs): `in` (alias `short`) and `out` (alias `long`) classes.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = rio_aliases)]
+pub struct RioSpec {
+    /// Capacity (packets, or bytes with unit = "bytes"); at least 1.
+    #[serde(default = "super::disc::d_limit")]
+    pub limit: u64,
+    /// Unit of `limit` and the classes' thresholds.
+    #[serde(default)]
+    pub unit: UnitSpec,
+    /// RED parameters of In packets (short flows under RIO-PS); alias `short`.
+    #[serde(rename = "in", alias = "short")]
+    pub in_class: RioClassSpec,
+    /// RED parameters of Out packets (long flows under RIO-PS); alias `long`.
+    #[serde(rename = "out", alias = "long")]
+    pub out_class: RioClassSpec,
+    /// EWMA weight of the averages, per arrival, in (0, 1] (a class's own `w_q` overrides
+    /// it).
+    #[serde(default = "super::disc::d_w_q")]
+    pub w_q: f64,
+    /// Gentle RED in both classes.
+    #[serde(default = "super::disc::d_true")]
+    pub gentle: bool,
+    /// ns-2 `wait_` in both classes: marks spaced at least 1/p_b arrivals.
+    #[serde(default = "super::disc::d_true")]
+    pub wait: bool,
+    /// Mark ECN-capable packets instead of dropping them early.
+    #[serde(default)]
+    pub ecn: bool,
+    /// Mean packet size (bytes) for byte mode and the idle-time decay; at least 1.
+    #[serde(default = "super::disc::d_mean_pkt")]
+    pub mean_pkt_size: u32,
+}
+
+/// `short` and `long`, serde's aliases of `in` and `out`, in the schema.
+fn rio_aliases(s: &mut schemars::Schema) {
+    crate::core::schema::add_aliases(s, &[("in", "short"), ("out", "long")]);
+}
+
+impl QueueKind for RioSpec {
+    fn build(&self, name: &'static str, rate: BitsPerSec, rng: Rng, path: &str) -> Result<Box<dyn QueueDisc>, String> {
+        if self.limit == 0 {
+            return Err(format!("{path}.limit: must be > 0"));
+        }
+        let class = |c: &RioClassSpec, field: &str| -> Result<RedParams, String> {
+            let p = RedParams {
+                min_th: c.min_th,
+                max_th: c.max_th,
+                p_max: c.p_max,
+                w_q: c.w_q.unwrap_or(self.w_q),
+                gentle: self.gentle,
+                wait: self.wait,
+                byte_mode: self.unit == UnitSpec::Bytes,
+                mean_pkt_size: self.mean_pkt_size,
+                idle_pkt_time_ns: rate.tx_time(self.mean_pkt_size).ns().max(1),
+            };
+            p.validate().map_err(|e| format!("{path}.{field}: {e}"))?;
+            Ok(p)
+        };
+        let p_in = class(&self.in_class, "in")?;
+        let p_out = class(&self.out_class, "out")?;
+        Ok(Box::new(RioDisc::new(name, p_in, p_out, self.limit, self.unit.into(), self.ecn, rng)))
+    }
+
+    fn warnings(&self, path: &str) -> Vec<String> {
+        [("in", &self.in_class), ("out", &self.out_class)]
+            .into_iter()
+            .filter_map(|(c, k)| max_th_warning(format!("{path}.{c}.max_th"), k.max_th, self.limit))
+            .collect()
     }
 }
 

@@ -19,9 +19,15 @@ use std::collections::HashMap;
 
 use admission::{Admission, Config, Defences, DropReason as AdmDrop, PacketMeta, SpHeaderRepr, Verdict as AdmVerdict};
 
+use super::disc::{d_one_u32, d_true, QueueKind};
 use super::disc::{DropReason, QueueDisc, QueueState, Unit, Verdict};
 use crate::core::packet::{flags, ipv4_of as addr, Packet};
+use crate::core::rng::Rng;
+use crate::core::time::BitsPerSec;
 use crate::core::time::SimTime;
+use crate::core::units::{Dur, UnitSpec};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ThresholdRule {
@@ -283,5 +289,176 @@ impl QueueDisc for SuperPacketDisc {
             ),
             ("sp_epoch_phase_s", self.adm.defences().epoch_phase_ns as f64 * 1e-9),
         ]
+    }
+}
+
+/// The super-packet router (Y. Li, "Benefits and Practicality of Super-Packets", UC
+/// Berkeley UCB/EECS-2013-83, Appendix A1-A3; section 6.1 for the rules).
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SuperpacketSpec {
+    /// buffSize (packets, or bytes with unit = "bytes"), 1..=2^32-1.
+    pub limit: u64,
+    /// Unit of `limit` and `threshold`: packets or bytes.
+    #[serde(default)]
+    pub unit: UnitSpec,
+    /// t: normal packets and new super-packets are refused once the queue holds t; at most
+    /// `limit`.
+    pub threshold: u64,
+    /// EPOCH of the moving hash table and Bloom filter; above 0.
+    #[serde(default = "d_epoch")]
+    pub epoch: Dur,
+    /// Bits of the moving Bloom filter: a power of two, at least 64.
+    #[serde(default = "d_bloom_bits")]
+    pub bloom_bits: u32,
+    /// Hash functions of the Bloom filter, 1..=32.
+    #[serde(default = "d_bloom_hashes")]
+    pub bloom_hashes: u32,
+    /// (src, dst) entries per hash-table generation (memory bound, section 3.1), 1..=2^24.
+    #[serde(default = "d_max_pairs")]
+    pub max_pairs: u32,
+    /// Largest super-packet length accepted (packets), at least 1.
+    #[serde(default = "d_max_len")]
+    pub max_len: u16,
+    /// Always admit SYNs while the buffer has room.
+    #[serde(default)]
+    pub admit_syn: bool,
+    /// Threshold rule: "static", "ewma" or "outstanding" (section 6.1).
+    #[serde(default)]
+    pub rule: RuleSpec,
+    /// EWMA weight of the dynamic rules, in (0, 1].
+    #[serde(default = "d_rule_weight")]
+    pub rule_weight: f64,
+    /// Lowest t a dynamic rule may set; at most `limit` under "ewma" and "outstanding".
+    #[serde(default = "d_one_u32")]
+    pub t_min: u32,
+    /// The defences of section 3.1 of Li (UCB/EECS-2013-83), each on or off. `keyed`: a
+    /// secret SipHash key per router drawn from the seed (true) or the public zero key.
+    #[serde(default = "d_true")]
+    pub keyed: bool,
+    /// A table that refuses new pairs past `max_pairs` (true) or grows (false).
+    #[serde(default = "d_true")]
+    pub bounded_table: bool,
+    /// Per-source cap on reserved packets per (src, dst) entry; 0: none.
+    #[serde(default)]
+    pub max_reserved_per_pair: u32,
+    /// An EPOCH phase drawn at random per router (true) or epochs at k x EPOCH.
+    #[serde(default)]
+    pub random_epoch_phase: bool,
+    /// Per-ingress-port quota: the share of `max_pairs` that first packets arriving by
+    /// one port may install in a table generation, in (0, 1]; a new pair past it is
+    /// refused (`drops_sp_port_quota`). 1: no quota. Paired with source validation
+    /// (`source_validation`), a flood from one port cannot take the table the other
+    /// ports' senders need.
+    #[serde(default = "d_port_share")]
+    pub port_share: f64,
+}
+
+pub(crate) fn d_port_share() -> f64 {
+    1.0
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleSpec {
+    #[default]
+    Static,
+    Ewma,
+    Outstanding,
+}
+
+pub(crate) fn d_epoch() -> Dur {
+    Dur(SimTime::from_ms(80))
+}
+pub(crate) fn d_bloom_bits() -> u32 {
+    1 << 16
+}
+pub(crate) fn d_bloom_hashes() -> u32 {
+    4
+}
+pub(crate) fn d_max_pairs() -> u32 {
+    4096
+}
+pub(crate) fn d_max_len() -> u16 {
+    64
+}
+pub(crate) fn d_rule_weight() -> f64 {
+    0.25
+}
+
+impl QueueKind for SuperpacketSpec {
+    fn build(&self, _: &'static str, rate: BitsPerSec, rng: Rng, path: &str) -> Result<Box<dyn QueueDisc>, String> {
+        let sp = self;
+        let mut key_rng = rng;
+        let cfg = admission::Config {
+            buff_size: u32::try_from(sp.limit).map_err(|_| format!("{path}.limit: too large"))?,
+            threshold: u32::try_from(sp.threshold).map_err(|_| format!("{path}.threshold: too large"))?,
+            epoch_ns: sp.epoch.0.ns(),
+            bloom_bits: sp.bloom_bits,
+            bloom_hashes: sp.bloom_hashes,
+            max_pairs: sp.max_pairs,
+            max_len: sp.max_len,
+            // a per-router secret (section 3.1), drawn from the run's seed
+            key: [key_rng.next_u64(), key_rng.next_u64()],
+            admit_syn: sp.admit_syn,
+        };
+        // drawn after the key, so the key of a run does not move
+        let phase = key_rng.next_u64() % sp.epoch.0.ns().max(1);
+        let cfg = admission::Config { key: if sp.keyed { cfg.key } else { [0, 0] }, ..cfg };
+        let defences = admission::Defences {
+            bounded_table: sp.bounded_table,
+            max_reserved_per_pair: sp.max_reserved_per_pair,
+            epoch_phase_ns: if sp.random_epoch_phase { phase } else { 0 },
+            // 1.0: no quota (0); else floor(share x max_pairs), at least one pair
+            max_pairs_per_port: if sp.port_share >= 1.0 {
+                0
+            } else {
+                ((sp.port_share * sp.max_pairs as f64).floor() as u32).max(1)
+            },
+        };
+        if !(sp.port_share > 0.0 && sp.port_share <= 1.0) {
+            return Err(format!("{path}.port_share: must be in (0, 1] (got {})", sp.port_share));
+        }
+        // named by the scenario's fields (the library's are buff_size, epoch_ns)
+        cfg.validate().map_err(|e| {
+            use admission::ConfigError as E;
+            match e {
+                E::BuffSizeZero => format!("{path}.limit: must be at least 1 (got 0)"),
+                E::ThresholdAboveBuffSize { threshold, buff_size } => {
+                    format!("{path}.threshold: must be at most limit ({buff_size}) (got {threshold})")
+                }
+                E::EpochZero => format!("{path}.epoch: must be above 0"),
+                e => format!("{path}.{}: {e}", e.field()),
+            }
+        })?;
+        let rule = match sp.rule {
+            RuleSpec::Static => ThresholdRule::Static,
+            RuleSpec::Ewma => ThresholdRule::Ewma { weight: sp.rule_weight, t_min: sp.t_min },
+            RuleSpec::Outstanding => ThresholdRule::Outstanding {
+                weight: sp.rule_weight,
+                t_min: sp.t_min,
+                service_pkts_per_s: rate.0 as f64 / (8.0 * 1500.0),
+            },
+        };
+        if !(sp.rule_weight > 0.0 && sp.rule_weight <= 1.0) {
+            return Err(format!("{path}.rule_weight: must be in (0, 1]"));
+        }
+        if sp.rule != RuleSpec::Static && sp.t_min as u64 > sp.limit {
+            // the rule clamps t to [t_min, limit]: an empty range
+            return Err(format!("{path}.t_min: must be at most limit ({}) (got {})", sp.limit, sp.t_min));
+        }
+        let unit: Unit = sp.unit.into();
+        Ok(Box::new(SuperPacketDisc::with_defences(cfg, defences, rule, unit)?))
+    }
+
+    /// The two Bloom generations (admission/moving_bloom.rs: 2 x bloom_bits / 8 bytes) and
+    /// the two generations of the hash table (moving_table.rs: 2 x next_power_of_two(2
+    /// max_pairs) slots; 1.5 GB at max_pairs = 2^24, which went uncharged).
+    fn prealloc_bytes(&self) -> f64 {
+        // with a port quota, two generations of PORT_ROWS (port, pairs) counters
+        let rows = if self.port_share < 1.0 { 2 * admission::moving_table::PORT_ROWS * 8 } else { 0 };
+        2.0 * f64::from(self.bloom_bits) / 8.0
+            + admission::moving_table::MovingTable::bytes_for(self.max_pairs) as f64
+            + rows as f64
     }
 }
