@@ -9,6 +9,7 @@ use std::collections::HashMap;
 
 mod conservation;
 mod ideal;
+mod nic;
 mod routing;
 mod sampling;
 mod sources;
@@ -53,14 +54,6 @@ pub enum Ev {
     /// The next waiting packet of host link's NIC queue starts service: the flows that
     /// wait for room there send (`LocalDrop::Hold`).
     NicWake(LinkId),
-}
-
-/// Flows waiting for room in one host's NIC queue, in the order they were refused, and
-/// the pending wake-up.
-#[derive(Default)]
-struct NicWaiters {
-    flows: Vec<FlowId>,
-    wake_at: Option<SimTime>,
 }
 
 /// One flow at one sampling time: what the receiver holds in order and the sender's
@@ -143,6 +136,14 @@ pub struct Sim {
     pub monitor: Option<Monitor>,
     /// Flows waiting for room in their host's NIC queue, by link (`LocalDrop::Hold`).
     nic_waits: HashMap<LinkId, NicWaiters>,
+}
+
+/// Flows waiting for room in one host's NIC queue, in the order they were refused, and
+/// the pending wake-up.
+#[derive(Default)]
+struct NicWaiters {
+    flows: Vec<FlowId>,
+    wake_at: Option<SimTime>,
 }
 
 /// The data segments flow `flow`'s host NIC queue accepts now (`TcpOut::room`): asked of
@@ -381,102 +382,6 @@ impl Sim {
             }
         } else if flow.state == SenderState::Done {
             self.flows.retire_if_done(f);
-        }
-    }
-
-    /// A data packet of a flow with TCP Small Queues: its host link computes, as it
-    /// enqueues it, when it will have serialised it (the TX completion that frees it),
-    /// and the flow keeps that time (tcp/tsq.rs). A packet the link dropped is not kept.
-    #[cold]
-    fn inject_below_socket(&mut self, f: FlowId, p: Packet) {
-        let l = self.routes[self.flows.live_mut(f).fwd as usize][0] as usize;
-        let before = self.net.links[l].busy_until();
-        let bytes = p.size;
-        self.inject(p);
-        let done = self.net.links[l].busy_until();
-        if done > before {
-            if let Some(t) = self.flows.live_mut(f).tsq.as_mut() {
-                t.record(done, bytes);
-            }
-        }
-    }
-
-    /// Flow `f`'s NIC queue refused a segment: the refusals are counted on the link, and
-    /// the flow goes on that queue's waiting list (once), with a wake-up due when the
-    /// queue's next waiting packet starts service.
-    #[cold]
-    fn on_nic_refused(&mut self, f: FlowId) {
-        let flow = self.flows.live_mut(f);
-        let l = self.routes[flow.fwd as usize][0];
-        let new = flow.stats.nic_refusals - flow.nic_refusals_counted;
-        flow.nic_refusals_counted = flow.stats.nic_refusals;
-        self.net.links[l as usize].stats.refusals += new;
-        if flow.nic_parked {
-            return;
-        }
-        flow.nic_parked = true;
-        let w = self.nic_waits.entry(l).or_default();
-        w.flows.push(f);
-        if w.wake_at.is_none() {
-            // the refusal came from a full queue, so a packet waits there; were none to
-            // wait, the flow would find room at once
-            let t = self.net.links[l as usize].next_start().unwrap_or(self.now).max(self.now);
-            w.wake_at = Some(t);
-            self.events.push(t.ns(), Ev::NicWake(l));
-        }
-    }
-
-    /// Link `l`'s NIC queue has room again: the flows waiting there send, in the order
-    /// they were refused, while it has room; the rest keep their turn.
-    #[cold]
-    fn nic_wake(&mut self, l: LinkId) {
-        let now = self.now;
-        let Some(w) = self.nic_waits.get_mut(&l) else { return };
-        if w.wake_at != Some(now) {
-            return;
-        }
-        w.wake_at = None;
-        let mut waiting = std::mem::take(&mut w.flows);
-        let mut served = 0;
-        while served < waiting.len() {
-            let f = waiting[served];
-            // a flow retired meanwhile (everything acknowledged) waits for nothing
-            let Some(flow) = self.flows.get_mut(f) else {
-                served += 1;
-                continue;
-            };
-            let room = nic_room(&mut self.net.links, &self.routes, &self.slab, flow, now);
-            if room == 0 {
-                break;
-            }
-            flow.nic_parked = false;
-            let mut out = std::mem::take(&mut self.out);
-            out.room = room;
-            flow.on_nic_room(now, &mut out);
-            self.emit(f, out); // parks it again (at the back) if the queue refused again
-            served += 1;
-        }
-        let w = self.nic_waits.entry(l).or_default();
-        if served < waiting.len() {
-            let later = std::mem::take(&mut w.flows);
-            waiting.drain(..served);
-            waiting.extend(later);
-            w.flows = waiting;
-        }
-        if !w.flows.is_empty() && w.wake_at.is_none() {
-            let t = self.net.links[l as usize].next_start().unwrap_or(now).max(now);
-            if t == now && served == 0 {
-                // no room and nothing to wait for: the waiters try again on their own
-                // (their next ACK or timer)
-                for f in std::mem::take(&mut w.flows) {
-                    if let Some(flow) = self.flows.get_mut(f) {
-                        flow.nic_parked = false;
-                    }
-                }
-                return;
-            }
-            w.wake_at = Some(t);
-            self.events.push(t.ns(), Ev::NicWake(l));
         }
     }
 
