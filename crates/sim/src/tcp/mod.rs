@@ -23,6 +23,7 @@ pub mod gate;
 pub mod hystart;
 pub mod hystart_pp;
 pub mod limited_ss;
+pub mod local;
 pub mod receiver;
 pub mod recovery;
 pub mod sack;
