@@ -23,6 +23,7 @@ pub mod reorder;
 pub mod riops;
 pub mod schema;
 pub mod tcp;
+pub mod tcp_choices;
 pub mod topology;
 pub mod traffic;
 /// The datacenter workloads (traffic/workload.rs, traffic/cdf.rs): workload and incast traffic.

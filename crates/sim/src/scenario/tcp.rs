@@ -2,7 +2,7 @@
 //! scenario's table and then the defaults into `TcpParams`.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::core::time::SimTime;
 use crate::tcp::cc;
@@ -14,6 +14,7 @@ use crate::tcp::{HostProfile, RtoBackoffReset, SpDenial, SpMode, TcpParams};
 use super::common::{Dur, MAX_INIT_CWND};
 use super::gate::GateSpec;
 use super::recovery::{RecoverySpec, ReorderingSpec};
+pub use super::tcp_choices::*;
 
 /// TCP settings; every field optional, filled from the scenario's `[tcp]` table and
 /// then from the defaults of the host profile (`host`: Linux's unless set;
@@ -318,76 +319,6 @@ pub(crate) const D_SP_MODE: SpModeSpec = SpModeSpec::Off;
 pub(crate) const D_SP_LEN: u16 = 10;
 pub(crate) const D_SP_DENIAL: SpDenialSpec = SpDenialSpec::Fallback;
 pub(crate) const D_SP_ATTEMPTS: u8 = 3;
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AckBatchSpec {
-    /// ACK after this many data packets, 1..=100000.
-    pub pkts: u32,
-    /// ... or after this long since the first unacknowledged one; above 0, at most 10s.
-    pub timeout: Dur,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum HostSpec {
-    Linux,
-    Ns2,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum RtoFormulaSpec {
-    Rfc6298,
-    Linux,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum SlowStartExitSpec {
-    None,
-    Hystart,
-    #[serde(rename = "hystart++")]
-    HystartPp,
-    Limited,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum SackAfterRtoSpec {
-    Clear,
-    Keep,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum LocalDropSpec {
-    Ignore,
-    Cwr,
-    Hold,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum RtoBackoffResetSpec {
-    RttSample,
-    NewAck,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum SpModeSpec {
-    Off,
-    Flow,
-    Runs,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum SpDenialSpec {
-    Fallback,
-    Retry,
-}
 
 impl TcpSpec {
     /// This spec's fields over `base`'s.
