@@ -1,5 +1,5 @@
 """The library never imports the command line: the modules of `superpacket` other than the
-CLI's (cli, cli_*, and a cli package if there is one) do not import any CLI module, at
+CLI's (the superpacket.cli package) do not import any CLI module, at
 the top or inside a function, by `import`, `from ... import` (relative too) or
 importlib.import_module / __import__ with a literal name. An AST scan of the sources,
 so a lazy import inside a function counts as much as one at the top."""
@@ -18,7 +18,8 @@ def module_name(path: Path) -> str:
 
 
 def is_cli(module: str) -> bool:
-    """superpacket.cli, superpacket.cli_checks, superpacket.cli_sweep, superpacket.cli.* ..."""
+    """superpacket.cli and its modules (superpacket.cli.checks ...); a top-level cli_* module too,
+    should one appear."""
     parts = module.split(".")
     return len(parts) >= 2 and parts[0] == "superpacket" and (parts[1] == "cli" or parts[1].startswith("cli_"))
 
@@ -69,8 +70,8 @@ def test_the_scan_sees_imports():
     """The scan finds what is there: the CLI's own modules import each other; relative,
     lazy and importlib imports of a CLI module are caught; the library files scanned
     include sweeps and the experiments and no CLI module."""
-    cli = {m for _, m in imported_modules(PKG / "cli.py")}
-    assert "superpacket.cli_checks" in cli and "superpacket.cli_sweep" in cli
+    cli = {m for _, m in imported_modules(PKG / "cli" / "app.py")}
+    assert "superpacket.cli.checks" in cli and "superpacket.cli.sweep" in cli
     lazy = """
 def f():
     from .. import cli_checks
@@ -84,4 +85,5 @@ def f():
     names = {module_name(p) for p in library_files()}
     assert {"superpacket", "superpacket.sweeps", "superpacket.seeds", "superpacket.experiments.common"} <= names
     assert not any(is_cli(n) for n in names)
-    assert is_cli("superpacket.cli") and is_cli("superpacket.cli_checks") and not is_cli("superpacket.cluster")
+    assert is_cli("superpacket.cli") and is_cli("superpacket.cli.checks") and is_cli("superpacket.cli_checks")
+    assert not is_cli("superpacket.cluster")

@@ -1,4 +1,4 @@
-"""The `sweep` and `report` commands and `bench --sweep` (registered by cli.py).
+"""The `sweep` and `report` commands and `bench --sweep` (registered by superpacket.cli.app).
 
     superpacket sweep FILE.toml --param PATH=V1,V2 [--param ...] [--link NAME=PATH,PATH
                      [--label NAME=L1,L2]] [--seeds 1..N] [--out DIR]
@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from superpacket import cli_checks as checks
+from superpacket.cli import checks
 
-EXIT_BAD_INPUT = 2
+EXIT_BAD_INPUT = checks.EXIT_BAD_INPUT
 EXIT_RUNS_FAILED = 1
 EXIT_INTERRUPTED = 130
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 from pathlib import Path
 
 # the bounds and the seed parser are the library's (limits, seeds), shared with sweeps and
@@ -24,8 +25,22 @@ from superpacket.limits import (
 )
 from superpacket.seeds import SeedError
 
-__all__ = ["MAX_EXPERIMENT_SEEDS", "MAX_RUNS", "MAX_SIM_S", "MAX_SNAPLEN", "MIN_SIM_S", "U64_MAX", "SeedError",
-           "duration_s", "max_workers", "out_dir", "parse_seed", "parse_seeds", "scheduler", "workers"]
+__all__ = ["EXIT_BAD_INPUT", "MAX_EXPERIMENT_SEEDS", "MAX_RUNS", "MAX_SIM_S", "MAX_SNAPLEN", "MIN_SIM_S", "U64_MAX", "SeedError",
+           "duration_s", "fail", "join", "max_workers", "out_dir", "parse_seed", "parse_seeds", "scheduler", "workers"]
+
+#: Bad input (an invalid scenario or value, a missing file): one line on stderr, exit 2.
+EXIT_BAD_INPUT = 2
+
+
+def fail(msg: str) -> int:
+    """Prints `superpacket: msg` on stderr; the exit code of bad input."""
+    print(f"superpacket: {msg}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def join(names: list[str]) -> str:
+    """`a`, `a and b`, `a, b and c`: names in a message."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def out_dir(path: str, flag: str = "--out") -> str | None:

@@ -26,15 +26,15 @@ import inspect
 import json
 import math
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from superpacket import cli_checks as checks
+from superpacket.cli import checks
+from superpacket.cli.bench import cmd_bench
 
-EXIT_BAD_INPUT = 2
+EXIT_BAD_INPUT = checks.EXIT_BAD_INPUT
 #: Output closed early (`superpacket list | head -1`): as a tool killed by SIGPIPE.
 EXIT_BROKEN_PIPE = 128 + 13
 #: Ctrl-C (SIGINT): as a shell reports a command killed by it. The run stops within a
@@ -48,11 +48,6 @@ EXIT_INTERRUPTED = 128 + 2
 EXIT_OUT_OF_MEMORY = 1
 #: `validate`: a check outside its band.
 EXIT_CHECK_FAILED = 1
-
-
-def _fail(msg: str) -> int:
-    print(f"superpacket: {msg}", file=sys.stderr)
-    return EXIT_BAD_INPUT
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -76,16 +71,16 @@ def cmd_run(a: argparse.Namespace) -> int:
     from superpacket._core import ScenarioError
 
     if (a.pcap or a.pcap_snaplen is not None) and not a.out:
-        return _fail("--pcap needs --out DIR (the pcap files are written there)")
+        return checks.fail("--pcap needs --out DIR (the pcap files are written there)")
     if a.pcap_snaplen is not None and not 0 <= a.pcap_snaplen <= checks.MAX_SNAPLEN:
-        return _fail(f"--pcap-snaplen must be an integer in 0..{checks.MAX_SNAPLEN} (0: whole frames)")
+        return checks.fail(f"--pcap-snaplen must be an integer in 0..{checks.MAX_SNAPLEN} (0: whole frames)")
     if a.seed is not None:
         try:
             a.seed = checks.parse_seed(a.seed)  # text: the strict parser sweep and reproduce share
         except checks.SeedError as e:
-            return _fail(str(e))
+            return checks.fail(str(e))
     if bad := checks.out_dir(a.out) if a.out else None:
-        return _fail(bad)
+        return checks.fail(bad)
     from superpacket import packaged
 
     a.file = packaged.resolve(a.file)  # `incast`: the packaged example
@@ -102,9 +97,9 @@ def cmd_run(a: argparse.Namespace) -> int:
                       pcap=a.pcap, pcap_snaplen=a.pcap_snaplen)
         a.memory_estimate = res.memory_estimate_bytes  # named if the output runs out of memory
     except FileNotFoundError as e:
-        return _fail(f"{a.file}: {e} (packaged examples: {', '.join(packaged.examples())})")
+        return checks.fail(f"{a.file}: {e} (packaged examples: {', '.join(packaged.examples())})")
     except (ScenarioError, OSError, UnicodeDecodeError) as e:
-        return _fail(f"{a.file}: {e}")
+        return checks.fail(f"{a.file}: {e}")
     except _core.SimulationError as e:  # a panic inside the simulator: a bug, one line
         print(f"superpacket: {a.file}: {e}", file=sys.stderr)
         return 1
@@ -112,7 +107,7 @@ def cmd_run(a: argparse.Namespace) -> int:
         try:
             res.write(a.out)
         except OSError as e:
-            return _fail(f"--out {a.out}: {e}")
+            return checks.fail(f"--out {a.out}: {e}")
     elif res.pcap_links:
         print("superpacket: note: [output] pcap traces are written only with --out DIR", file=sys.stderr)
     if a.json:
@@ -217,223 +212,6 @@ def cmd_list(a: argparse.Namespace) -> int:
     return 0
 
 
-_BENCH_CHILD = "import sys; from superpacket import _core; print(_core.bench_p1(float(sys.argv[1])))"
-
-
-class BenchChildError(RuntimeError):
-    """A benchmark's fresh interpreter failed: its error's last line (`str`), and whether
-    that is bad input (a ScenarioError or ValueError: exit 2) or a bug (exit 1)."""
-
-    def __init__(self, stderr: str, returncode: int = 1) -> None:
-        lines = stderr.strip().splitlines()
-        super().__init__(lines[-1] if lines else f"the benchmark's interpreter failed (exit {returncode})")
-        self.bad_input = bool(lines) and lines[-1].startswith(("ValueError", "_core.ScenarioError",
-                                                               "superpacket._core.ScenarioError"))
-
-
-def _bench_child(script: str, *args: Any) -> dict[str, Any]:
-    """Runs a benchmark `script` in a fresh interpreter (so peak RSS is its own) with
-    `args` as its argv; its stdout's JSON, or BenchChildError with its stderr."""
-    r = subprocess.run([sys.executable, "-c", script, *map(str, args)], capture_output=True, text=True, check=False)
-    if r.returncode != 0:
-        raise BenchChildError(r.stderr, r.returncode)
-    out: dict[str, Any] = json.loads(r.stdout)
-    return out
-
-
-def _n(x: Any, scale: float = 1.0, spec: str = ".2f") -> str:
-    """A benchmark's figure for the screen; `-` where the run gives none (a rate over no
-    time, a CPU time too short to measure)."""
-    return "-" if x is None else format(x / scale, spec)
-
-
-def bench_p1(duration_s: float) -> dict[str, Any]:
-    """Runs P1 in a fresh interpreter that imports only the Rust core, so peak RSS is the
-    simulator's own."""
-    return _bench_child(_BENCH_CHILD, duration_s)
-
-
-_BENCH_FB_CHILD = ("import sys; from superpacket import _core; "
-                   "print(_core.bench_fast_burstiness(float(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == 'on'))")
-
-
-def bench_fast_burstiness(duration_s: float, txqueuelen: int, gate: bool) -> dict[str, Any]:
-    """The 622 Mb/s x 360 ms FAST run of Wei, Hegde and Low (PFLDnet 2005) in a fresh interpreter (peak RSS is
-    the simulator's own): wall time, and memory and packets alive at each tenth of the run."""
-    return _bench_child(_BENCH_FB_CHILD, duration_s, txqueuelen, "on" if gate else "off")
-
-
-def cmd_bench_fast_burstiness(a: argparse.Namespace) -> int:
-    if bad := checks.duration_s(a.duration):
-        return _fail(bad)
-    if not 1 <= a.txqueuelen <= 10_000_000:
-        return _fail("--txqueuelen: must be an integer in 1..10000000")
-    r = bench_fast_burstiness(a.duration, a.txqueuelen, a.gate == "on")
-    if a.json:
-        print(json.dumps(r, indent=2, sort_keys=True))
-        return 0
-    print(f"fast-burstiness: one FAST flow, 622 Mb/s x 360 ms, txqueuelen {a.txqueuelen}, "
-          f"burstiness control {a.gate}, {a.duration:g} simulated s")
-    print(f"  wall {_n(r['wall_s'], spec='.3f')} s   events {r['events']}   {_n(r['events_per_s'], 1e6)} M events/s")
-    print(f"  goodput {_n(r['goodput_bps'], 1e6, '.1f')} Mb/s   router drops {r['router_drops']}   "
-          f"sender drops {r['sender_drops']}")
-    rss = [s["rss_bytes"] / 2**20 for s in r["steps"] if s["rss_bytes"] is not None]
-    if rss:
-        print(f"  RSS over the run {rss[0]:.1f} .. {rss[-1]:.1f} MiB   peak packets live {r['peak_live_packets']}")
-    return 0
-
-
-_BENCH_DC_CHILD = ("import sys; from superpacket import _core; "
-                   "print(_core.bench_datacenter(int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])))")
-DC_HOSTS = (16, 128, 144, 1024)
-
-
-def bench_datacenter(hosts: int, duration_s: float, warmup_s: float) -> dict[str, Any]:
-    """Web search at 50 % load with DCTCP hosts on a fabric of `hosts` hosts (bench.rs
-    `run_datacenter`), in a fresh interpreter (peak RSS is the simulator's own)."""
-    return _bench_child(_BENCH_DC_CHILD, hosts, duration_s, warmup_s)
-
-
-def cmd_bench_datacenter(a: argparse.Namespace) -> int:
-    duration = 0.1 if a.duration is None else a.duration
-    if bad := checks.duration_s(duration):
-        return _fail(bad)
-    if not (math.isfinite(a.warmup) and 0 <= a.warmup <= 10):
-        return _fail(f"--warmup: must be a number of seconds in [0, 10] (got {a.warmup})")
-    if 0 < a.warmup < checks.MIN_SIM_S:
-        return _fail(f"--warmup: must be 0 or at least 1e-09 s, one step of the simulated clock (got {a.warmup:g})")
-    if a.hosts not in DC_HOSTS:
-        return _fail(f"--hosts: must be one of {', '.join(map(str, DC_HOSTS))} (got {a.hosts})")
-    r = bench_datacenter(a.hosts, duration, a.warmup)
-    if a.json:
-        print(json.dumps(r, indent=2, sort_keys=True))
-        return 0
-    print(f"datacenter: web search at 50 % load, DCTCP, {a.hosts} hosts ({r['nodes']} nodes, {r['links']} links), "
-          f"{duration:g} s after {a.warmup:g} s warm-up")
-    print(f"  wall {_n(r['wall_s'], spec='.3f')} s (CPU {_n(r['cpu_s'], spec='.3f')} s)   packet-hops "
-          f"{r['packet_hops']}   {_n(r['packet_hops_per_cpu_s'], 1e6)} M hops per CPU s "
-          f"({_n(r['cpu_ns_per_packet_hop'], spec='.0f')} ns each)")
-    print(f"  events {r['events']}   {_n(r['events_per_s'], 1e6)} M events/s (wall)   flows finished "
-          f"{r['flows_finished']}   peak RSS {_n(r['peak_rss_bytes'], 2**20, '.1f')} MiB")
-    return 0
-
-
-_BENCH_WEB_CHILD = """
-import json, resource, sys, time
-from superpacket import _core, api
-peak = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
-d = float(sys.argv[1])
-base = peak()
-text = _core.riops_web_toml(d)
-sim = _core.Simulation(text, "toml", 1)
-t0 = time.perf_counter()
-sim.run_until(d)
-wall = time.perf_counter() - t0
-run_peak = peak()
-box = [sim]
-del sim
-res = api._results_of(box, text, "toml", wall)
-print(json.dumps({"sim_s": d, "wall_s": wall, "flows": res.flows.height, "completed_flows":
-                  res.summary["completed_flows"], "baseline_rss_bytes": base, "peak_rss_run_bytes": run_peak,
-                  "peak_rss_bytes": peak(), "flows_frame_bytes": res.flows.estimated_size(),
-                  "flows_columns": res.flows.width}))
-"""
-
-
-def bench_riops_web(duration_s: float) -> dict[str, Any]:
-    """riops-web Exp1 with RIO-PS (bench.rs `riops_web_toml`) for `duration_s` simulated
-    seconds through the Python API, in a fresh interpreter: the peak RSS after the run
-    and after the results' DataFrames (memory of an open-loop workload)."""
-    return _bench_child(_BENCH_WEB_CHILD, duration_s)
-
-
-def cmd_bench_riops_web(a: argparse.Namespace) -> int:
-    duration = 600.0 if a.duration is None else a.duration
-    if bad := checks.duration_s(duration):
-        return _fail(bad)
-    r = bench_riops_web(duration)  # the child's error (e.g. the memory budget): cmd_bench
-    if a.json:
-        print(json.dumps(r, indent=2, sort_keys=True))
-        return 0
-    mb = 1e6
-    print(f"riops-web: Exp1 with RIO-PS, 874 web sessions plus foreground batches, {duration:g} simulated s, "
-          f"through superpacket.run's steps")
-    print(f"  wall {r['wall_s']:.1f} s   flows {r['flows']} ({r['completed_flows']} finished)")
-    print(f"  peak RSS: interpreter {r['baseline_rss_bytes'] / mb:.1f} MB, after the run "
-          f"{r['peak_rss_run_bytes'] / mb:.1f} MB, with the results {r['peak_rss_bytes'] / mb:.1f} MB "
-          f"(flows DataFrame {r['flows_frame_bytes'] / mb:.1f} MB, {r['flows_columns']} columns)")
-    return 0
-
-
-#: The options each benchmark uses (and the defaults of those that have one): an option
-#: given to a benchmark that does not use it is refused, not silently ignored.
-BENCH_OPTIONS: dict[str, dict[str, Any]] = {
-    "P1 (no --fast-burstiness, --sweep or --scenario)": {"duration": 5.0},
-    "--fast-burstiness": {"duration": 5.0, "txqueuelen": 10_000, "gate": "off"},
-    "--scenario datacenter": {"duration": None, "hosts": 144, "warmup": 0.02, "scenario": "datacenter"},
-    "--scenario riops-web": {"duration": None, "scenario": "riops-web"},
-    "--sweep": {"runs": 200, "workers": 2, "scenario": "incast"},
-}
-_BENCH_FLAGS = ("duration", "hosts", "warmup", "txqueuelen", "gate", "runs", "workers", "scenario")
-
-
-def _bench_mode(a: argparse.Namespace) -> tuple[str | None, str | None]:
-    """(the benchmark the options ask for, None) or (None, the line refusing them)."""
-    named = a.scenario if a.scenario in ("datacenter", "riops-web") and not a.sweep else None
-    if a.scenario is not None and named is None and not a.sweep:
-        return None, (f"--scenario {a.scenario}: not a benchmark (datacenter or riops-web); a scenario file is "
-                      "benchmarked with --sweep")
-    picked = [m for m, on in (("--fast-burstiness", a.fast_burstiness), ("--sweep", a.sweep),
-                              (f"--scenario {named}", named)) if on]
-    if len(picked) > 1:
-        return None, f"{picked[0]} and {picked[1]} are different benchmarks: give one"
-    mode = picked[0] if picked else next(iter(BENCH_OPTIONS))
-    for opt in _BENCH_FLAGS:
-        if getattr(a, opt) is not None and opt not in BENCH_OPTIONS[mode]:
-            users = [m.split(" (")[0] for m, o in BENCH_OPTIONS.items() if opt in o]
-            return None, f"--{opt} applies to {_join(users)} only"
-    return mode, None
-
-
-def cmd_bench(a: argparse.Namespace) -> int:
-    mode, bad = _bench_mode(a)
-    if mode is None:
-        return _fail(str(bad))
-    for opt, default in BENCH_OPTIONS[mode].items():
-        if getattr(a, opt) is None:
-            setattr(a, opt, default)
-    try:
-        if mode == "--scenario datacenter":
-            return cmd_bench_datacenter(a)
-        if mode == "--scenario riops-web":
-            return cmd_bench_riops_web(a)
-        if mode == "--fast-burstiness":
-            return cmd_bench_fast_burstiness(a)
-        if mode == "--sweep":
-            from superpacket import cli_sweep
-
-            return cli_sweep.cmd_bench_sweep(a)
-        return cmd_bench_p1(a)
-    except BenchChildError as e:  # checked input the benchmark still refused, or a bug: one line
-        print(f"superpacket: bench {mode.split(' (')[0]}: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT if e.bad_input else 1
-
-
-def cmd_bench_p1(a: argparse.Namespace) -> int:
-    if bad := checks.duration_s(a.duration):
-        return _fail(bad)
-    r = bench_p1(a.duration)
-    if a.json:
-        print(json.dumps(r, indent=2, sort_keys=True))
-        return 0
-    print(f"P1: 64 NewReno flows, 10 Gbps dumbbell, {a.duration:g} simulated s")
-    print(f"  wall {_n(r['wall_s'], spec='.3f')} s   events {r['events']}   {_n(r['events_per_s'], 1e6)} M events/s")
-    print(f"  bottleneck packets {r['bottleneck_pkts']}   {_n(r['bottleneck_pkts_per_s'], 1e6)} M pkts/s   "
-          f"utilisation {_n(r['bottleneck_utilization'], spec='.4f')}")
-    print(f"  peak RSS {_n(r['peak_rss_bytes'], 2**20, '.1f')} MiB   peak packets live {r['peak_live_packets']}")
-    return 0
-
-
 def _num(x: float) -> str:
     """4 decimals for small values, fewer digits for large ones (bit/s, kB/s)."""
     if isinstance(x, float) and math.isnan(x):
@@ -441,33 +219,29 @@ def _num(x: float) -> str:
     return f"{x:.4f}" if abs(x) < 1000 else f"{x:.6g}"
 
 
-def _join(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
 def cmd_reproduce(a: argparse.Namespace) -> int:
     from superpacket.experiments import EXPERIMENTS
 
     mod = EXPERIMENTS.get(a.name)
     if mod is None:
-        return _fail(f"unknown experiment {a.name!r}; available: {', '.join(sorted(EXPERIMENTS))}")
+        return checks.fail(f"unknown experiment {a.name!r}; available: {', '.join(sorted(EXPERIMENTS))}")
     seeds: list[int] | None = None
     if a.seeds is not None:
         # the syntax and parser of `sweep --seeds`: N (1..N), A..B, 1,3,5, 3..5,9
         try:
             seeds = checks.parse_seeds(a.seeds, limit=checks.MAX_EXPERIMENT_SEEDS, what="experiment")
         except checks.SeedError as e:
-            return _fail(str(e))
+            return checks.fail(str(e))
     if a.jitter_us is not None and not (math.isfinite(a.jitter_us) and a.jitter_us >= 0):
-        return _fail(f"--jitter-us must be >= 0 and finite (got {a.jitter_us:g})")
+        return checks.fail(f"--jitter-us must be >= 0 and finite (got {a.jitter_us:g})")
     if a.scheduler is not None and a.workers is not None:  # dask_client would ignore --workers
-        return _fail(f"--workers {a.workers}: applies to a local cluster; with --scheduler the cluster's own "
+        return checks.fail(f"--workers {a.workers}: applies to a local cluster; with --scheduler the cluster's own "
                      "workers run")
     bad = (checks.workers(a.workers) or checks.scheduler(a.scheduler)
            or (checks.duration_s(a.duration) if a.duration is not None else None)
            or (checks.out_dir(a.out) if a.out else None))
     if bad:
-        return _fail(bad)
+        return checks.fail(bad)
     # the experiment's own default number of seeds (10, our specification, unless it says otherwise)
     kw: dict[str, Any] = {} if seeds is None else {"seeds": seeds}
     # an option the experiment does not use is refused, not silently ignored (its OPTIONS)
@@ -480,14 +254,14 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
         if opt not in options:
             flag = {"qs": "--q", "duration_s": "--duration"}.get(opt, f"--{opt.replace('_', '-')}")
             users = sorted(n for n, m in EXPERIMENTS.items() if opt in getattr(m, "OPTIONS", ()))
-            return _fail(f"{flag} applies to {_join(users)} only")
+            return checks.fail(f"{flag} applies to {checks.join(users)} only")
         kw[opt] = value
     if hasattr(mod, "check_options"):
         accepted = inspect.signature(mod.check_options).parameters
         try:
             mod.check_options(**{k: v for k, v in kw.items() if k in accepted})
         except ValueError as e:
-            return _fail(str(e))
+            return checks.fail(str(e))
     if a.emit_scenarios is not None:
         return _emit_scenarios(a, mod, kw)
     # some experiments (dcr: 122 runs of 100 s per seed) run on a local cluster by default;
@@ -504,11 +278,11 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
                 with dask_client(a.scheduler, a.workers or None) as client:
                     r = mod.run(client=client, **kw)
             except OSError as e:  # e.g. no scheduler at --scheduler
-                return _fail(f"--scheduler {a.scheduler}: {e}" if a.scheduler else str(e))
+                return checks.fail(f"--scheduler {a.scheduler}: {e}" if a.scheduler else str(e))
         else:
             r = mod.run(**kw)
     except ScenarioError as e:  # an option the schema refuses (e.g. --duration past a monitor's reach)
-        return _fail(f"reproduce {a.name}: {' '.join(str(e).split())}")
+        return checks.fail(f"reproduce {a.name}: {' '.join(str(e).split())}")
     from superpacket import verdicts
 
     # how far this run is from the experiment's full scale, and how long it took: in
@@ -521,7 +295,7 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
             out.mkdir(parents=True, exist_ok=True)
             write_atomic(out / "summary.json", json.dumps({**r, "scale": sc}, indent=2, sort_keys=True) + "\n")
         except OSError as e:
-            return _fail(f"--out {a.out}: {e}")
+            return checks.fail(f"--out {a.out}: {e}")
     if a.json:
         print(json.dumps(r, indent=2, sort_keys=True))
         return 0
@@ -563,18 +337,18 @@ def _emit_scenarios(a: argparse.Namespace, mod: Any, kw: dict[str, Any]) -> int:
     given = [f for f, v in (("--out", a.out), ("--json", a.json or None), ("--scheduler", a.scheduler),
                             ("--workers", a.workers)) if v is not None]
     if given:
-        return _fail(f"--emit-scenarios writes the scenarios and runs nothing: {_join(given)} "
+        return checks.fail(f"--emit-scenarios writes the scenarios and runs nothing: {checks.join(given)} "
                      f"{'does' if len(given) == 1 else 'do'} not apply")
     if bad := checks.out_dir(a.emit_scenarios, "--emit-scenarios"):
-        return _fail(bad)
+        return checks.fail(bad)
     try:
         runs = emit.planned_runs(mod, **kw)
         files = emit.write_scenarios(runs, Path(a.emit_scenarios), a.name,
                                      shlex.join(["superpacket", *a.argv]))
     except ScenarioError as e:
-        return _fail(f"reproduce {a.name}: {' '.join(str(e).split())}")
+        return checks.fail(f"reproduce {a.name}: {' '.join(str(e).split())}")
     except OSError as e:  # FileExistsError included: an emitted file is never replaced
-        return _fail(f"--emit-scenarios {a.emit_scenarios}: {e}")
+        return checks.fail(f"--emit-scenarios {a.emit_scenarios}: {e}")
     seeds = sorted({s for f in files for s in f.seeds})
     from superpacket.experiments.common import seed_text
 
@@ -629,11 +403,11 @@ def cmd_validate(a: argparse.Namespace) -> int:
     from superpacket import validation
 
     if a.out is not None and (bad := checks.out_dir(a.out)):
-        return _fail(bad)
+        return checks.fail(bad)
     try:
         df = validation.validate(quick=a.quick, only=a.only, out=a.out)
     except validation.ValidationError as e:
-        return _fail(str(e))
+        return checks.fail(str(e))
     validation.print_table(df)
     if a.out is not None:
         print(f"results written to {a.out}/ (results.parquet, results.json, report.md, figures)")
@@ -674,10 +448,10 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--gate", choices=("on", "off"), default=None,
                    help="--fast-burstiness: burstiness control on or off (off)")
     b.set_defaults(fn=cmd_bench)
-    from superpacket import cli_sweep
+    from superpacket.cli import sweep
 
-    cli_sweep.add_bench_args(b)
-    cli_sweep.add_parsers(sub)
+    sweep.add_bench_args(b)
+    sweep.add_parsers(sub)
     v = sub.add_parser("validate", help="run the validation suite: the simulator against theory, case by case "
                                         "(a table of reference, ours, error, band and verdict)")
     v.add_argument("--quick", action="store_true",
@@ -746,6 +520,3 @@ def main(argv: list[str] | None = None) -> int:
         progress.lines_when_piped(False)
     return rc
 
-
-if __name__ == "__main__":
-    sys.exit(main())
