@@ -201,8 +201,8 @@ BENCH_REFUSED = [
 
 @pytest.mark.parametrize("args,name,why", BENCH_REFUSED, ids=[" ".join(c[0]) for c in BENCH_REFUSED])
 def test_bench_refuses_with_one_line_before_running(capsys, monkeypatch, args, name, why):
-    from superpacket import sweep_bench
     from superpacket.cli import bench
+    from superpacket.sweeps import bench as sweep_bench
 
     def never(*a, **k):  # the refusal comes before any benchmark starts
         raise AssertionError("a benchmark ran")

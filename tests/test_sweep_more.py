@@ -19,7 +19,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 import superpacket
-from superpacket import _toml, sweep_load, sweeps
+from superpacket import _toml, sweeps
+from superpacket.sweeps import load as sweep_load
 
 EXE = str(Path(sys.executable).parent / "superpacket")
 LIMIT = "topology.receiver_link.queue.limit"

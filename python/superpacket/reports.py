@@ -467,7 +467,8 @@ _SWEEP_METRICS = ("mean_fct_s", "flows_with_timeout", "completed_flows", "drops"
 def _sweep_report(d: Path) -> Doc:
     import polars as pl
 
-    from superpacket import _toml, figures, sweep_load, sweeps
+    from superpacket import _toml, figures, sweeps
+    from superpacket.sweeps import load as sweep_load
 
     meta = sweeps.read_meta(d)
     data = sweeps.load_sweep(d)

@@ -78,7 +78,7 @@ def cmd_report(a: argparse.Namespace) -> int:
 
 
 def cmd_bench_sweep(a: argparse.Namespace) -> int:
-    from superpacket import sweep_bench
+    from superpacket.sweeps import bench as sweep_bench
 
     if not 1 <= a.runs <= checks.MAX_RUNS:
         return _fail(f"--runs must be an integer in 1..{checks.MAX_RUNS} (got {a.runs})")
