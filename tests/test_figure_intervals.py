@@ -4,8 +4,8 @@ the interval and n. Checked on the drawn error bars themselves."""
 
 import matplotlib.pyplot as plt
 import pytest
-from superpacket import figures
 from superpacket.experiments.common import summarize
+from superpacket.reports import figures
 
 
 def drawn_bars(fig):

@@ -1,10 +1,10 @@
-"""superpacket.verdicts: a claim's number in words that agree with it in sign, the scale
+"""superpacket.reports.verdicts: a claim's number in words that agree with it in sign, the scale
 of a result and when its verdicts are indicative. Expected texts written out by hand."""
 
 import types
 
 import pytest
-from superpacket import verdicts
+from superpacket.reports import verdicts
 
 
 def test_a_cut_reads_the_right_way_round():

@@ -14,7 +14,7 @@ import math
 from typing import Any
 
 from superpacket.experiments.common import interval_kind
-from superpacket.figure_kit import (  # noqa: F401 (the kit's names, as builders and tests read them here)
+from superpacket.reports.figure_kit import (  # noqa: F401 (the kit's names, as builders and tests read them here)
     CLASS_COLORS,
     REGISTRY,
     SCHEME_COLORS,
@@ -27,7 +27,7 @@ from superpacket.figure_kit import (  # noqa: F401 (the kit's names, as builders
     _nan,
     register,
 )
-from superpacket.figures import OURS, PAPER, _f, plt
+from superpacket.reports.figures import OURS, PAPER, _f, plt
 
 
 def build(summary: dict[str, Any]) -> list[ExpFigure]:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from superpacket.experiments.common import interval_kind
-from superpacket.figure_kit import ExpFigure, register
-from superpacket.figures import _f, plt
+from superpacket.reports.figure_kit import ExpFigure, register
+from superpacket.reports.figures import _f, plt
 
 COLORS = {"spoof-flood": "#d62728", "spoof-flood-aimed": "#8c564b", "bloom-pollution": "#ff7f0e", "outstanding-drain": "#9467bd",
           "epoch-sync": "#1f77b4"}

@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from superpacket.figure_kit import ExpFigure, _ebar, _err, _grid, _legend_below, _nan, register
-from superpacket.figures import OURS, PAPER, _f
+from superpacket.reports.figure_kit import ExpFigure, _ebar, _err, _grid, _legend_below, _nan, register
+from superpacket.reports.figures import OURS, PAPER, _f
 
 ROUTER = "#d62728"
 SENDER = "#ff7f0e"
@@ -35,7 +35,7 @@ def _main(variants: list[str]) -> list[str]:
 
 
 def _order(s: dict[str, Any], names: list[str]) -> list[str]:
-    from superpacket.figure_kit import variant_order
+    from superpacket.reports.figure_kit import variant_order
 
     return variant_order(str(s.get("experiment")), names)
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from superpacket.experiments.common import interval_kind
-from superpacket.figure_kit import ExpFigure, _err, register
-from superpacket.figures import _f, plt
+from superpacket.reports.figure_kit import ExpFigure, _err, register
+from superpacket.reports.figures import _f, plt
 
 METRICS = (("small_p99_slowdown", "small flows (< 100 KB): p99 slowdown"),
            ("small_mean_slowdown", "small flows: mean slowdown"),

@@ -13,8 +13,8 @@ from typing import Any
 from matplotlib.colors import LogNorm
 from matplotlib.patches import Rectangle
 
-from superpacket.figure_kit import ExpFigure, register
-from superpacket.figures import _f, plt
+from superpacket.reports.figure_kit import ExpFigure, register
+from superpacket.reports.figures import _f, plt
 
 REL_RANGE = 4.0  # the colour scale runs from 1/4 to 4 x DropTail (log), saturated beyond
 POINT_STYLE = {"paper": ("#000000", "-"), "datacenter": ("#000000", "--")}

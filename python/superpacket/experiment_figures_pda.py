@@ -13,8 +13,8 @@ from typing import Any
 from matplotlib.ticker import FuncFormatter
 
 from superpacket.experiments.common import interval_kind
-from superpacket.figure_kit import ExpFigure, _ebar, _err, _grid, _legend_below, _nan, register
-from superpacket.figures import OURS, PAPER, _f
+from superpacket.reports.figure_kit import ExpFigure, _ebar, _err, _grid, _legend_below, _nan, register
+from superpacket.reports.figures import OURS, PAPER, _f
 
 MBS_SCHEME_STYLE = {"window": ("#7f7f7f", "o", "window bursts (fixed window, ACK-clocked)"),
                     "paced": (OURS, "s", "paced bursts (bursts gate)")}

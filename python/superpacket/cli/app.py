@@ -283,7 +283,7 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
             r = mod.run(**kw)
     except ScenarioError as e:  # an option the schema refuses (e.g. --duration past a monitor's reach)
         return checks.fail(f"reproduce {a.name}: {' '.join(str(e).split())}")
-    from superpacket import verdicts
+    from superpacket.reports import verdicts
 
     # how far this run is from the experiment's full scale, and how long it took: in
     # summary.json (the report's first line), not in --json (the experiment's result as the

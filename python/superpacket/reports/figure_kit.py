@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from superpacket.figures import OURS, _f, plt
+from superpacket.reports.figures import OURS, _f, plt
 
 
 @dataclass
