@@ -36,7 +36,7 @@ def v(result, name):
 
 
 def test_layout_and_registration(result):
-    assert EXPERIMENTS["attacks"] is attacks
+    assert EXPERIMENTS["attacks"] is attacks.EXPERIMENT
     assert result["experiment"] == "attacks" and result["seeds"] == 1 and result["quick"]
     names = [f"none/0/{d}" for d in attacks.DEFENCES] + [
         f"{a}/{r}/{d}" for a in attacks.ATTACKS for r in attacks.QUICK_RATES for d in attacks.DEFENCES]

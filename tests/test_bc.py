@@ -109,7 +109,7 @@ def test_variants():
     for bad in ("cubic/txq100", "fast/q100", "fast/txq100/x", "fast"):
         with pytest.raises(BcInputError, match=r"^variant: unknown"):
             parse_variant(bad)
-    assert EXPERIMENTS["fast-burstiness"] is fast_burstiness and EXPERIMENTS["datatag"] is datatag
+    assert EXPERIMENTS["fast-burstiness"] is fast_burstiness.EXPERIMENT and EXPERIMENTS["datatag"] is datatag.EXPERIMENT
 
 
 # ---- the claims' logic on hand-made summaries ---------------------------------------------

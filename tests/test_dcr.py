@@ -284,7 +284,7 @@ def test_bad_input_on_the_command_line(args, needle):
 
 
 def test_registered():
-    assert EXPERIMENTS["dcr"] is dcr and EXPERIMENTS["dcr-multihop"] is dcr_multihop
+    assert EXPERIMENTS["dcr"] is dcr.EXPERIMENT and EXPERIMENTS["dcr-multihop"] is dcr_multihop.EXPERIMENT
     assert dcr.PROTOCOLS == ("ltcp", "highspeed", "bic", "htcp")
     assert dcr.QS == (0.0, 0.001, 0.01, 0.05, 0.1)
 

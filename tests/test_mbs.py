@@ -209,7 +209,7 @@ def test_bad_input_on_the_command_line(args, needle):
 
 
 def test_registered():
-    assert EXPERIMENTS["mbs"] is mbs and EXPERIMENTS["lion"] is lion
+    assert EXPERIMENTS["mbs"] is mbs.EXPERIMENT and EXPERIMENTS["lion"] is lion.EXPERIMENT
     r = subprocess.run([EXE, "list"], capture_output=True, text=True, check=False)
     assert r.returncode == 0 and "  mbs  " in r.stdout and "  lion  " in r.stdout
     # the non-TCP traffic kinds and the send gates are listed from the registries

@@ -86,8 +86,8 @@ def test_every_experiment_hands_the_given_seeds_to_run_seeds(name, monkeypatch):
         seen["series_seed"] = getattr(run_one, "keywords", {}).get("series_seed")
         raise _Stop
 
-    owner = mod
-    if not hasattr(mod, "run_seeds"):  # datatag, fast-burstiness: through bc_common
+    owner = mod.module
+    if not hasattr(owner, "run_seeds"):  # datatag, fast-burstiness: through bc_common
         from superpacket.experiments import bc_common as owner
     monkeypatch.setattr(owner, "run_seeds", record)
     with pytest.raises(_Stop):

@@ -53,8 +53,8 @@ def check_layout(r, name, variants, metrics):
 
 
 def test_registered():
-    assert EXPERIMENTS["short-long"] is short_long
-    assert EXPERIMENTS["jumbo"] is jumbo
+    assert EXPERIMENTS["short-long"] is short_long.EXPERIMENT
+    assert EXPERIMENTS["jumbo"] is jumbo.EXPERIMENT
 
 
 def test_short_long_layout_and_both_variants():

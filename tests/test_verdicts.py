@@ -1,9 +1,10 @@
 """superpacket.reports.verdicts: a claim's number in words that agree with it in sign, the scale
 of a result and when its verdicts are indicative. Expected texts written out by hand."""
 
-import types
+import inspect
 
 import pytest
+from superpacket.experiments import EXPERIMENTS, short_long
 from superpacket.reports import verdicts
 
 
@@ -45,18 +46,20 @@ def test_other_numbers_judged():
      "quick scale (verdicts indicative): 10 seed(s) of the default 10; took 61.5 s"),
 ])
 def test_scale(summary, quick, indicative, text):
-    mod = types.SimpleNamespace(run=lambda seeds=10, quick=False: None)  # an experiment of default 10 seeds
-    sc = verdicts.scale(summary, mod, quick=quick, wall_s=61.5)
+    sc = verdicts.scale(summary, short_long.EXPERIMENT, quick=quick, wall_s=61.5)  # default 10 seeds
     assert sc["indicative"] is indicative
     assert verdicts.scale_text(sc) == text
     assert verdicts.verdict({"holds": False}, sc["indicative"]) == "fails" + (" (indicative)" if indicative else "")
 
 
 def test_default_seeds():
-    assert verdicts.default_seeds(types.SimpleNamespace(DEFAULT_SEEDS=2, run=lambda seeds=2: None)) == 2
-    assert verdicts.default_seeds(types.SimpleNamespace(run=lambda seeds=3: None)) == 3
-    # seeds=None: the experiment picks (10 at full scale)
-    assert verdicts.default_seeds(types.SimpleNamespace(run=lambda seeds=None: None)) == 10
+    assert verdicts.default_seeds(EXPERIMENTS["dcr"]) == 2 and verdicts.default_seeds(EXPERIMENTS["jumbo"]) == 10
+    assert verdicts.default_seeds(None) is None
+    # each record's default is its run's default where run names one (seeds=None: the
+    # experiment picks, 10 at full scale)
+    for name, exp in EXPERIMENTS.items():
+        d = inspect.signature(exp.run).parameters["seeds"].default
+        assert exp.default_seeds == (10 if d is None else d), name
 
 
 def test_the_papers_number_from_the_claims_text():

@@ -29,9 +29,12 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from superpacket.cli import checks
+
+if TYPE_CHECKING:
+    from superpacket.experiments.record import Experiment
 from superpacket.cli.bench import cmd_bench
 
 EXIT_BAD_INPUT = checks.EXIT_BAD_INPUT
@@ -193,9 +196,8 @@ def cmd_list(a: argparse.Namespace) -> int:
     from superpacket.experiments import EXPERIMENTS
 
     print("built-in experiments (superpacket reproduce NAME):")
-    for name, mod in EXPERIMENTS.items():
-        first = (mod.__doc__ or "").strip().splitlines()[0] if mod.__doc__ else ""
-        print(f"  {name}  {first}")
+    for name, exp in EXPERIMENTS.items():
+        print(f"  {name}  {exp.summary()}")
     print("benchmarks:\n  P1  dumbbell of 64 long-lived NewReno flows, 10 Gbps (superpacket bench)")
     import json
     import textwrap
@@ -222,8 +224,8 @@ def _num(x: float) -> str:
 def cmd_reproduce(a: argparse.Namespace) -> int:
     from superpacket.experiments import EXPERIMENTS
 
-    mod = EXPERIMENTS.get(a.name)
-    if mod is None:
+    exp = EXPERIMENTS.get(a.name)
+    if exp is None:
         return checks.fail(f"unknown experiment {a.name!r}; available: {', '.join(sorted(EXPERIMENTS))}")
     seeds: list[int] | None = None
     if a.seeds is not None:
@@ -244,8 +246,8 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
         return checks.fail(bad)
     # the experiment's own default number of seeds (10, our specification, unless it says otherwise)
     kw: dict[str, Any] = {} if seeds is None else {"seeds": seeds}
-    # an option the experiment does not use is refused, not silently ignored (its OPTIONS)
-    options = getattr(mod, "OPTIONS", ())
+    # an option the experiment does not use is refused, not silently ignored (its record's options)
+    options = exp.options
     given = (("protocols", a.protocols), ("qs", a.q), ("regime", a.regime), ("duration_s", a.duration),
              ("jitter_us", a.jitter_us), ("admit_syn", a.admit_syn or None), ("quick", a.quick or None))
     for opt, value in given:
@@ -253,20 +255,20 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
             continue
         if opt not in options:
             flag = {"qs": "--q", "duration_s": "--duration"}.get(opt, f"--{opt.replace('_', '-')}")
-            users = sorted(n for n, m in EXPERIMENTS.items() if opt in getattr(m, "OPTIONS", ()))
+            users = sorted(n for n, e in EXPERIMENTS.items() if opt in e.options)
             return checks.fail(f"{flag} applies to {checks.join(users)} only")
         kw[opt] = value
-    if hasattr(mod, "check_options"):
-        accepted = inspect.signature(mod.check_options).parameters
+    if exp.check_options is not None:
+        accepted = inspect.signature(exp.check_options).parameters
         try:
-            mod.check_options(**{k: v for k, v in kw.items() if k in accepted})
+            exp.check_options(**{k: v for k, v in kw.items() if k in accepted})
         except ValueError as e:
             return checks.fail(str(e))
     if a.emit_scenarios is not None:
-        return _emit_scenarios(a, mod, kw)
+        return _emit_scenarios(a, exp, kw)
     # some experiments (dcr: 122 runs of 100 s per seed) run on a local cluster by default;
     # --workers 0 runs them one after another in this process
-    parallel = a.scheduler or a.workers or (a.workers is None and getattr(mod, "PARALLEL_BY_DEFAULT", False))
+    parallel = a.scheduler or a.workers or (a.workers is None and exp.parallel_by_default)
     from superpacket._core import ScenarioError
 
     t0 = time.monotonic()
@@ -276,11 +278,11 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
 
             try:
                 with dask_client(a.scheduler, a.workers or None) as client:
-                    r = mod.run(client=client, **kw)
+                    r = exp.run(client=client, **kw)
             except OSError as e:  # e.g. no scheduler at --scheduler
                 return checks.fail(f"--scheduler {a.scheduler}: {e}" if a.scheduler else str(e))
         else:
-            r = mod.run(**kw)
+            r = exp.run(**kw)
     except ScenarioError as e:  # an option the schema refuses (e.g. --duration past a monitor's reach)
         return checks.fail(f"reproduce {a.name}: {' '.join(str(e).split())}")
     from superpacket.reports import verdicts
@@ -288,7 +290,7 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
     # how far this run is from the experiment's full scale, and how long it took: in
     # summary.json (the report's first line), not in --json (the experiment's result as the
     # Python API returns it, the same for the same seeds)
-    sc = verdicts.scale(r, mod, quick=bool(a.quick), wall_s=round(time.monotonic() - t0, 3))
+    sc = verdicts.scale(r, exp, quick=bool(a.quick), wall_s=round(time.monotonic() - t0, 3))
     if a.out:
         out = Path(a.out)
         try:
@@ -326,7 +328,7 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
     return 0
 
 
-def _emit_scenarios(a: argparse.Namespace, mod: Any, kw: dict[str, Any]) -> int:
+def _emit_scenarios(a: argparse.Namespace, exp: Experiment, kw: dict[str, Any]) -> int:
     """`reproduce NAME --emit-scenarios DIR`: the experiment's scenarios as TOML files in
     DIR (one per variant, or per distinct scenario of a variant), listed; nothing runs."""
     import shlex
@@ -342,7 +344,7 @@ def _emit_scenarios(a: argparse.Namespace, mod: Any, kw: dict[str, Any]) -> int:
     if bad := checks.out_dir(a.emit_scenarios, "--emit-scenarios"):
         return checks.fail(bad)
     try:
-        runs = emit.planned_runs(mod, **kw)
+        runs = emit.planned_runs(exp, **kw)
         files = emit.write_scenarios(runs, Path(a.emit_scenarios), a.name,
                                      shlex.join(["superpacket", *a.argv]))
     except ScenarioError as e:

@@ -79,6 +79,6 @@ def variant_order(experiment: str, names: list[str]) -> list[str]:
     """The experiment's own order of variants (summary.json's keys are sorted)."""
     from superpacket.experiments import EXPERIMENTS
 
-    mod = EXPERIMENTS.get(experiment)
-    known = list(getattr(mod, "VARIANTS", None) or getattr(mod, "PAPER", {}) or [])
+    exp = EXPERIMENTS.get(experiment)
+    known = list(exp.variants) if exp is not None else []
     return [v for v in known if v in names] + sorted(v for v in names if v not in known)

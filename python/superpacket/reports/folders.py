@@ -66,14 +66,14 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
     from superpacket.reports import figures, verdicts
     from superpacket.reports.figure_kit import variant_order
 
-    mod = EXPERIMENTS.get(s["experiment"])
+    exp = EXPERIMENTS.get(s["experiment"])
     order = variant_order(s["experiment"], list(s["variants"]))
     variants: dict[str, dict[str, Any]] = {v: s["variants"][v] for v in order}
     paper: dict[str, dict[str, Any]] = s.get("paper", {})
     if "per_flow" in s:
         s = {**s, "per_flow": {v: s["per_flow"][v] for v in order if v in s["per_flow"]}}
     seeds = int(s["seeds"])
-    sc = verdicts.scale(s, mod)
+    sc = verdicts.scale(s, exp)
     doc = Doc(f"Experiment {s['experiment']}: ours vs the paper", d)
 
     # ---- scale ----------------------------------------------------------------------------
@@ -103,11 +103,11 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
 
     # ---- figures --------------------------------------------------------------------------
     metrics = _metrics(variants)
-    bars = metrics if getattr(mod, "GENERIC_BARS", True) else []
+    bars = metrics if exp is None or exp.generic_bars else []
     extra = experiment_figures.build(s)
     if bars or "per_flow" in s or "regimes" in s or extra:
         doc.h("Figures")
-    # a bar per variant and metric; an experiment with many variants (GENERIC_BARS = False)
+    # a bar per variant and metric; an experiment with many variants (generic_bars=False)
     # draws its own figures instead (experiment_figures)
     for m in bars:
         doc.figure(figures.bars_vs_paper(m, variants, paper, seeds), f"metric_{m}",
@@ -144,7 +144,7 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
     doc.table(["variant", "metric", f"ours: mean [{interval_kind(seeds)}] n", "paper"], rows,
               title="Results per variant and metric")
     # an experiment's own tables: summary key -> (title, column order or None), each a list of rows
-    for key, (title, cols) in getattr(mod, "REPORT_TABLES", {}).items():
+    for key, (title, cols) in (exp.report_tables if exp is not None else {}).items():
         trows = s.get(key) or []
         if trows:
             present = list(dict.fromkeys(k for r in trows for k in r))

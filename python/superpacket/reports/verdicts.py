@@ -6,30 +6,20 @@ on, worded so that its sign agrees with the words ("796.8 % above droptail's", n
 
 from __future__ import annotations
 
-import inspect
 import math
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-#: An experiment's default number of seeds when its `run` names none (`seeds=None`).
-FALLBACK_DEFAULT_SEEDS = 10
+if TYPE_CHECKING:
+    from superpacket.experiments.record import Experiment
 
-
-def default_seeds(mod: Any) -> int | None:
-    """The seeds an experiment runs at full scale: its DEFAULT_SEEDS, else the integer
-    default of its `run(seeds=...)`, else FALLBACK_DEFAULT_SEEDS; None for no module."""
-    if mod is None:
-        return None
-    if isinstance(getattr(mod, "DEFAULT_SEEDS", None), int):
-        return int(mod.DEFAULT_SEEDS)
-    try:
-        d = inspect.signature(mod.run).parameters["seeds"].default
-    except (AttributeError, KeyError, TypeError, ValueError):
-        return FALLBACK_DEFAULT_SEEDS
-    return d if isinstance(d, int) and not isinstance(d, bool) else FALLBACK_DEFAULT_SEEDS
+def default_seeds(exp: Experiment | None) -> int | None:
+    """The seeds an experiment runs at full scale (its record's default_seeds); None for
+    no experiment (a summary of an experiment this version does not know)."""
+    return None if exp is None else exp.default_seeds
 
 
-def scale(summary: dict[str, Any], mod: Any = None, quick: bool | None = None,
+def scale(summary: dict[str, Any], exp: Experiment | None = None, quick: bool | None = None,
           wall_s: float | None = None) -> dict[str, Any]:
     """The scale of a result: {"quick", "seeds", "default_seeds", "indicative", "durations",
     "wall_s"}. Indicative: run with `--quick` or with fewer seeds than the experiment's
@@ -39,7 +29,7 @@ def scale(summary: dict[str, Any], mod: Any = None, quick: bool | None = None,
         return summary["scale"]
     q = bool(summary.get("quick", False) if quick is None else quick)
     n = int(summary.get("seeds") or len(summary.get("seed_list") or []))
-    full = default_seeds(mod)
+    full = default_seeds(exp)
     durations = {k: p.get("value") for k, p in (summary.get("params") or {}).items()
                  if "duration" in k and isinstance(p, dict)}
     return {"quick": q, "seeds": n, "default_seeds": full,
