@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from superpacket import experiment_figures
 from superpacket.experiments import EXPERIMENTS, attacks
+from superpacket.reports import figure_kit
 
 EXE = str(Path(sys.executable).parent / "superpacket")
 TABLE_BYTES = 2 * 8192 * 24
@@ -129,7 +129,7 @@ def test_failing_claims_are_named(result):
 
 
 def test_figure(result):
-    figs = experiment_figures.build(result)
+    figs = figure_kit.build(result)
     assert [f.name for f in figs] == ["attacks_victim_fct"]
     assert set(figs[0].data) == {f"{a}/{d}" for a in attacks.ATTACKS for d in attacks.DEFENCES}
 

@@ -22,9 +22,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from superpacket import api, experiment_figures, reports
+from superpacket import api, reports
 from superpacket.experiments import EXPERIMENTS, bc_common, datatag, fast_burstiness
 from superpacket.experiments.bc_common import BcInputError, parse_variant, variant_name
+from superpacket.reports import figure_kit
 
 EXE = str(Path(sys.executable).parent / "superpacket")
 PAYLOAD = 1460 / 1500  # a full packet's payload share
@@ -361,7 +362,7 @@ def test_report_folder_has_its_figures(which, small_fb, small_dt, tmp_path):
 
 @needs_sim
 def test_figures_plot_the_summary(small_fb):
-    figs = {f.name: f for f in experiment_figures.build(small_fb)}
+    figs = {f.name: f for f in figure_kit.build(small_fb)}
     d = figs["fast-burstiness_drops_throughput"].data
     assert d["variants"] == fast_burstiness.VARIANTS
     assert d["router_drops"] == [small_fb["variants"][v]["router_drops"] for v in fast_burstiness.VARIANTS]
@@ -370,7 +371,7 @@ def test_figures_plot_the_summary(small_fb):
     z = figs["fast-burstiness_queue_vs_prediction"].data
     assert set(z) == {v for v in fast_burstiness.VARIANTS if not v.endswith("newreno-recovery")}
     for f in figs.values():
-        experiment_figures.plt.close(f.fig)
+        figure_kit.plt.close(f.fig)
 
 
 @needs_sim

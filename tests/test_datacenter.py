@@ -16,9 +16,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from superpacket import api, experiment_figures, reports
+from superpacket import api, reports
 from superpacket.experiments import EXPERIMENTS, datacenter
 from superpacket.experiments.datacenter import QUICK
+from superpacket.reports import figure_kit
 
 EXE = str(Path(sys.executable).parent / "superpacket")
 US = 1e-6
@@ -259,7 +260,7 @@ def test_queue_series_kept_for_the_first_seed_at_the_figure_load():
 
 def test_quick_report(quick):
     s, out = quick
-    figs = experiment_figures.build(s)
+    figs = figure_kit.build(s)
     assert [f.name for f in figs] == ["datacenter_overview", "datacenter_slowdown_vs_size", "datacenter_queues"]
     # the queue figure draws the first seed's series, its legend's p99 the summary's metric
     qd = figs[2].data["web_search/leaf0->h0_0/dctcp"]

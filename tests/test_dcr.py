@@ -21,9 +21,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from superpacket import _core, api, experiment_figures, reports
+from superpacket import _core, api, reports
 from superpacket.experiments import EXPERIMENTS, dcr, dcr_multihop
 from superpacket.experiments.dcr_common import DcrInputError, jain
+from superpacket.reports import figure_kit
 
 EXE = str(Path(sys.executable).parent / "superpacket")
 SMALL = {"rate_bps": 100e6, "duration_s": 10.0}
@@ -316,7 +317,7 @@ def test_report_folder_has_its_figures(which, small, small_mh, tmp_path):
 
 
 def test_figures_plot_the_summary(small, small_mh):
-    figs = {f.name: f for f in experiment_figures.build(small)}
+    figs = {f.name: f for f in figure_kit.build(small)}
     assert sorted(figs) == sorted(DCR_FIGURES)
     u = figs["dcr_utilisation_vs_q"].data
     for cc in PROTOS:
@@ -330,9 +331,9 @@ def test_figures_plot_the_summary(small, small_mh):
     for v, x in small["series"].items():
         assert cw[f"{v}#0"]["cwnd_pkts"] == pytest.approx(x["cwnd_pkts"]["0"]), v
     assert set(small["series"]) == {f"{cc}{r}/reorder/q0.01" for cc in PROTOS for r in ("", "-dcr", "-ncr")}
-    m = {f.name: f for f in experiment_figures.build(small_mh)}
+    m = {f.name: f for f in figure_kit.build(small_mh)}
     d = m["dcr_multihop_utilisation"].data["utilisation_r3-r2-dcr"]
     assert d["ours"]["ltcp"] == small_mh["variants"]["ltcp-dcr"]["utilisation_r3-r2_window"]
     assert d["paper"]["ltcp"] == pytest.approx(0.9665)
     for f in list(figs.values()) + list(m.values()):
-        experiment_figures.plt.close(f.fig)
+        figure_kit.plt.close(f.fig)

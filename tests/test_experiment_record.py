@@ -5,6 +5,8 @@ experiment's options, seeds and report settings from."""
 
 import inspect
 import pkgutil
+import subprocess
+import sys
 from importlib import import_module
 from pathlib import Path
 
@@ -52,3 +54,19 @@ def test_options_are_run_parameters(name):
         checked = set(inspect.signature(exp.check_options).parameters)
         assert checked & set(exp.options) or checked <= set(params), name
     assert list(exp.variants) == list(dict.fromkeys(exp.variants)), name  # an order, no repeats
+
+
+def test_figures_are_named_by_the_record_and_load_only_when_drawn():
+    """Each builder the records name exists in superpacket.experiments.figures; importing
+    the experiments (as `reproduce` and the Dask workers do) loads none of them, nor
+    matplotlib: nothing registers itself as a side effect of an import."""
+    named = {n: e.figures for n, e in EXPERIMENTS.items() if e.figures}
+    assert len(named) >= 13
+    for name, ref in named.items():
+        assert ref.startswith("superpacket.experiments.figures."), name
+        assert callable(EXPERIMENTS[name].figure_builder()), name
+    code = ("import sys, superpacket.experiments; "
+            "print(sorted(m for m in sys.modules if m.startswith(('matplotlib', 'superpacket.experiments.figures', "
+            "'superpacket.reports'))))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert r.stdout.strip() == "[]", r.stdout

@@ -273,13 +273,14 @@ def test_map_relative_fct_and_effects(regime_map):
 
 
 def test_map_heatmaps_plot_the_summary(regime_map, tmp_path):
-    from superpacket import experiment_figures, reports
+    from superpacket import reports
+    from superpacket.reports import figure_kit
 
     d = tmp_path / "map"
     d.mkdir()
     (d / "summary.json").write_text(json.dumps(regime_map, sort_keys=True))
     s = json.loads((d / "summary.json").read_text())
-    (f,) = experiment_figures.build(s)
+    (f,) = figure_kit.build(s)
     assert f.name == "incast_map_heatmaps"
     rows = map_rows(s)
     assert sorted(f.data) == sorted(f"{v}/t={t}" for v in ("superpacket", "ideal") for t in (2, 5, 10, 20))

@@ -19,9 +19,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from superpacket import experiment_figures, reports
+from superpacket import reports
 from superpacket.experiments import EXPERIMENTS, lion, mbs
 from superpacket.experiments.pda_common import PdaInputError, mbs_fluid_pkts, rel_err
+from superpacket.reports import figure_kit
 
 EXE = str(Path(sys.executable).parent / "superpacket")
 
@@ -399,7 +400,7 @@ def test_report_folder_has_its_figures(which, small_mbs, small_lion, tmp_path):
 
 
 def test_figures_plot_the_summary(small_mbs, small_lion):
-    figs = {f.name: f for f in experiment_figures.build(small_mbs)}
+    figs = {f.name: f for f in figure_kit.build(small_mbs)}
     assert sorted(figs) == sorted(MBS_FIGURES)
     d = figs["mbs_drops_vs_burst"].data
     v = small_mbs["variants"]
@@ -409,11 +410,11 @@ def test_figures_plot_the_summary(small_mbs, small_lion):
     assert p["variants"][0] == "probe/onoff" and p["ours"][1] == v["probe/cbr-200Mbps"]["mbs_measured_pkts"]
     t = figs["mbs_probe_trains"].data["probe/onoff"]
     assert t["n"] == small_mbs["train_series"]["probe/onoff"]["n"]
-    lf = {f.name: f for f in experiment_figures.build(small_lion)}
+    lf = {f.name: f for f in figure_kit.build(small_lion)}
     seq = lf["lion_fig5_sequence"].data
     assert seq["paced"]["mbytes"][-1] == pytest.approx(small_lion["series"]["paced"]["bytes_received"][-1] / 1e6)
     for f in list(figs.values()) + list(lf.values()):
-        experiment_figures.plt.close(f.fig)
+        figure_kit.plt.close(f.fig)
 
 
 def test_command_line_json():

@@ -323,4 +323,5 @@ EXPERIMENT = Experiment(
     module=sys.modules[__name__],
     run=run,
     options=("quick",),  # the command line's --quick
+    figures="superpacket.experiments.figures.attacks:attacks",
 )

@@ -800,5 +800,6 @@ EXPERIMENT = Experiment(
     report_tables=REPORT_TABLES,
     options=("quick",),  # the command line's --quick
     parallel_by_default=True,  # 162 runs per seed at full scale: a local Dask cluster unless --workers 0
-    generic_bars=False,  # the report draws its own figures (experiment_figures_dc.py)
+    generic_bars=False,  # the report draws its own figures (figures/datacenter.py)
+    figures="superpacket.experiments.figures.datacenter:datacenter",
 )

@@ -89,5 +89,6 @@ EXPERIMENT = Experiment(
     report_tables=REPORT_TABLES,
     options=("duration_s", "quick"),  # the command line's --duration and --quick
     parallel_by_default=True,  # 14 runs of 60 s per seed: a local Dask cluster unless --workers 0
-    generic_bars=False,  # the report draws its own figures (experiment_figures_bc.py)
+    generic_bars=False,  # the report draws its own figures (figures/bc.py)
+    figures="superpacket.experiments.figures.bc:bc_figures",
 )

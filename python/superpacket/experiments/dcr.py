@@ -497,4 +497,5 @@ EXPERIMENT = Experiment(
     options=("protocols", "qs", "quick"),  # the command line's --protocols, --q and --quick
     parallel_by_default=True,  # the CLI runs it on a local Dask cluster unless told otherwise
     generic_bars=False,  # 100+ variants: the report draws the per-protocol figures instead
+    figures="superpacket.experiments.figures.dcr:dcr",
 )

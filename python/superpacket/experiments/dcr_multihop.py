@@ -445,4 +445,5 @@ EXPERIMENT = Experiment(
     options=("protocols", "qs", "quick"),  # the command line's --protocols, --q and --quick
     parallel_by_default=True,
     generic_bars=False,  # the report draws the slides' three tables as grouped bars instead
+    figures="superpacket.experiments.figures.dcr:dcr_multihop",
 )

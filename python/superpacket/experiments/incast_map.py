@@ -227,4 +227,5 @@ EXPERIMENT = Experiment(
     options=("jitter_us", "admit_syn", "quick"),  # the command line's --jitter-us, --admit-syn, --quick
     parallel_by_default=False,  # 810 runs of a few ms each: a local cluster costs more than it saves
     generic_bars=False,  # 81 points: the report draws the heatmaps instead
+    figures="superpacket.experiments.figures.incast_map:incast_map",
 )

@@ -224,4 +224,5 @@ EXPERIMENT = Experiment(
     module=sys.modules[__name__],
     run=run,
     variants=VARIANTS,
+    figures="superpacket.experiments.figures.jumbo:jumbo",
 )

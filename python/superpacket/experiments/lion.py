@@ -357,4 +357,5 @@ EXPERIMENT = Experiment(
     report_tables=REPORT_TABLES,
     options=("quick",),  # the command line's --quick
     parallel_by_default=False,  # 3 runs per seed of about 0.2 s each
+    figures="superpacket.experiments.figures.pda:lion",
 )

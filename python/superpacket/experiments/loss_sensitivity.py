@@ -198,4 +198,5 @@ EXPERIMENT = Experiment(
     module=sys.modules[__name__],
     run=run,
     options=("quick",),  # the command line's --quick
+    figures="superpacket.experiments.figures.loss_sensitivity:loss_sensitivity",
 )

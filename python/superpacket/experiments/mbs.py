@@ -589,4 +589,5 @@ EXPERIMENT = Experiment(
     # 25 runs per seed of 0.02-0.1 s each: one after another (--workers N for a local cluster)
     parallel_by_default=False,
     generic_bars=False,  # 20+ variants: the report draws drops against the burst size instead
+    figures="superpacket.experiments.figures.pda:mbs",
 )

@@ -5,7 +5,7 @@ instead of attributes looked up on the module.
 The record names the experiment, the paper and the part of it reproduced, how to run it
 (`run`, the command-line options it takes and the check of their values, its default
 seeds, whether it runs on a local Dask cluster by default), and what its report shows (the order of its variants, whether the generic bar
-charts are drawn, its extra tables). The claims are the run's own: each result's
+charts are drawn, its extra tables, its own figures). The claims are the run's own: each result's
 `claims` lists every claim with its text and its verdict.
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import import_module
 from types import ModuleType
 from typing import Any
 
@@ -74,6 +75,18 @@ class Experiment:
     generic_bars: bool = True
     #: Extra report tables: the result's key -> (title, columns).
     report_tables: Mapping[str, tuple[str, list[str]]] = field(default_factory=dict)
+    #: The report's own figures: "MODULE:FUNCTION" of a builder summary -> [ExpFigure] in
+    #: superpacket.experiments.figures, imported only when a report draws them (matplotlib
+    #: stays out of a run); None: the generic figures only.
+    figures: str | None = None
+
+    def figure_builder(self) -> Callable[[dict[str, Any]], list[Any]] | None:
+        """The builder `figures` names, imported now; None without one."""
+        if self.figures is None:
+            return None
+        module, _, function = self.figures.partition(":")
+        builder: Callable[[dict[str, Any]], list[Any]] = getattr(import_module(module), function)
+        return builder
 
     def summary(self) -> str:
         """The first line of the module's docstring (`superpacket list`)."""

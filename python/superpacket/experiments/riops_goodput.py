@@ -237,4 +237,5 @@ EXPERIMENT = Experiment(
     run=run,
     variants=VARIANTS,
     options=("quick",),  # the command line's --quick
+    figures="superpacket.experiments.figures.riops_goodput:riops_goodput",
 )

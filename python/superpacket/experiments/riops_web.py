@@ -463,4 +463,5 @@ EXPERIMENT = Experiment(
     run=run,
     variants=tuple(PAPER),
     options=("quick",),  # the command line's --quick
+    figures="superpacket.experiments.figures.riops_web:riops_web",
 )

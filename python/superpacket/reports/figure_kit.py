@@ -1,7 +1,8 @@
-"""What the experiment-specific report figures share: the figure record, the registry
-their builders register into, the colours, the error-bar and layout helpers, and the
-experiment's own order of variants. The builders (experiment_figures.py and its
-companion modules) import this; it imports none of them, so none imports another back.
+"""What the experiment-specific report figures share: the figure record, the colours, the
+error-bar and layout helpers, the experiment's own order of variants, and `build`, which
+draws an experiment's figures through its record. The builders
+(superpacket.experiments.figures) import this; it imports none of them (the record names
+its builder, loaded when drawn), so none imports another back.
 """
 
 from __future__ import annotations
@@ -23,17 +24,9 @@ class ExpFigure:
 
 
 Builder = Callable[[dict[str, Any]], list[ExpFigure]]
-REGISTRY: dict[str, Builder] = {}
 
 SCHEME_COLORS = {"droptail": "#7f7f7f", "red": "#ff7f0e", "riops": "#2ca02c", "superpacket": "#1f77b4"}
 CLASS_COLORS = {"special": OURS, "regular": "#ff7f0e", "short": "#2ca02c", "long": "#9467bd", "total": "#555555"}
-
-
-def register(experiment: str) -> Callable[[Builder], Builder]:
-    def deco(fn: Builder) -> Builder:
-        REGISTRY[experiment] = fn
-        return fn
-    return deco
 
 
 def _nan(xs: list[Any]) -> list[float]:
@@ -82,3 +75,13 @@ def variant_order(experiment: str, names: list[str]) -> list[str]:
     exp = EXPERIMENTS.get(experiment)
     known = list(exp.variants) if exp is not None else []
     return [v for v in known if v in names] + sorted(v for v in names if v not in known)
+
+
+def build(summary: dict[str, Any]) -> list[ExpFigure]:
+    """The experiment-specific figures of a summary: its experiment's builder (the record's
+    `figures`), or none for an experiment without one (or unknown)."""
+    from superpacket.experiments import EXPERIMENTS
+
+    exp = EXPERIMENTS.get(str(summary.get("experiment")))
+    builder = exp.figure_builder() if exp is not None else None
+    return builder(summary) if builder is not None else []

@@ -60,11 +60,10 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
     judged), then the figures, then the tables (long ones folded)."""
     import polars as pl
 
-    from superpacket import experiment_figures
     from superpacket.experiments import EXPERIMENTS
     from superpacket.experiments.common import seed_text
     from superpacket.reports import figures, verdicts
-    from superpacket.reports.figure_kit import variant_order
+    from superpacket.reports.figure_kit import build, variant_order
 
     exp = EXPERIMENTS.get(s["experiment"])
     order = variant_order(s["experiment"], list(s["variants"]))
@@ -104,11 +103,11 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
     # ---- figures --------------------------------------------------------------------------
     metrics = _metrics(variants)
     bars = metrics if exp is None or exp.generic_bars else []
-    extra = experiment_figures.build(s)
+    extra = build(s)
     if bars or "per_flow" in s or "regimes" in s or extra:
         doc.h("Figures")
     # a bar per variant and metric; an experiment with many variants (generic_bars=False)
-    # draws its own figures instead (experiment_figures)
+    # draws its own figures instead (superpacket.experiments.figures)
     for m in bars:
         doc.figure(figures.bars_vs_paper(m, variants, paper, seeds), f"metric_{m}",
                    f"{m} per variant: mean over {seeds} seeds with its {interval_kind(seeds)}, seeds as dots"

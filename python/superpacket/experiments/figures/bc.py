@@ -4,7 +4,7 @@ length over time (slides 3, 6-7, 28: the router queue and the sender's NIC queue
 packets lost at the router against those lost at the sender over time (slide 4), where
 the loss happened and the throughput per variant, and the 1 ms queue beside the queue the
 windows alone predict (slides 15 and 22: the burstiness the window control does not
-explain). Registered in experiment_figures' registry.
+explain).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from superpacket.reports.figure_kit import ExpFigure, _ebar, _err, _grid, _legend_below, _nan, register
+from superpacket.reports.figure_kit import ExpFigure, _ebar, _err, _grid, _legend_below, _nan
 from superpacket.reports.figures import OURS, PAPER, _f
 
 ROUTER = "#d62728"
@@ -204,7 +204,3 @@ def bc_figures(s: dict[str, Any]) -> list[ExpFigure]:
     if zoom:
         out.append(_zoom(s, zoom))
     return out
-
-
-register("fast-burstiness")(bc_figures)
-register("datatag")(bc_figures)

@@ -1,7 +1,7 @@
 """Report figure of `attacks`: the victims' mean FCT relative to the same seed without
 the attack, against the attack rate, one line per attack: defences off (dashed), the
-paper's four without source validation (dash-dot) and all on (solid), with the 2x line our specification's must-hold draws. Registered in
-experiment_figures' registry; drawn from a reproduce folder's summary.json only.
+paper's four without source validation (dash-dot) and all on (solid), with the 2x line our specification's must-hold draws. Drawn from a
+reproduce folder's summary.json only.
 """
 
 from __future__ import annotations
@@ -9,14 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from superpacket.experiments.common import interval_kind
-from superpacket.reports.figure_kit import ExpFigure, register
+from superpacket.reports.figure_kit import ExpFigure
 from superpacket.reports.figures import _f, plt
 
 COLORS = {"spoof-flood": "#d62728", "spoof-flood-aimed": "#8c564b", "bloom-pollution": "#ff7f0e", "outstanding-drain": "#9467bd",
           "epoch-sync": "#1f77b4"}
 
 
-@register("attacks")
 def attacks(s: dict[str, Any]) -> list[ExpFigure]:
     rows: list[dict[str, Any]] = [r for r in (s.get("table") or []) if r["attack"] != "none"]
     if not rows:

@@ -5,8 +5,7 @@ y; (2) the slowdown against flow size at the figure load, p50 (solid) and p99 (d
 per scheme in the size bins of at least MIN_BIN_FLOWS flows, log-log, one panel per workload;
 (3) the queue over time at the two sampled ports (host-facing, leaf uplink), the first
 seed at the figure load, one line per scheme, workloads in rows and ports in columns,
-with the port buffer and the DCTCP marking threshold K as reference lines. Registered in
-experiment_figures' registry.
+with the port buffer and the DCTCP marking threshold K as reference lines.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from superpacket.experiments.common import interval_kind
-from superpacket.reports.figure_kit import ExpFigure, _err, register
+from superpacket.reports.figure_kit import ExpFigure, _err
 from superpacket.reports.figures import _f, plt
 
 METRICS = (("small_p99_slowdown", "small flows (< 100 KB): p99 slowdown"),
@@ -34,7 +33,6 @@ def _order(items: list[str], known: tuple[str, ...]) -> list[str]:
     return [x for x in known if x in items] + sorted(x for x in items if x not in known)
 
 
-@register("datacenter")
 def datacenter(s: dict[str, Any]) -> list[ExpFigure]:
     from superpacket.experiments.datacenter import SCHEMES, WORKLOADS
 

@@ -1,8 +1,7 @@
 """Report figures of `incast-map`: one heatmap per variant and threshold t, access rate
 against one-way delay, coloured by the mean FCT relative to DropTail's (blue: super-packets
 help, red: they hurt, white: the same) and annotated with that ratio and the super-packets
-admitted at once. Registered in experiment_figures' registry; drawn from a reproduce
-folder's summary.json only.
+admitted at once. Drawn from a reproduce folder's summary.json only.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from typing import Any
 from matplotlib.colors import LogNorm
 from matplotlib.patches import Rectangle
 
-from superpacket.reports.figure_kit import ExpFigure, register
+from superpacket.reports.figure_kit import ExpFigure
 from superpacket.reports.figures import _f, plt
 
 REL_RANGE = 4.0  # the colour scale runs from 1/4 to 4 x DropTail (log), saturated beyond
@@ -24,7 +23,6 @@ def _axis(table: list[dict[str, Any]], key: str) -> list[Any]:
     return list(dict.fromkeys(r[key] for r in table))
 
 
-@register("incast-map")
 def incast_map(s: dict[str, Any]) -> list[ExpFigure]:
     table: list[dict[str, Any]] = s.get("map") or []
     if not table:

@@ -1,8 +1,8 @@
 """Report figures of the packet-drop-avoidance experiments (Jin (LBNL 2004)): `mbs` (drops
 against the burst size beside the measured MBS and the fluid model, the probe against the
 model, the probe's trains as the paper's Fig. 1 curve) and `lion` (the paper's Fig. 5:
-bytes received against time for both flows of each contest). Registered in
-experiment_figures' registry; drawn from a reproduce folder's summary.json only.
+bytes received against time for both flows of each contest). Drawn from a
+reproduce folder's summary.json only.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 from matplotlib.ticker import FuncFormatter
 
 from superpacket.experiments.common import interval_kind
-from superpacket.reports.figure_kit import ExpFigure, _ebar, _err, _grid, _legend_below, _nan, register
+from superpacket.reports.figure_kit import ExpFigure, _ebar, _err, _grid, _legend_below, _nan
 from superpacket.reports.figures import OURS, PAPER, _f
 
 MBS_SCHEME_STYLE = {"window": ("#7f7f7f", "o", "window bursts (fixed window, ACK-clocked)"),
@@ -38,7 +38,6 @@ def _vline_mbs(ax: Any, measured: float, model: float, data: dict[str, Any]) -> 
     data["mbs_measured_pkts"], data["mbs_model_pkts"] = measured, model
 
 
-@register("mbs")
 def mbs(s: dict[str, Any]) -> list[ExpFigure]:
     variants: dict[str, Any] = s.get("variants", {})
     sweep = _sweep(variants)
@@ -152,7 +151,6 @@ def mbs(s: dict[str, Any]) -> list[ExpFigure]:
 LION_STYLE = {"paced": (OURS, "PDA sender (Lion)"), "window": ("#ff7f0e", "window-based TCP")}
 
 
-@register("lion")
 def lion(s: dict[str, Any]) -> list[ExpFigure]:
     series: dict[str, Any] = {v: x for v, x in (s.get("series") or {}).items() if x and x.get("t_s")}
     if not series:
