@@ -18,7 +18,7 @@ schemes are `fast` (alpha 200, the Linux prototype's value: Jin, Wei and Low (IN
 
 Theory for the sender drops: a host's NIC queue holds only its flow's packets in flight,
 at most max cwnd = 4000 < 10,000, so with txqueuelen 10,000 no host drops, with or
-without reverse traffic (tests/test_bc.py).
+without reverse traffic (tests/experiments/test_bc.py).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ import superpacket.experiments as pkg
 from superpacket.experiments import EXPERIMENTS
 from superpacket.experiments.record import Experiment
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: What the record holds now; a module constant of these names would be a second source.
 MOVED = ("OPTIONS", "PARALLEL_BY_DEFAULT", "GENERIC_BARS")
 

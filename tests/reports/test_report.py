@@ -61,7 +61,7 @@ def sweep_dir(tmp_path_factory, root) -> Path:
 
 @pytest.fixture(scope="module")
 def root() -> Path:
-    return Path(__file__).resolve().parent.parent
+    return Path(__file__).resolve().parents[2]
 
 
 def test_reproduce_report_numbers_and_figures(reproduce_dir):

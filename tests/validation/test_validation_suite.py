@@ -17,7 +17,7 @@ import pytest
 from superpacket import outputs, validation
 from superpacket.validation import cases
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXE = str(Path(sys.executable).parent / "superpacket")
 
 

@@ -16,7 +16,7 @@ import polars as pl
 import pytest
 from superpacket import cli, outputs
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def names(rows: tuple[outputs.Output, ...]) -> set[str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import superpacket
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXE = str(Path(sys.executable).parent / "superpacket")
 
 

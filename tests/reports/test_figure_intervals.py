@@ -32,7 +32,7 @@ def test_two_seeds_draw_their_min_max():
 
 
 def test_three_seeds_never_below_zero():
-    # [0.1, 0.1, 5.0]: mean 1.733333, t half-width 7.028233 (tests/test_common.py): the bar
+    # [0.1, 0.1, 5.0]: mean 1.733333, t half-width 7.028233 (tests/experiments/test_common.py): the bar
     # runs from 0 (clipped) to 8.761567
     variants = summarize({"droptail": {"mean_fct_s": [0.1, 0.1, 5.0]}})
     fig = figures.bars_vs_paper("mean_fct_s", variants, {}, 3)
