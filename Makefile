@@ -19,7 +19,7 @@ $(VENV)/.deps: requirements.txt | $(PY)
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
 	touch $@
 
-# headless Chromium checks the HTML reports (tests/test_report.py); Debian's package, as root
+# headless Chromium checks the HTML reports (tests/reports/test_report.py); Debian's package, as root
 $(VENV)/.chromium: | $(PY)
 	command -v chromium >/dev/null || { apt-get update -q && { DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium \
 	  || { DEBIAN_FRONTEND=noninteractive apt-get -f install -y -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }; }; }

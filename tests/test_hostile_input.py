@@ -273,7 +273,7 @@ GENERIC = {"quick": ["--quick"], "jitter_us": ["--jitter-us", "50"], "admit_syn"
 
 
 def test_experiment_options_are_the_ones_their_run_takes():
-    """An experiment declares `quick`, `jitter_us`, `admit_syn` in OPTIONS exactly when its
+    """An experiment declares `quick`, `jitter_us`, `admit_syn` in its record's options exactly when its
     `run` has that parameter (not only a catch-all **_ that would drop it)."""
     import inspect
 
@@ -281,7 +281,7 @@ def test_experiment_options_are_the_ones_their_run_takes():
 
     for name, mod in EXPERIMENTS.items():
         params = inspect.signature(mod.run).parameters
-        declared = {o for o in getattr(mod, "OPTIONS", ()) if o in GENERIC}
+        declared = {o for o in mod.options if o in GENERIC}
         assert declared == {o for o in GENERIC if o in params}, name
 
 
@@ -292,7 +292,7 @@ def test_reproduce_refuses_options_an_experiment_ignores(capsys, tmp_path, monke
     refused = 0
     for name, mod in EXPERIMENTS.items():
         for opt, flag in GENERIC.items():
-            if opt in getattr(mod, "OPTIONS", ()):
+            if opt in mod.options:
                 continue
             rc, err = main_rc(capsys, "reproduce", name, *flag, "--seeds", "1", "--workers", "0", "--out", "o")
             assert rc == 2, (name, flag, err)

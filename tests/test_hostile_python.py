@@ -9,7 +9,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from superpacket import ScenarioError, api, cli_checks, sweeps
+from superpacket import ScenarioError, api, sweeps
+from superpacket.cli import checks as cli_checks
 
 EXE = str(Path(sys.executable).parent / "superpacket")
 U64_MAX = 2**64 - 1
@@ -200,13 +201,14 @@ BENCH_REFUSED = [
 
 @pytest.mark.parametrize("args,name,why", BENCH_REFUSED, ids=[" ".join(c[0]) for c in BENCH_REFUSED])
 def test_bench_refuses_with_one_line_before_running(capsys, monkeypatch, args, name, why):
-    from superpacket import cli, sweep_bench
+    from superpacket.cli import bench
+    from superpacket.sweeps import bench as sweep_bench
 
     def never(*a, **k):  # the refusal comes before any benchmark starts
         raise AssertionError("a benchmark ran")
 
     for f in ("bench_p1", "bench_fast_burstiness", "bench_datacenter", "bench_riops_web"):
-        monkeypatch.setattr(cli, f, never)
+        monkeypatch.setattr(bench, f, never)
     monkeypatch.setattr(sweep_bench, "bench", never)
     rc, err = main_rc(capsys, "bench", *args)
     assert rc == 2, err
@@ -217,17 +219,18 @@ def test_bench_prints_a_dash_where_a_run_has_no_figure(capsys, monkeypatch):
     """1 ns of P1 or of the fabric: rates over no CPU time are None in the JSON; the text
     shows `-` (a TypeError formatting None before)."""
     from superpacket import cli
+    from superpacket.cli import bench
 
     p1 = {k: None for k in ("wall_s", "events_per_s", "bottleneck_pkts_per_s", "bottleneck_utilization",
                             "peak_rss_bytes")} | {"events": 0, "bottleneck_pkts": 0, "peak_live_packets": 0}
-    monkeypatch.setattr(cli, "bench_p1", lambda d: p1)
+    monkeypatch.setattr(bench, "bench_p1", lambda d: p1)
     rc = cli.main(["bench", "--duration", "1e-9"])
     out = capsys.readouterr().out
     assert rc == 0 and "- M pkts/s" in out, out
     dc = {k: None for k in ("wall_s", "cpu_s", "packet_hops_per_cpu_s", "cpu_ns_per_packet_hop", "events_per_s",
                             "peak_rss_bytes")} | {"nodes": 36, "links": 96, "packet_hops": 0, "events": 0,
                                                   "flows_finished": 0}
-    monkeypatch.setattr(cli, "bench_datacenter", lambda *a: dc)
+    monkeypatch.setattr(bench, "bench_datacenter", lambda *a: dc)
     rc = cli.main(["bench", "--scenario", "datacenter", "--hosts", "16", "--duration", "1e-9"])
     out = capsys.readouterr().out
     assert rc == 0 and "- M hops per CPU s" in out, out
@@ -236,13 +239,13 @@ def test_bench_prints_a_dash_where_a_run_has_no_figure(capsys, monkeypatch):
 def test_bench_child_errors_are_one_line(capsys, monkeypatch):
     """The fresh interpreter's traceback was wrapped in an uncaught RuntimeError; now its
     last line, exit 2 when it is bad input (ValueError, ScenarioError), else 1."""
-    from superpacket import cli
+    from superpacket.cli import bench
 
-    monkeypatch.setattr(cli, "_BENCH_CHILD", "raise ValueError('duration: must be > 0')")
+    monkeypatch.setattr(bench, "_BENCH_CHILD", "raise ValueError('duration: must be > 0')")
     rc, err = main_rc(capsys, "bench", "--duration", "0.001")
     assert rc == 2
     assert one_line(err) == "superpacket: bench P1: ValueError: duration: must be > 0"
-    monkeypatch.setattr(cli, "_BENCH_CHILD", "import os; os.abort()")
+    monkeypatch.setattr(bench, "_BENCH_CHILD", "import os; os.abort()")
     rc, err = main_rc(capsys, "bench", "--duration", "0.001")
     assert rc == 1
     one_line(err, "bench P1")

@@ -7,7 +7,8 @@ import time
 
 import numpy as np
 import pytest
-from superpacket import api, cli_checks, seeds, sweeps
+from superpacket import api, seeds, sweeps
+from superpacket.cli import checks as cli_checks
 from superpacket.experiments import EXPERIMENTS, jumbo
 from superpacket.experiments.common import seed_list
 from superpacket.limits import MAX_EXPERIMENT_SEEDS, MAX_RUNS, U64_MAX

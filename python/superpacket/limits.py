@@ -1,7 +1,7 @@
 """Bounds the library and the command line share: the simulator's ranges (its seed and
 clock are u64s) and the caps that keep a typo from asking for a billion runs, a million
 worker processes or a run that never ends. A library module: the command line's checks
-(cli_checks) read these, never the other way."""
+(superpacket.cli.checks) read these, never the other way."""
 
 from __future__ import annotations
 

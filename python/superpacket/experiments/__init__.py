@@ -1,4 +1,5 @@
-"""Built-in experiments (the papers' experiments), one module each (`superpacket reproduce NAME`)."""
+"""Built-in experiments (the papers' experiments), one module each (`superpacket reproduce NAME`),
+each exporting its `Experiment` record as EXPERIMENT (superpacket.experiments.record)."""
 
 from superpacket.experiments import (
     attacks,
@@ -18,10 +19,14 @@ from superpacket.experiments import (
     short_long,
     threshold,
 )
+from superpacket.experiments.record import Experiment, Paper
 
-EXPERIMENTS = {"incast": incast, "incast-map": incast_map, "short-long": short_long, "jumbo": jumbo,
-               "threshold": threshold,
-               "loss-sensitivity": loss_sensitivity, "riops-goodput": riops_goodput, "riops-web": riops_web,
-               "dcr": dcr, "dcr-multihop": dcr_multihop, "mbs": mbs, "lion": lion,
-               "fast-burstiness": fast_burstiness, "datatag": datatag, "attacks": attacks,
-               "datacenter": datacenter}
+#: Each experiment's record (its module's EXPERIMENT) by the name `superpacket reproduce`
+#: takes, in the order `superpacket list` shows them.
+EXPERIMENTS: dict[str, Experiment] = {e.name: e for e in (
+    incast.EXPERIMENT, incast_map.EXPERIMENT, short_long.EXPERIMENT, jumbo.EXPERIMENT, threshold.EXPERIMENT,
+    loss_sensitivity.EXPERIMENT, riops_goodput.EXPERIMENT, riops_web.EXPERIMENT, dcr.EXPERIMENT,
+    dcr_multihop.EXPERIMENT, mbs.EXPERIMENT, lion.EXPERIMENT, fast_burstiness.EXPERIMENT, datatag.EXPERIMENT,
+    attacks.EXPERIMENT, datacenter.EXPERIMENT)}
+
+__all__ = ["EXPERIMENTS", "Experiment", "Paper"]

@@ -36,6 +36,7 @@ from __future__ import annotations
 import copy
 import functools
 import math
+import sys
 from typing import Any
 
 from superpacket import api
@@ -50,8 +51,7 @@ from superpacket.experiments.common import (
     spaced,
     summarize,
 )
-
-OPTIONS = ("quick",)  # the command line's --quick
+from superpacket.experiments.record import LI_2013, Experiment
 
 ATTACKS = ("spoof-flood", "spoof-flood-aimed", "bloom-pollution", "outstanding-drain", "epoch-sync")
 AIM_SLOTS = 8192  # the table's slots per generation for 4096 pairs (load <= 1/2)
@@ -315,3 +315,13 @@ def table_rows(names: list[str], variants: dict[str, dict[str, Any]]) -> list[di
                                           "sp_table_refusals", "sp_source_cap_refusals", "sp_port_quota_refusals",
                                           "source_invalid_drops", "queue_max_pkts")}})
     return rows
+
+
+EXPERIMENT = Experiment(
+    name="attacks", paper=LI_2013,
+    part="section 3.1 (security of the admission algorithm)",
+    module=sys.modules[__name__],
+    run=run,
+    options=("quick",),  # the command line's --quick
+    figures="superpacket.experiments.figures.attacks:attacks",
+)

@@ -93,6 +93,7 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,10 +110,8 @@ from superpacket.experiments.common import (
     spaced,
     summarize,
 )
+from superpacket.experiments.record import ALIZADEH_2010, Experiment
 
-OPTIONS = ("quick",)  # the command line's --quick
-PARALLEL_BY_DEFAULT = True  # 162 runs per seed at full scale: a local Dask cluster unless --workers 0
-GENERIC_BARS = False  # the report draws its own figures (experiment_figures_dc.py)
 DEFAULT_SEEDS = 3
 
 MSS = 1460
@@ -790,3 +789,17 @@ def _inv(x: float) -> str:
     """1/512 -> "1/512", 0.05 -> "1/20" (the sets as the slides write them)."""
     n = round(1.0 / x)
     return f"1/{n}" if math.isclose(x, 1.0 / n, rel_tol=1e-12) else f"{x:g}"
+
+
+EXPERIMENT = Experiment(
+    name="datacenter", paper=ALIZADEH_2010,
+    part="the comparison it and its successors draw (small-flow tail slowdown against load)",
+    module=sys.modules[__name__],
+    run=run,
+    default_seeds=DEFAULT_SEEDS,
+    report_tables=REPORT_TABLES,
+    options=("quick",),  # the command line's --quick
+    parallel_by_default=True,  # 162 runs per seed at full scale: a local Dask cluster unless --workers 0
+    generic_bars=False,  # the report draws its own figures (figures/datacenter.py)
+    figures="superpacket.experiments.figures.datacenter:datacenter",
+)

@@ -18,20 +18,19 @@ schemes are `fast` (alpha 200, the Linux prototype's value: Jin, Wei and Low (IN
 
 Theory for the sender drops: a host's NIC queue holds only its flow's packets in flight,
 at most max cwnd = 4000 < 10,000, so with txqueuelen 10,000 no host drops, with or
-without reverse traffic (tests/test_bc.py).
+without reverse traffic (tests/experiments/test_bc.py).
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from superpacket.experiments import bc_common
 from superpacket.experiments.bc_common import Setup
+from superpacket.experiments.record import WEI_HEGDE_LOW_2005, Experiment
 
 DEFAULT_SEEDS = 10  # our specification
-PARALLEL_BY_DEFAULT = True  # 14 runs of 60 s per seed: a local Dask cluster unless --workers 0
-GENERIC_BARS = False  # the report draws its own figures (experiment_figures_bc.py)
-OPTIONS = ("duration_s", "quick")  # the command line's --duration and --quick
 SETUP = Setup(
     experiment="datatag",
     flows=2,
@@ -78,3 +77,18 @@ def run(seeds: Any = DEFAULT_SEEDS, quick: bool = False, duration_s: float | Non
 
 def claims(variants: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     return bc_common.claims(SETUP, variants)
+
+
+EXPERIMENT = Experiment(
+    name="datatag", paper=WEI_HEGDE_LOW_2005,
+    part="slides 5-7 and 24",
+    module=sys.modules[__name__],
+    run=run,
+    default_seeds=DEFAULT_SEEDS,
+    variants=VARIANTS,
+    report_tables=REPORT_TABLES,
+    options=("duration_s", "quick"),  # the command line's --duration and --quick
+    parallel_by_default=True,  # 14 runs of 60 s per seed: a local Dask cluster unless --workers 0
+    generic_bars=False,  # the report draws its own figures (figures/bc.py)
+    figures="superpacket.experiments.figures.bc:bc_figures",
+)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import sys
 from typing import Any
 
 from superpacket import api
@@ -52,14 +53,12 @@ from superpacket.experiments.dcr_common import (
     tcp_table,
     window_metrics,
 )
+from superpacket.experiments.record import BHANDARKAR_REDDY_2007, Experiment
 
 # Seeds: 10 is our usual count; the default is reduced so that `superpacket reproduce
 # dcr` (122 runs per seed, on a local cluster of one worker per core) fits in
 # 10 minutes on a 2-core machine; `--seeds N` for more.
 DEFAULT_SEEDS = 2
-PARALLEL_BY_DEFAULT = True  # the CLI runs it on a local Dask cluster unless told otherwise
-GENERIC_BARS = False  # 100+ variants: the report draws the per-protocol figures instead
-OPTIONS = ("protocols", "qs", "quick")  # the command line's --protocols, --q and --quick
 REPORT_TABLES = {"newreno_recovery": (("our specification's NewReno-recovery figure for one point: SACK (RFC 6675) "
                                       "beside NewReno (RFC 6582) loss recovery, means over seeds."),
                                       ["protocol", "point", "utilisation_sack", "utilisation_newreno", "drop_rate_sack",
@@ -485,3 +484,18 @@ def _params(protos: tuple[str, ...], scs: dict[str, dict[str, Any]], seeds: int,
         f"seed on a local cluster of one worker per core) fits in 10 minutes on 2 cores; "
         f"`--seeds N` for more" if not quick else "ours (--quick)")}
     return out
+
+
+EXPERIMENT = Experiment(
+    name="dcr", paper=BHANDARKAR_REDDY_2007,
+    part='the dumbbell slides ("Packet Reordering Only", "With Congestion & Reordering")',
+    module=sys.modules[__name__],
+    run=run,
+    default_seeds=DEFAULT_SEEDS,
+    check_options=check_options,
+    report_tables=REPORT_TABLES,
+    options=("protocols", "qs", "quick"),  # the command line's --protocols, --q and --quick
+    parallel_by_default=True,  # the CLI runs it on a local Dask cluster unless told otherwise
+    generic_bars=False,  # 100+ variants: the report draws the per-protocol figures instead
+    figures="superpacket.experiments.figures.dcr:dcr",
+)

@@ -22,6 +22,7 @@ received); the whole-run figures always beside: `utilisation_<link>` (busy fract
 from __future__ import annotations
 
 import functools
+import sys
 from typing import Any
 
 from superpacket import api
@@ -45,11 +46,9 @@ from superpacket.experiments.dcr_common import (
     window_flow_bytes,
     window_metrics,
 )
+from superpacket.experiments.record import BHANDARKAR_REDDY_2007, Experiment
 
 DEFAULT_SEEDS = 3
-PARALLEL_BY_DEFAULT = True
-GENERIC_BARS = False  # the report draws the slides' three tables as grouped bars instead
-OPTIONS = ("protocols", "qs", "quick")  # the command line's --protocols, --q and --quick
 REPORT_TABLES = {"table": (("Utilisation (%) of the four loaded links over the measurement window: ours (mean over "
                            "seeds) beside the slides' table, without DCR (ours, paper), with DCR (ours-dcr, "
                            "paper-dcr) and with NCR (ours only); the whole run beside (whole)."),
@@ -432,3 +431,19 @@ def _params(protos: tuple[str, ...], scs: dict[str, dict[str, Any]], seeds: int,
         f"ours: 10 is our usual count; default {DEFAULT_SEEDS} (14 runs of 100 s per seed, 10-35 s each on "
         f"this machine); `--seeds N` for more" if not quick else "ours (--quick)")}
     return out
+
+
+EXPERIMENT = Experiment(
+    name="dcr-multihop", paper=BHANDARKAR_REDDY_2007,
+    part='the slides "More Complex Topology"',
+    module=sys.modules[__name__],
+    run=run,
+    default_seeds=DEFAULT_SEEDS,
+    check_options=check_options,
+    variants=tuple(PAPER),
+    report_tables=REPORT_TABLES,
+    options=("protocols", "qs", "quick"),  # the command line's --protocols, --q and --quick
+    parallel_by_default=True,
+    generic_bars=False,  # the report draws the slides' three tables as grouped bars instead
+    figures="superpacket.experiments.figures.dcr:dcr_multihop",
+)

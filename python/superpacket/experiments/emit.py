@@ -16,9 +16,12 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from superpacket.experiments import common
+
+if TYPE_CHECKING:
+    from superpacket.experiments.record import Experiment
 
 
 @dataclass(frozen=True)
@@ -69,8 +72,8 @@ def _plan(tasks: Sequence[tuple[str, int]], run_one: Callable[[str, int], Any]) 
     raise _Planned(runs)
 
 
-def planned_runs(module: Any, **options: Any) -> list[PlannedRun]:
-    """Every run `module.run(**options)` would make, without running any (no `client`:
+def planned_runs(exp: Experiment, **options: Any) -> list[PlannedRun]:
+    """Every run `exp.run(**options)` would make, without running any (no `client`:
     the plan is made in this process)."""
     from superpacket import api
 
@@ -80,12 +83,12 @@ def planned_runs(module: Any, **options: Any) -> list[PlannedRun]:
     real = api.run
     api.run, common._PLAN = stop, _plan  # type: ignore[assignment]
     try:
-        module.run(**options)
+        exp.run(**options)
     except _Planned as p:
         return p.runs
     finally:
         api.run, common._PLAN = real, None
-    raise RuntimeError(f"{module.__name__}: its run made no runs through run_seeds")  # pragma: no cover
+    raise RuntimeError(f"{exp.name}: its run made no runs through run_seeds")  # pragma: no cover
 
 
 def file_stem(variant: str) -> str:

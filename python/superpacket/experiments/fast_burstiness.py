@@ -22,15 +22,14 @@ our specification's NewReno-recovery point `fast/txq100/newreno-recovery`,
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from superpacket.experiments import bc_common
 from superpacket.experiments.bc_common import Setup
+from superpacket.experiments.record import WEI_HEGDE_LOW_2005, Experiment
 
 DEFAULT_SEEDS = 10  # our specification
-PARALLEL_BY_DEFAULT = True  # 8 runs of 300 s per seed: a local Dask cluster unless --workers 0
-GENERIC_BARS = False  # the report draws its own figures (experiment_figures_bc.py)
-OPTIONS = ("duration_s", "quick")  # the command line's --duration and --quick
 SETUP = Setup(
     experiment="fast-burstiness",
     flows=1,
@@ -84,3 +83,18 @@ def run(seeds: Any = DEFAULT_SEEDS, quick: bool = False, duration_s: float | Non
 
 def claims(variants: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     return bc_common.claims(SETUP, variants)
+
+
+EXPERIMENT = Experiment(
+    name="fast-burstiness", paper=WEI_HEGDE_LOW_2005,
+    part="slides 3-4 and 25",
+    module=sys.modules[__name__],
+    run=run,
+    default_seeds=DEFAULT_SEEDS,
+    variants=VARIANTS,
+    report_tables=REPORT_TABLES,
+    options=("duration_s", "quick"),  # the command line's --duration and --quick
+    parallel_by_default=True,  # 8 runs of 300 s per seed: a local Dask cluster unless --workers 0
+    generic_bars=False,  # the report draws its own figures (figures/bc.py)
+    figures="superpacket.experiments.figures.bc:bc_figures",
+)

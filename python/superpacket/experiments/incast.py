@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 from typing import Any
 
 from superpacket import api
@@ -42,8 +43,8 @@ from superpacket.experiments.common import (
     summarize,
     whole,
 )
+from superpacket.experiments.record import LI_2013, Experiment
 
-OPTIONS = ("regime", "jitter_us", "admit_syn")  # the command line's --regime, --jitter-us, --admit-syn
 THRESHOLD_T = 5
 FLOWS = 10
 FLOW_PKTS = 10
@@ -384,3 +385,14 @@ def run(seeds: Any = 10, jitter_us: float | None = None, admit_syn: bool = False
         "claims": claims(blocks["paper"], blocks["datacenter"]),
         "regimes": {r: b for r, b in blocks.items() if r != regime},
     }
+
+
+EXPERIMENT = Experiment(
+    name="incast", paper=LI_2013,
+    part="section 4.2, Fig. 4a-c",
+    module=sys.modules[__name__],
+    run=run,
+    check_options=check_options,
+    variants=VARIANTS,
+    options=("regime", "jitter_us", "admit_syn"),  # the command line's --regime, --jitter-us, --admit-syn
+)

@@ -17,6 +17,7 @@ A regular flow's throughput is bytes_received / (duration - its start) / 1000.
 from __future__ import annotations
 
 import functools
+import sys
 from typing import Any
 
 from superpacket import api
@@ -32,6 +33,7 @@ from superpacket.experiments.common import (
     seed_list,
     summarize,
 )
+from superpacket.experiments.record import LI_2013, Experiment
 
 PAPER = {
     "jumbo": {"special_kBps": 2280.0, "regular_mean_kBps": 178.0, "ratio": 2280.0 / 178.0},
@@ -214,3 +216,13 @@ def run(seeds: Any = 10, duration_s: float = 10.0, client: Any = None, **_: Any)
         # Fig. 6a-b redrawn from our data: throughput over time of the first seed
         "series": {v: ds[0]["series"] for v, ds in detail.items()},
     }
+
+
+EXPERIMENT = Experiment(
+    name="jumbo", paper=LI_2013,
+    part="section 4.4, Fig. 6a-b",
+    module=sys.modules[__name__],
+    run=run,
+    variants=VARIANTS,
+    figures="superpacket.experiments.figures.jumbo:jumbo",
+)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 from typing import Any
 
 from superpacket import api
@@ -48,10 +49,9 @@ from superpacket.experiments.pda_common import (
     check_seeds,
     mbps,
 )
+from superpacket.experiments.record import JIN_2004, Experiment
 
 DEFAULT_SEEDS = 10  # our specification
-OPTIONS = ("quick",)  # the command line's --quick
-PARALLEL_BY_DEFAULT = False  # 3 runs per seed of about 0.2 s each
 REPORT_TABLES = {"contest_table": (("The two contests flow by flow: ours (mean over seeds) beside the paper's "
                                     "Fig. 5 throughput (Lion vs Linux 2.4.19 TCP; no loss counts in the paper)."),
                                    ["contest", "flow", "throughput_mbps", "paper_mbps", "losses", "retransmits",
@@ -345,3 +345,17 @@ def _params(scs: dict[str, dict[str, Any]], seeds: int, quick: bool) -> dict[str
     out = params_from(p, scs)
     out["seeds"] = {"value": seeds, "source": "our specification (10)" if seeds == 10 and not quick else "ours"}
     return out
+
+
+EXPERIMENT = Experiment(
+    name="lion", paper=JIN_2004,
+    part="section IV, Fig. 5",
+    module=sys.modules[__name__],
+    run=run,
+    default_seeds=DEFAULT_SEEDS,
+    variants=VARIANTS,
+    report_tables=REPORT_TABLES,
+    options=("quick",),  # the command line's --quick
+    parallel_by_default=False,  # 3 runs per seed of about 0.2 s each
+    figures="superpacket.experiments.figures.pda:lion",
+)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 from typing import Any
 
 from superpacket import api
@@ -31,9 +32,9 @@ from superpacket.experiments.common import (
     spaced,
     summarize,
 )
+from superpacket.experiments.record import GUO_MATTA_2001, Experiment
 from superpacket.experiments.riops_common import TCP, cov, tcp_params
 
-OPTIONS = ("quick",)  # the command line's --quick
 SIZES = (4, 16, 64, 256, 1024, 4096)
 PROBS = (0.001, 0.005, 0.01, 0.02, 0.05, 0.1)
 SHORT = (4, 16)
@@ -189,3 +190,13 @@ def run(seeds: Any = 10, runs: int = 200, quick: bool = False, client: Any = Non
         "table_cov": {f"n{n}": {f"p{p:g}": c[n][p] for p in PROBS} for n in SIZES},
         "per_run": {v: [d["conservation"] for d in ds] for v, ds in detail.items()},
     }
+
+
+EXPERIMENT = Experiment(
+    name="loss-sensitivity", paper=GUO_MATTA_2001,
+    part='the plot "Sensitivity of TCP flows to loss rate"',
+    module=sys.modules[__name__],
+    run=run,
+    options=("quick",),  # the command line's --quick
+    figures="superpacket.experiments.figures.loss_sensitivity:loss_sensitivity",
+)

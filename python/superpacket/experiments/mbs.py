@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 from typing import Any
 
 from superpacket import api
@@ -54,12 +55,9 @@ from superpacket.experiments.pda_common import (
     mbs_fluid_pkts,
     rel_err,
 )
+from superpacket.experiments.record import JIN_2004, Experiment
 
 DEFAULT_SEEDS = 10  # our specification
-# 25 runs per seed of 0.02-0.1 s each: one after another (--workers N for a local cluster)
-OPTIONS = ("quick",)  # the command line's --quick
-PARALLEL_BY_DEFAULT = False
-GENERIC_BARS = False  # 20+ variants: the report draws drops against the burst size instead
 
 # ---- the network (paper where marked, else ours) ----------------------------------------
 BOTTLENECK_BPS = 1e9  # paper: "a 1Gb/s router"
@@ -576,3 +574,20 @@ def _params(scs: dict[str, dict[str, Any]], small: int, large: int, seeds: int,
     out = {k: {"value": v, "source": s} for k, (v, s) in p.items()}
     out["seeds"] = {"value": seeds, "source": "our specification (10)" if seeds == 10 and not quick else "ours"}
     return out
+
+
+EXPERIMENT = Experiment(
+    name="mbs", paper=JIN_2004,
+    part="Fig. 1-4",
+    module=sys.modules[__name__],
+    run=run,
+    default_seeds=DEFAULT_SEEDS,
+    check_options=check_options,
+    variants=VARIANTS,
+    report_tables=REPORT_TABLES,
+    options=("quick",),  # the command line's --quick
+    # 25 runs per seed of 0.02-0.1 s each: one after another (--workers N for a local cluster)
+    parallel_by_default=False,
+    generic_bars=False,  # 20+ variants: the report draws drops against the burst size instead
+    figures="superpacket.experiments.figures.pda:mbs",
+)

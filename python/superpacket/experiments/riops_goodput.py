@@ -18,10 +18,12 @@ the receivers' links R2 -> d{i} per 5 s bin over the bottleneck capacity, the fi
 from __future__ import annotations
 
 import functools
+import sys
 from typing import Any
 
 from superpacket import api
 from superpacket.experiments.common import Sc, params_from, run_seeds, same, seconds, seed_list, summarize
+from superpacket.experiments.record import GUO_MATTA_2001, Experiment
 from superpacket.experiments.riops_common import (
     CLASSIFIER,
     MSS,
@@ -34,7 +36,6 @@ from superpacket.experiments.riops_common import (
     tcp_params,
 )
 
-OPTIONS = ("quick",)  # the command line's --quick
 PAPER: dict[str, dict[str, float]] = {
     "droptail-1.25": {"goodput_all_pkts": 153479, "goodput_short_pkts": 40973, "goodput_long_pkts": 112506},
     "red-1.25": {"goodput_all_pkts": 154269, "goodput_short_pkts": 49897, "goodput_long_pkts": 104372},
@@ -227,3 +228,14 @@ def run(seeds: Any = 10, duration_s: float = 500.0, short_max_flows: int | None 
         "per_run": {v: [{k: d[k] for k in ("conservation", "classifier", "rio") if k in d} for d in ds]
                     for v, ds in detail.items()},
     }
+
+
+EXPERIMENT = Experiment(
+    name="riops-goodput", paper=GUO_MATTA_2001,
+    part='the table "Network Goodput"',
+    module=sys.modules[__name__],
+    run=run,
+    variants=VARIANTS,
+    options=("quick",),  # the command line's --quick
+    figures="superpacket.experiments.figures.riops_goodput:riops_goodput",
+)

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 from typing import Any
 
 from superpacket import api
@@ -50,6 +51,7 @@ from superpacket.experiments.common import (
     spaced,
     summarize,
 )
+from superpacket.experiments.record import GUO_MATTA_2001, Experiment
 from superpacket.experiments.riops_common import (
     CLASSIFIER,
     HEADER,
@@ -64,7 +66,6 @@ from superpacket.experiments.riops_common import (
     tcp_params,
 )
 
-OPTIONS = ("quick",)  # the command line's --quick
 EXPERIMENTS: dict[str, dict[str, Any]] = {
     "exp1-ito3": {"rate_mbps": 8.0, "init_rto": "3s"},
     "exp1-ito1": {"rate_mbps": 8.0, "init_rto": "1s"},
@@ -453,3 +454,14 @@ def run(seeds: Any = 10, quick: bool = False, duration_s: float | None = None, w
         "per_run": {v: [{k: d[k] for k in ("conservation", "classifier", "wall_s") if k in d} for d in ds]
                     for v, ds in detail.items()},
     }
+
+
+EXPERIMENT = Experiment(
+    name="riops-web", paper=GUO_MATTA_2001,
+    part="the web-traffic experiments (response time, goodput, fairness)",
+    module=sys.modules[__name__],
+    run=run,
+    variants=tuple(PAPER),
+    options=("quick",),  # the command line's --quick
+    figures="superpacket.experiments.figures.riops_web:riops_web",
+)

@@ -14,6 +14,7 @@ flows that completed, and the number that did not is reported.
 from __future__ import annotations
 
 import functools
+import sys
 from typing import Any
 
 from superpacket import api
@@ -28,6 +29,7 @@ from superpacket.experiments.common import (
     seed_list,
     summarize,
 )
+from superpacket.experiments.record import LI_2013, Experiment
 
 PAPER = {
     "droptail": {"mean_fct_s": 0.0264},
@@ -190,3 +192,12 @@ def run(seeds: Any = 10, duration_s: float = 32.0, client: Any = None, **_: Any)
         "per_run": {v: [{k: d[k] for k in ("short_flows", "short_not_completed", "drops_r_d", "sp_denied",
                                            "conservation")} for d in ds] for v, ds in detail.items()},
     }
+
+
+EXPERIMENT = Experiment(
+    name="short-long", paper=LI_2013,
+    part="section 4.3",
+    module=sys.modules[__name__],
+    run=run,
+    variants=VARIANTS,
+)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import sys
 from typing import Any
 
 from superpacket import api
@@ -30,6 +31,7 @@ from superpacket.experiments.common import (
     summarize,
     whole,
 )
+from superpacket.experiments.record import LI_2013, Experiment
 
 T_VALUES = (1, 2, 5, 10, 20, 30, 40)
 RULES = ("ewma", "outstanding")
@@ -187,3 +189,11 @@ def run(seeds: Any = 10, duration_s: float = 32.0, client: Any = None, **_: Any)
         }],
         "skipped": skipped,
     }
+
+
+EXPERIMENT = Experiment(
+    name="threshold", paper=LI_2013,
+    part="sections 2.4 and 6.1",
+    module=sys.modules[__name__],
+    run=run,
+)

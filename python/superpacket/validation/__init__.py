@@ -120,7 +120,7 @@ def _figure(case: Case, rows: list[dict[str, Any]], path: Path) -> bool:
         return False
     import numpy as np
 
-    from superpacket.figures import OURS, PAPER, plt
+    from superpacket.reports.figures import OURS, PAPER, plt
 
     f = case.figure
     lo, hi = f.x_range
