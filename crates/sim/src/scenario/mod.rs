@@ -10,7 +10,6 @@
 pub mod common;
 pub mod costs;
 pub mod fabric;
-pub mod gate;
 pub mod links;
 pub mod output;
 pub mod queue;

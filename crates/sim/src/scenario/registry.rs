@@ -130,6 +130,23 @@ mod tests {
         }
     }
 
+    /// Every send gate of the registry builds from a minimal table and runs a flow; a new
+    /// kind fails here until it has its table below.
+    #[test]
+    fn every_send_gate_parses_builds_and_lists() {
+        let tables = [
+            ("bursts", "{ kind = \"bursts\", burst_pkts = 4, rate = \"5Mbps\" }"),
+            ("pda", "{ kind = \"pda\" }"),
+            ("burstiness", "{ kind = \"burstiness\" }"),
+        ];
+        assert_eq!(family("send gates"), tables.iter().map(|t| t.0.to_string()).collect::<Vec<_>>());
+        for (_, t) in tables {
+            builds(&format!(
+                "{DUMBBELL}\n[tcp]\ngate = {t}\n[[traffic]]\nkind = \"bulk\"\nfrom = \"s0\"\nto = \"d0\"\n"
+            ));
+        }
+    }
+
     /// Every family has members, each with a description (the list shows them).
     #[test]
     fn every_member_is_described() {

@@ -6,13 +6,12 @@ use serde::Deserialize;
 
 use crate::core::time::SimTime;
 use crate::tcp::cc;
-use crate::tcp::gate::GateConfig;
+use crate::tcp::gate::{GateConfig, GateSpec};
 use crate::tcp::recovery::{RecoveryKind, Reordering};
 use crate::tcp::sched::Pacing;
 use crate::tcp::{HostProfile, RtoBackoffReset, SpDenial, SpMode, TcpParams};
 
 use super::common::{Dur, MAX_INIT_CWND};
-use super::gate::GateSpec;
 use super::recovery::{RecoverySpec, ReorderingSpec};
 pub use super::tcp_choices::*;
 

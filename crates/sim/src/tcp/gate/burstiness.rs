@@ -73,42 +73,94 @@ use std::collections::VecDeque;
 use crate::core::time::SimTime;
 use crate::tcp::sched::{GateView, SendGate};
 
+use super::kind::GateKind;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
 /// How B is measured.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum Measure {
-    /// This flow's own queue at a bottleneck of rate c (a leaky bucket): the largest B
-    /// over every start point, not only the anchor.
+    // This flow's own queue at a bottleneck of rate c (a leaky bucket): the largest B
+    // over every start point, not only the anchor.
     #[default]
     Queue,
-    /// The slides' B, from the anchor (u, or m) only.
+    // The slides' B, from the anchor (u, or m) only.
     Anchor,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// How the available bandwidth c is estimated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum Estimator {
-    /// The largest per-SRTT delivery rate of the last `filter_rtts`, with headroom.
+    // The largest per-SRTT delivery rate of the last `filter_rtts`, with headroom.
     #[default]
     Delivery,
-    /// The per-SRTT delivery rates EWMA-smoothed (weight `gain`), with headroom.
+    // The per-SRTT delivery rates EWMA-smoothed (weight `gain`), with headroom.
     DeliveryEwma,
-    /// cwnd / SRTT.
+    // cwnd / SRTT.
     Window,
 }
 
-/// Burstiness-control options (defaults: `BcParams::default`).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Burstiness control (tcp/gate/burstiness.rs; Wei, Hegde, Low, "Burstiness Control for
+/// High Speed Long Distance TCP", PFLDnet 2005): a packet leaves only while
+/// the queue the flow builds stays within `threshold`.
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
 pub struct BcParams {
+    /// B_th, packets: a packet leaves only while the queue the flow builds B <=
+    /// threshold; finite, 0..=1000000.
     pub threshold: f64,
+    /// true: send only while B < threshold (then threshold must be above 0); false:
+    /// while B <= threshold.
     pub strict: bool,
+    /// How B is measured: "queue" (the flow's own queue at a bottleneck of rate c, a
+    /// leaky bucket) or "anchor" (the slides' B from the anchor packet).
     pub measure: Measure,
+    /// The available bandwidth c: "delivery" (largest per-SRTT delivery rate of the
+    /// last `filter_rtts`), "delivery_ewma" (EWMA-smoothed, weight `gain`) or "window"
+    /// (cwnd / SRTT).
     pub estimator: Estimator,
-    /// EWMA weight of a new delivery-rate sample ("delivery_ewma").
+    /// EWMA weight of a new delivery-rate sample ("delivery_ewma"); in (0, 1].
     pub gain: f64,
-    /// Samples the "delivery" estimator's max filter keeps (one per SRTT).
+    /// Samples the "delivery" estimator's max filter keeps (one per SRTT), 1..=10000.
     pub filter_rtts: u32,
-    /// The delivery estimators' factor out of slow start and in it.
+    /// The delivery estimators' factor on c out of slow start; finite, 1..=100.
     pub headroom: f64,
+    /// The delivery estimators' factor on c in slow start; finite, 1..=100.
     pub ss_headroom: f64,
+}
+
+impl GateKind for BcParams {
+    fn validate(&self, path: &str) -> Result<(), String> {
+        let p = self;
+        if p.filter_rtts == 0 || p.filter_rtts > 10_000 {
+            return Err(format!("{path}.filter_rtts: must be 1..10000 (got {})", p.filter_rtts));
+        }
+        for (name, v) in [("headroom", p.headroom), ("ss_headroom", p.ss_headroom)] {
+            if !(v.is_finite() && (1.0..=100.0).contains(&v)) {
+                return Err(format!("{path}.{name}: must be a finite number in 1..100 (got {v})"));
+            }
+        }
+        if !(p.threshold.is_finite() && (0.0..=1e6).contains(&p.threshold)) {
+            return Err(format!("{path}.threshold: must be a finite number in 0..1000000 packets (got {})", p.threshold));
+        }
+        if !(p.gain > 0.0 && p.gain <= 1.0) {
+            return Err(format!("{path}.gain: must be in (0, 1] (got {})", p.gain));
+        }
+        if p.strict && p.threshold == 0.0 {
+            // B < 0 never holds: nothing could ever leave (the gate re-armed every ns)
+            return Err(format!(
+                "{path}.threshold: 0 with strict = true lets no packet leave (B < 0 never holds); \
+                 use strict = false or a threshold above 0"
+            ));
+        }
+        Ok(())
+    }
+
+    fn build(&self, line_rate: f64, _: Option<u64>, mss: u32, wire: u32) -> Box<dyn SendGate> {
+        Box::new(Burstiness::new(*self, line_rate, mss, wire))
+    }
 }
 
 impl Default for BcParams {

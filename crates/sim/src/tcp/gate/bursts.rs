@@ -8,7 +8,49 @@
 //! size with a proper gap between bursts will effectively reduce packet loss".
 
 use crate::core::time::SimTime;
+use crate::core::units::Rate;
 use crate::tcp::sched::{GateView, SendGate};
+
+use super::kind::GateKind;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+/// Bursts of `burst_pkts` packets at line rate, spaced to an average `rate`
+/// (tcp/gate/).
+#[derive(Clone, Copy, PartialEq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BurstsParams {
+    /// Packets per burst, 1..=1000000.
+    pub burst_pkts: u32,
+    /// The average rate the bursts are spaced at (a burst at line rate every burst_pkts
+    /// x size x 8 / rate).
+    pub rate: Rate,
+}
+
+/// As the summary's TCP configuration line has always written it.
+impl std::fmt::Debug for BurstsParams {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bursts").field("burst_pkts", &self.burst_pkts).field("rate_bps", &(self.rate.0 .0 as f64)).finish()
+    }
+}
+
+impl GateKind for BurstsParams {
+    fn validate(&self, path: &str) -> Result<(), String> {
+        if self.burst_pkts == 0 || self.burst_pkts > 1_000_000 {
+            return Err(format!("{path}.burst_pkts: must be 1..1000000 (got {})", self.burst_pkts));
+        }
+        Ok(())
+    }
+
+    fn build(&self, _: f64, _: Option<u64>, _: u32, _: u32) -> Box<dyn SendGate> {
+        Box::new(Bursts::new(self.burst_pkts, self.rate.0 .0 as f64))
+    }
+
+    /// `Bursts { burst_pkts: .., rate_bps: .. }`, as it always read.
+    fn config_line(&self, _: &str) -> String {
+        format!("{self:?}")
+    }
+}
 
 pub struct Bursts {
     pub burst_pkts: u32,

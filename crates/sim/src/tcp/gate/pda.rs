@@ -48,19 +48,71 @@ use crate::core::time::SimTime;
 use crate::net::mbs;
 use crate::tcp::sched::{GateView, SendGate};
 
-/// PDA options (defaults: `PdaParams::default`).
-#[derive(Clone, Copy, Debug, PartialEq)]
+use super::kind::GateKind;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Lion's packet-drop avoidance (tcp/gate/pda.rs; G. Jin, "Packet Drop Avoidance for
+/// High-speed Network Transmission Protocol", LBNL 2004): bursts of a measured
+/// maximum burst size, gaps from the measured available bandwidth.
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
 pub struct PdaParams {
+    /// First burst of the start phase, packets; 2..=max_burst.
     pub init_burst: u32,
+    /// Largest burst, packets (at most what the host's NIC queue holds + 1); at most
+    /// 1000000.
     pub max_burst: u32,
+    /// Steady-phase bursts are max(2, mbs_fraction x MBS) packets; in (0, 1].
     pub mbs_fraction: f64,
+    /// Weight of a new available-bandwidth sample in A; in (0, 1].
     pub gain: f64,
+    /// New traffic is detected when A falls below rate x (1 - detect); in (0, 1].
     pub detect: f64,
+    /// Round trips to hold after yielding, at most 1000.
     pub hold_rtts: u32,
+    /// Rate growth per SRTT while balancing, as a share of the capacity C; in (0, 1].
     pub balance_step: f64,
-    /// The rate never goes below this share of the capacity estimate (ours: the paper
-    /// names no floor; without one an estimate of A = 0 would stop the sender for good).
+    /// The rate never goes below this share of the capacity estimate; in (0, 1].
+    // (ours: the paper names no floor; without one an estimate of A = 0 would stop the
+    // sender for good)
     pub min_share: f64,
+}
+
+impl GateKind for PdaParams {
+    fn validate(&self, path: &str) -> Result<(), String> {
+        let p = self;
+        if p.init_burst < 2 || p.init_burst > p.max_burst {
+            return Err(format!("{path}.init_burst: must be 2..max_burst (got {})", p.init_burst));
+        }
+        if p.max_burst > 1_000_000 {
+            return Err(format!("{path}.max_burst: must be at most 1000000 (got {})", p.max_burst));
+        }
+        for (name, v) in [
+            ("mbs_fraction", p.mbs_fraction),
+            ("gain", p.gain),
+            ("detect", p.detect),
+            ("balance_step", p.balance_step),
+            ("min_share", p.min_share),
+        ] {
+            if !(v > 0.0 && v <= 1.0) {
+                return Err(format!("{path}.{name}: must be in (0, 1] (got {v})"));
+            }
+        }
+        if p.hold_rtts > 1000 {
+            return Err(format!("{path}.hold_rtts: must be at most 1000 (got {})", p.hold_rtts));
+        }
+        Ok(())
+    }
+
+    fn build(&self, line_rate: f64, nic_pkts: Option<u64>, _: u32, _: u32) -> Box<dyn SendGate> {
+        let mut p = *self;
+        // a burst handed to the NIC at once must fit its queue (+1 in service)
+        if let Some(n) = nic_pkts {
+            p.max_burst = p.max_burst.min((n + 1).min(u32::MAX as u64) as u32).max(p.init_burst);
+        }
+        Box::new(Pda::new(p, line_rate))
+    }
 }
 
 impl Default for PdaParams {
