@@ -158,6 +158,13 @@ def test_ns3_side_is_the_same_network():
     assert (t["pairs"], t["bottleneck"]["rate"], t["bottleneck"]["delay"], t["bottleneck"]["queue"]["limit"]) == \
         (8, "10Mbps", "20ms", 40)
     assert (t["access"]["rate"], t["access"]["delay"], sc["tcp"]) == ("100Mbps", "1ms", {"host": "ns2", "init_cwnd": 10})
+    # with SACK and CUBIC, ours set to ns-3's model: RFC 6675 with cwnd = ssthresh (its classic
+    # recovery), limited transmit, the scoreboard kept at a timeout, ssthresh from cwnd
+    cs = ns3.dumbbell_scenario(ns3.CASES["ns3-dumbbell-cubic-sack"]["args"], 1)
+    assert cs["topology"] == t and cs["tcp"] == {
+        "host": "ns2", "init_cwnd": 10, "recovery": "sack", "limited_transmit": True, "prr": False,
+        "sack_after_rto": "keep", "rto_backoff_reset": "new_ack", "cc": {"kind": "cubic", "ssthresh_from": "cwnd"},
+        "slow_start_exit": "hystart"}
 
 
 def _sets_what_the_text_says(prog: str) -> None:
