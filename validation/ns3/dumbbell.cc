@@ -6,7 +6,9 @@
 // asked (classic RFC 6582 NewReno with --recovery=classic, PRR with --recovery=prr), SACK
 // as asked, and the bottleneck's queue counted as ours counts it: packets waiting, the
 // one being sent not included (a FIFO queue disc of QUEUE - 1 packets in front of a
-// device queue of 1).
+// device queue of 1). --red=true puts ns-3's RedQueueDisc in the FIFO's place (thresholds
+// given as ours, in packets waiting; the disc's are one below, as it does not hold the
+// packet in the device queue).
 //
 // Prints one JSON object: the bottleneck's utilisation and drops, the time-average
 // number of packets waiting (sampled every millisecond) and the flows' goodput, over
@@ -22,6 +24,51 @@
 #include <cstdio>
 #include <string>
 #include <vector>
+
+
+namespace ns3
+{
+// Not used by the validation suite's cases: a diagnostic for "What does not agree, and why"
+// on the validation page. ns-3's recovery computes ssthresh from BytesInFlight(), which with
+// SACK is RFC 6675's pipe (SACKed and lost segments out); RFC 6675 (4.2) and ours halve
+// FlightSize (SND.NXT - SND.UNA). This NewReno halves FlightSize (--cc=ns3::TcpNewRenoFlightSize).
+class TcpNewRenoFlightSize : public TcpNewReno
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TcpNewRenoFlightSize")
+                                .SetParent<TcpNewReno>()
+                                .AddConstructor<TcpNewRenoFlightSize>();
+        return tid;
+    }
+
+    TcpNewRenoFlightSize() = default;
+
+    TcpNewRenoFlightSize(const TcpNewRenoFlightSize& s)
+        : TcpNewReno(s)
+    {
+    }
+
+    std::string GetName() const override
+    {
+        return "TcpNewRenoFlightSize";
+    }
+
+    uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t /* bytesInFlight */) override
+    {
+        uint32_t flight = tcb->m_highTxMark.Get() - tcb->m_lastAckedSeq;
+        return std::max(2 * tcb->m_segmentSize, flight / 2);
+    }
+
+    Ptr<TcpCongestionOps> Fork() override
+    {
+        return CopyObject<TcpNewRenoFlightSize>(this);
+    }
+};
+
+NS_OBJECT_ENSURE_REGISTERED(TcpNewRenoFlightSize);
+} // namespace ns3
 
 using namespace ns3;
 
@@ -59,6 +106,13 @@ main(int argc, char* argv[])
     std::string bnRate = "10Mbps";
     std::string bnDelay = "20ms";
     double jitter = 1.0;
+    bool red = false;
+    double minTh = 5;
+    double maxTh = 15;
+    double qw = 0.002;
+    double pMax = 0.1;
+    bool gentle = true;
+    bool wait = true;
     CommandLine cmd;
     cmd.AddValue("flows", "bulk flows", flows);
     cmd.AddValue("duration", "seconds", duration);
@@ -74,6 +128,13 @@ main(int argc, char* argv[])
     cmd.AddValue("bnRate", "bottleneck rate", bnRate);
     cmd.AddValue("bnDelay", "bottleneck delay", bnDelay);
     cmd.AddValue("jitter", "flow starts uniform in [0, jitter) s", jitter);
+    cmd.AddValue("red", "RED at the bottleneck instead of the FIFO", red);
+    cmd.AddValue("minTh", "RED min_th, packets waiting (ours)", minTh);
+    cmd.AddValue("maxTh", "RED max_th, packets waiting (ours)", maxTh);
+    cmd.AddValue("qw", "RED w_q", qw);
+    cmd.AddValue("pMax", "RED p_max (1 / LInterm)", pMax);
+    cmd.AddValue("gentle", "RED gentle", gentle);
+    cmd.AddValue("wait", "RED wait", wait);
     cmd.Parse(argc, argv);
     g_warmup = warmup;
     RngSeedManager::SetSeed(1);
@@ -108,6 +169,18 @@ main(int argc, char* argv[])
     }
     NetDeviceContainer bn = bottleneck.Install(routers.Get(0), routers.Get(1));
     TrafficControlHelper fifo = Fifo(std::to_string(queue - 1) + "p");
+    if (red)
+    {
+        // the disc holds the packets waiting but the one in the device queue: its
+        // thresholds one below ours
+        fifo = TrafficControlHelper();
+        fifo.SetRootQueueDisc("ns3::RedQueueDisc", "MaxSize", StringValue(std::to_string(queue - 1) + "p"),
+                              "MinTh", DoubleValue(minTh - 1), "MaxTh", DoubleValue(maxTh - 1),
+                              "QW", DoubleValue(qw), "LInterm", DoubleValue(1.0 / pMax),
+                              "Gentle", BooleanValue(gentle), "Wait", BooleanValue(wait),
+                              "MeanPktSize", UintegerValue(1500), "LinkBandwidth", StringValue(bnRate),
+                              "LinkDelay", StringValue(bnDelay));
+    }
     QueueDiscContainer discs = fifo.Install(bn);
     addr.SetBase("10.3.0.0", "255.255.255.0");
     addr.Assign(bn);
@@ -160,11 +233,25 @@ main(int argc, char* argv[])
         goodput += sinks[i]->GetTotalRx() - rxAtWarmup[i];
     }
     uint32_t drops = g_disc->GetStats().nTotalDroppedPackets - dropsAtWarmup;
-    std::printf("{\"utilization\": %.6f, \"mean_queue_pkts\": %.4f, \"drops\": %u, \"goodput_bps\": %.1f}\n",
+    std::string red_drops;
+    if (red)
+    {
+        // RED's early and forced drops over the whole run (not only [warmup, duration])
+        const QueueDisc::Stats& st = g_disc->GetStats();
+        red_drops = ", \"red_early_drops\": " +
+                    std::to_string(st.GetNDroppedPackets(RedQueueDisc::UNFORCED_DROP)) +
+                    ", \"red_forced_drops\": " +
+                    std::to_string(st.GetNDroppedPackets(RedQueueDisc::FORCED_DROP)) +
+                    ", \"overflow_drops\": " +
+                    std::to_string(st.GetNDroppedPackets(QueueDisc::INTERNAL_QUEUE_DROP)) +
+                    ", \"arrivals\": " + std::to_string(st.nTotalReceivedPackets);
+    }
+    std::printf("{\"utilization\": %.6f, \"mean_queue_pkts\": %.4f, \"drops\": %u, \"goodput_bps\": %.1f%s}\n",
                 util,
                 g_qsum / (double)g_qn,
                 drops,
-                goodput * 8.0 / span);
+                goodput * 8.0 / span,
+                red_drops.c_str());
     Simulator::Destroy();
     return 0;
 }
