@@ -72,14 +72,29 @@ COMPARISONS: list[dict[str, Any]] = [
               "while its disc holds more than one packet, and when it holds one or none it resets count as "
               "below min_th; the next arrival in the band then starts count at 1 and is never dropped (ours "
               "tests that arrival with count 0), and with Wait no early drop comes until count x p_b >= 1 "
-              "again, while ours keeps counting through a short queue. Neither can be switched off, ns-3 "
+              "again, while ours keeps counting through a short queue. ns-3 also takes its disc for idle "
+              "whenever a dequeue finds it empty, though the device queue still holds a packet and the link "
+              "is busy, and decays the average over that time as if the link had idled. None of these can be "
+              "switched off, ns-3 "
               "having no attribute for them and our scenario no setting, so how much of the gap they make was "
-              "not measured. Ruled out: TCP (the NewReno case, DropTail, agrees), the thresholds (ns-3's "
+              "not measured (the next comparison narrows it down). Ruled out: TCP as a whole (with DropTail the "
+              "NewReno case agrees, though there too ours drops 7.4 % more), the thresholds (ns-3's "
               "average is of its queue disc, without the packet in the device queue: its thresholds are set "
-              "one below ours, and the mean queues agree), the idle decay (ns-3's LinkBandwidth and "
-              "MeanPktSize as ours; the link idles under 0.5 % of the time), the first "
+              "one below ours, and the mean queues agree), the idle decay's rate (ns-3's LinkBandwidth "
+              "and MeanPktSize as ours), the first "
               "slow start's overflow drops (outside the measured span) and the RTO back-off reset (the table's last "
               "row)."},
+    {"name": "dumbbell-red-high", "title": "The NewReno dumbbell with RED, thresholds 15 and 45, 100 packets",
+     "ns3": {**ns3.DUMBBELL, **RED, "minTh": 15, "maxTh": 45, "queue": 100},
+     "runs": [],
+     "cause": "The RED comparison above with thresholds and buffer raised to make rarer a disc of one packet "
+              "or none (the mean queue is 23 packets) and an average crossing min_th from below, the places where ns-3's "
+              "RED (as ns-2's) skips early drops and ours does not. The gap in drops narrows (+12.7 % against "
+              "+16.1 %) but stays above 10 %: those rules account for part of it. The rest is not found; it is "
+              "of the size of the NewReno case's own difference in drops with DropTail (+7.4 %, within that "
+              "case's band), which RED's feedback may amplify. Read and found the same on both sides: the "
+              "drop probability (the gentle ramp, Wait's count x p_b rule) and the average's update per "
+              "arrival."},
 ]
 
 
@@ -120,10 +135,15 @@ def ours_means(args: dict[str, Any], tcp_over: dict[str, Any]) -> dict[str, floa
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--only", help="re-run this comparison only, keeping the others' stored figures")
     a = ap.parse_args()
     exe = build_dumbbell()
+    kept = {c["name"]: c for c in json.loads(OUT.read_text())["comparisons"]} if a.only else {}
     out = []
     for c in COMPARISONS:
+        if a.only and c["name"] != a.only and c["name"] in kept:
+            out.append({**kept[c["name"]], "cause": c["cause"]})
+            continue
         entry = {"name": c["name"], "title": c["title"], "ns3_args": c["ns3"],
                  "ours_tcp": ns3.dumbbell_scenario(c["ns3"], 1)["tcp"],
                  "ours_queue": ns3.dumbbell_queue(c["ns3"]),
