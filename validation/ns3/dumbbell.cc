@@ -113,6 +113,7 @@ main(int argc, char* argv[])
     double pMax = 0.1;
     bool gentle = true;
     bool wait = true;
+    std::string redIdleRate;
     CommandLine cmd;
     cmd.AddValue("flows", "bulk flows", flows);
     cmd.AddValue("duration", "seconds", duration);
@@ -135,6 +136,7 @@ main(int argc, char* argv[])
     cmd.AddValue("pMax", "RED p_max (1 / LInterm)", pMax);
     cmd.AddValue("gentle", "RED gentle", gentle);
     cmd.AddValue("wait", "RED wait", wait);
+    cmd.AddValue("redIdleRate", "RED LinkBandwidth, its idle decay's rate (default: bnRate)", redIdleRate);
     cmd.Parse(argc, argv);
     g_warmup = warmup;
     RngSeedManager::SetSeed(1);
@@ -178,7 +180,8 @@ main(int argc, char* argv[])
                               "MinTh", DoubleValue(minTh - 1), "MaxTh", DoubleValue(maxTh - 1),
                               "QW", DoubleValue(qw), "LInterm", DoubleValue(1.0 / pMax),
                               "Gentle", BooleanValue(gentle), "Wait", BooleanValue(wait),
-                              "MeanPktSize", UintegerValue(1500), "LinkBandwidth", StringValue(bnRate),
+                              "MeanPktSize", UintegerValue(1500),
+                              "LinkBandwidth", StringValue(redIdleRate.empty() ? bnRate : redIdleRate),
                               "LinkDelay", StringValue(bnDelay));
     }
     QueueDiscContainer discs = fifo.Install(bn);
