@@ -1,9 +1,9 @@
 //! The queue disciplines a scenario names, `queue = { kind = "name", ... }`: each is one
 //! file (the algorithm, its scenario table with serde and JsonSchema, and `QueueKind`
 //! (disc.rs) on that table: the builder, its warnings, the memory it allocates when
-//! built) and one line of `registry!` below. The table's doc comment is its description in `superpacket
-//! list` and the schema reference; the kind names in "allowed: ..." come from the same
-//! line.
+//! built) and one line of `registry!` below. The table's doc comment is its description
+//! in `superpacket list` and the schema reference; the kind names in "allowed: ..." come
+//! from the same line.
 
 use super::disc::{d_limit, QueueDisc, QueueKind};
 use crate::core::rng::Rng;
