@@ -1,8 +1,8 @@
 //! What a scenario's sizes cost in memory, charged to the run's estimate (memory.rs)
 //! before the build allocates them: flows per traffic entry and over the run, classifier
-//! tables, super-packet Bloom filters, packets a link's pipe may hold (pcap traces: trace/mod.rs `charge_traces`).
+//! tables, packets a link's pipe may hold (pcap traces: trace/mod.rs `charge_traces`).
+//! (A queue's own tables, the super-packet router's, are its `QueueKind::prealloc_bytes`.)
 
-use super::queue::QueueSpec;
 use super::riops::ClassifierSpec;
 use super::traffic::{BulkSpec, FlowSpecToml, PoissonSpec, TrafficSpec};
 use crate::core::memory::{MemoryEstimate, FLOW_ROW_BYTES, LIVE_FLOW_BYTES};
@@ -15,12 +15,6 @@ pub fn classifier_bytes(c: &ClassifierSpec) -> f64 {
     let n = f64::from(c.max_flows);
     let slots = (2.0 * n).log2().ceil().exp2().max(2.0);
     slots * 4.0 + n * (40.0 + 4.0) + (f64::from(c.lt_max) + 2.0) * 4.0
-}
-
-/// A queue's preallocated state (`QueueKind::prealloc_bytes`: the super-packet router's
-/// Bloom filters and hash tables).
-pub fn queue_bytes(q: &QueueSpec) -> f64 {
-    q.prealloc_bytes()
 }
 
 /// The packets a link's pipe holds when full: rate x min(delay, duration) in packets of
@@ -107,6 +101,7 @@ pub fn charge_traffic(mem: &mut MemoryEstimate, path: &str, t: &TrafficSpec, end
 mod tests {
     use super::*;
     use crate::net::classifier::{Classifier, ClassifierConfig};
+    use crate::scenario::queue::QueueSpec;
 
     #[test]
     fn classifier_charge_is_what_the_table_allocates() {
@@ -143,7 +138,7 @@ mod tests {
             let cfg = admission::Config { bloom_bits: bits, max_pairs: pairs, ..admission::Config::default() };
             let a = admission::Admission::new(cfg).unwrap();
             let real = (a.memory_bytes() - std::mem::size_of::<admission::Admission>()) as f64;
-            let est = queue_bytes(&spec);
+            let est = spec.prealloc_bytes();
             assert!((est - real).abs() <= 1.0, "{bits} bits, {pairs} pairs: {est} vs {real}");
         }
     }

@@ -63,7 +63,7 @@ impl Builder<'_> {
             return Err(format!("{path}.loss: must be in [0, 1) (got {})", spec.loss));
         }
         for (x, y, q) in [(na, nb, &spec.queue), (nb, na, spec.reverse_queue.as_ref().unwrap_or(&spec.queue))] {
-            self.mem.charge(&format!("{path}.queue.bloom_bits"), costs::queue_bytes(q))?;
+            self.mem.charge(&format!("{path}.queue.bloom_bits"), q.prealloc_bytes())?;
             self.mem.charge(&format!("{path}.delay"), costs::pipe_bytes(spec.rate.0, spec.delay.0, self.duration))?;
             if let (true, Some(c)) = (x == na, &spec.classifier) {
                 self.mem.charge(&format!("{path}.classifier.max_flows"), costs::classifier_bytes(c))?;

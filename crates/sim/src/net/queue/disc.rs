@@ -166,7 +166,7 @@ pub trait QueueKind {
     }
 
     /// Bytes the discipline allocates when built, charged to the run's memory estimate
-    /// before the build (scenario/costs.rs); a queue that allocates any is not built
+    /// before the build (scenario/links.rs); a queue that allocates any is not built
     /// twice to check it.
     fn prealloc_bytes(&self) -> f64 {
         0.0
