@@ -313,3 +313,41 @@ fn dcr_during_tau_one_segment_per_dupack_with_limited_transmit() {
     let sent = s.expire_timer();
     assert_eq!(segs(&s, &retx(&sent).into_iter().copied().collect::<Vec<_>>()), vec![0]);
 }
+
+/// DCR over SACK on Linux's host (limited transmit): data SACKed above a hole is not in
+/// the network, so it must not take the window's place during tau. Segments 0 and 2 are
+/// overtaken; cwnd = ssthresh = 10 (congestion avoidance, growing by 1/cwnd an ACK).
+/// Duplicate ACKs SACKing 1, then 3, then 4 send 10, 11, 12 (one per duplicate ACK).
+/// Segment 0 arrives: the ACK of 2 leaves 3 and 4 SACKed above the next hole, which
+/// starts its own tau. Outstanding is 13 - 2 = 11 segments, of which 2 are SACKed: 9 in
+/// the network against a window of 10.5 (10 + 5 ACKs / 10). The allowance is the
+/// outstanding data, at most the window plus the SACKed 2: min(11, 12.5) = 11, plus this
+/// ACK's 1: segment 13 leaves (10 in the network). The next duplicate ACK (SACKing 5)
+/// sends 14: still 10. Before, the SACKed segments counted against the window: nothing
+/// left at the ACK of 2, segment 13 at the next, 9 in the network for as long as holes
+/// kept overtaking (one flow of H-TCP at 1 Gb/s with 1 % of packets delayed 25 ms: 89.7 %
+/// utilisation with a window above the path's).
+#[test]
+fn dcr_sacked_data_above_the_hole_is_not_in_the_window() {
+    let p = TcpParams { limited_transmit: true, ..dcr(RecoveryKind::Sack) };
+    let (mut s, first) = Script::established(p, 1000 * MSS, ms(104));
+    assert_eq!(first.len(), 10);
+    s.set_cwnd(10.0, 10.0);
+    s.advance(ms(104));
+    let sent_at = |s: &mut Script, cum: u64, blocks: &[(u64, u64)]| {
+        let p = s.ack_sack(cum, blocks);
+        segs(s, &p)
+    };
+    let mut new = sent_at(&mut s, 0, &[(1, 2)]);
+    new.extend(sent_at(&mut s, 0, &[(3, 4), (1, 2)]));
+    new.extend(sent_at(&mut s, 0, &[(3, 5), (1, 2)]));
+    assert_eq!(new, vec![10, 11, 12], "one new segment per duplicate ACK");
+    let at_ack = sent_at(&mut s, 2, &[(3, 5)]);
+    assert!(s.recovery_deadline().is_some(), "the next hole's tau runs");
+    assert_eq!(at_ack, vec![13], "the SACKed 3 and 4 are not in the network");
+    let next = sent_at(&mut s, 2, &[(3, 6)]);
+    assert_eq!(next, vec![14], "one new segment per duplicate ACK");
+    // in the network: outstanding less the SACKed 3, 4 and 5
+    assert_eq!(s.snd_max() / MSS - s.snd_una() / MSS - 3, 10);
+    assert!(!s.in_recovery());
+}
