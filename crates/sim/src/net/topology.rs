@@ -84,6 +84,10 @@ pub struct Network {
     /// incoming links per node they are computed over; both dropped when a link is added.
     dist_cache: HashMap<NodeId, DistVec>,
     into: Vec<Vec<LinkId>>,
+    /// Whole shortest-path trees from the far ends of single-link nodes (`route`), each
+    /// node's `via` link; dropped when a link is added.
+    /// None where the delays could saturate a sum (the offset argument fails).
+    trees: HashMap<NodeId, Option<Arc<Vec<Option<LinkId>>>>>,
 }
 
 impl Network {
@@ -115,6 +119,7 @@ impl Network {
         let id = self.links.len() as LinkId;
         self.dist_cache.clear();
         self.into.clear();
+        self.trees.clear();
         self.adj[link.from as usize].push(id);
         self.links.push(link);
         id
@@ -132,11 +137,65 @@ impl Network {
         })
     }
 
-    /// Shortest path from `src` to `dst` as a list of links.
-    pub fn route(&self, src: NodeId, dst: NodeId) -> Option<Vec<LinkId>> {
+    /// Shortest path from `src` to `dst` as a list of links: least delay, then fewest
+    /// hops, ties to the first relaxed (Dijkstra over (delay, hops, node) keys).
+    ///
+    /// A node with one way out (a host's NIC) takes its link, then the path from the far
+    /// end `to` in the whole shortest-path tree from `to`, computed once for every such
+    /// node behind it. It is the path the search from `src` finds: that search pops
+    /// `src`, relaxes its one link, then runs as the search from `to` with every key
+    /// offset by the same (delay, 1), so with no sum near the clock's end (checked) it
+    /// pops the same nodes in the same order and sets the same `via`; `src`, reached
+    /// back from `to`, relaxes only the settled `to`. A settled node's `via` never
+    /// changes, so the whole tree holds what a search stopping at `dst` returns.
+    pub fn route(&mut self, src: NodeId, dst: NodeId) -> Option<Vec<LinkId>> {
         if src == dst {
             return None;
         }
+        if let &[first] = &self.adj[src as usize][..] {
+            let to = self.links[first as usize].to;
+            if to == dst {
+                return Some(vec![first]);
+            }
+            if let Some(via) = self.tree_from(to) {
+                let mut path = Vec::new();
+                let mut cur = dst;
+                while cur != to {
+                    let l = via[cur as usize]?;
+                    path.push(l);
+                    if path.len() > self.nodes.len() {
+                        return None; // not a tree (cannot happen with strict relaxation)
+                    }
+                    cur = self.links[l as usize].from;
+                }
+                path.push(first);
+                path.reverse();
+                return Some(path);
+            }
+        }
+        self.search(src, dst, Some(dst)).1
+    }
+
+    /// Whether every link's delay summed fits the clock: then no path's delay, offset or
+    /// not, saturates.
+    fn delays_fit(&self) -> bool {
+        self.links.iter().try_fold(0u64, |a, l| a.checked_add(l.delay.ns())).is_some()
+    }
+
+    /// The whole shortest-path tree from `root` (each node's `via` link), cached; None
+    /// where the delays do not fit (`delays_fit`).
+    fn tree_from(&mut self, root: NodeId) -> Option<Arc<Vec<Option<LinkId>>>> {
+        if let Some(t) = self.trees.get(&root) {
+            return t.clone();
+        }
+        let t = self.delays_fit().then(|| Arc::new(self.search(root, root, None).0));
+        self.trees.insert(root, t.clone());
+        t
+    }
+
+    /// Dijkstra from `src` over (delay, hops, node) keys, stopping when `stop` is settled:
+    /// each node's `via` link, and the path to `stop`.
+    fn search(&self, src: NodeId, dst: NodeId, stop: Option<NodeId>) -> (Vec<Option<LinkId>>, Option<Vec<LinkId>>) {
         let n = self.nodes.len();
         let mut dist = vec![(u64::MAX, u32::MAX); n];
         let mut via: Vec<Option<LinkId>> = vec![None; n];
@@ -147,7 +206,7 @@ impl Network {
             if (d, h) > dist[u as usize] {
                 continue;
             }
-            if u == dst {
+            if Some(u) == stop {
                 break;
             }
             for &l in &self.adj[u as usize] {
@@ -163,19 +222,21 @@ impl Network {
                 }
             }
         }
-        via[dst as usize]?;
+        if stop.is_none() || via[dst as usize].is_none() {
+            return (via, None);
+        }
         let mut path = Vec::new();
         let mut cur = dst;
         while cur != src {
-            let l = via[cur as usize]?;
+            let Some(l) = via[cur as usize] else { return (via, None) };
             path.push(l);
             if path.len() > n {
-                return None; // not a tree (cannot happen with strict relaxation): no route
+                return (via, None); // not a tree (cannot happen with strict relaxation): no route
             }
             cur = self.links[l as usize].from;
         }
         path.reverse();
-        Some(path)
+        (via, Some(path))
     }
 
     /// (delay, hops) from every node to `dst`, `u64::MAX` delay where unreachable (the
@@ -292,6 +353,62 @@ impl Network {
             path.push(l);
             self.paths_from(self.links[l as usize].to, dst, dist, path, out, cap);
             path.pop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::rng::Rng;
+    use crate::core::time::{BitsPerSec, SimTime};
+    use crate::net::queue::droptail::DropTail;
+    use crate::net::queue::Unit;
+
+    fn link(net: &mut Network, a: NodeId, b: NodeId, delay_us: u64) {
+        let name = format!("{a}->{b}");
+        let disc = Box::new(DropTail::new(10, Unit::Packets));
+        let l = Link::new(name, a, b, BitsPerSec(1_000_000_000), SimTime::from_us(delay_us), disc, 0.0, Rng::new(1));
+        net.add_link(l);
+    }
+
+    /// The route of a single-link node, taken from the far end's whole tree, is the path
+    /// the search from the node itself finds, on meshes with equal-delay ties, zero
+    /// delays and parallel links (random, seeded): every ordered pair of nodes, hosts
+    /// and routers alike.
+    #[test]
+    fn routes_from_trees_are_the_search_paths() {
+        let mut rng = Rng::new(7);
+        for _ in 0..40 {
+            let mut net = Network::default();
+            let routers = 2 + (rng.uniform() * 6.0) as u32;
+            let hosts = 1 + (rng.uniform() * 12.0) as u32;
+            for i in 0..routers + hosts {
+                net.add_node(&format!("n{i}")).unwrap();
+            }
+            let delay = |rng: &mut Rng| [0, 1, 1, 2, 5][(rng.uniform() * 5.0) as usize];
+            for a in 0..routers {
+                for b in 0..routers {
+                    // sometimes two links a -> b: ties between them go to the first added
+                    while a != b && rng.uniform() < 0.6 {
+                        let d = delay(&mut rng);
+                        link(&mut net, a, b, d);
+                    }
+                }
+            }
+            for h in routers..routers + hosts {
+                let r = (rng.uniform() * routers as f64) as u32;
+                let (up, down) = (delay(&mut rng), delay(&mut rng));
+                link(&mut net, h, r, up);
+                link(&mut net, r, h, down);
+            }
+            let n = (routers + hosts) as NodeId;
+            for src in 0..n {
+                for dst in 0..n {
+                    let want = if src == dst { None } else { net.search(src, dst, Some(dst)).1 };
+                    assert_eq!(net.route(src, dst), want, "{src} -> {dst}");
+                }
+            }
         }
     }
 }
