@@ -93,10 +93,19 @@ impl MemoryEstimate {
     /// Adds `bytes` for `field` (before allocating them): an error naming the field that
     /// contributes most once the total passes the budget.
     pub fn charge(&mut self, field: &str, bytes: f64) -> Result<(), String> {
+        self.charge_at(field, "", bytes)
+    }
+
+    /// As `charge`, for the field `prefix` + `suffix` (`"topology.access"`, `".delay"`):
+    /// the name is put together only the first time it is charged.
+    pub fn charge_at(&mut self, prefix: &str, suffix: &str, bytes: f64) -> Result<(), String> {
         let bytes = if bytes.is_nan() { f64::INFINITY } else { bytes.max(0.0) };
-        match self.parts.iter_mut().find(|p| p.0 == field) {
+        let is = |name: &str| {
+            name.len() == prefix.len() + suffix.len() && name.starts_with(prefix) && name.ends_with(suffix)
+        };
+        match self.parts.iter_mut().find(|p| is(&p.0)) {
             Some(p) => p.1 += bytes,
-            None => self.parts.push((field.to_string(), bytes)),
+            None => self.parts.push((format!("{prefix}{suffix}"), bytes)),
         }
         let total = self.total();
         if total <= self.budget as f64 {
@@ -161,6 +170,21 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A field charged in two pieces is the field charged whole: one entry, one sum, and
+    /// the refusal names it (budget 100 B: 60 + 50 passes it).
+    #[test]
+    fn a_field_in_pieces_is_the_field() {
+        let mut m = MemoryEstimate::new(100);
+        m.charge("topology.access.delay", 10.0).unwrap();
+        m.charge_at("topology.access", ".delay", 50.0).unwrap();
+        m.charge_at("topology", ".access.delay", 0.0).unwrap();
+        m.charge_at("topology.acce", "ss.bloom_bits", 1.0).unwrap();
+        assert_eq!(m.parts.len(), 2);
+        assert_eq!(m.parts[0], ("topology.access.delay".to_string(), 60.0));
+        let e = m.charge_at("topology.access", ".delay", 50.0).unwrap_err();
+        assert!(e.starts_with("topology.access.delay: "), "{e}");
+    }
 
     #[test]
     fn parses_units() {

@@ -62,15 +62,16 @@ impl Builder<'_> {
         if !(0.0..1.0).contains(&spec.loss) {
             return Err(format!("{path}.loss: must be in [0, 1) (got {})", spec.loss));
         }
+        let qpath = format!("{path}.queue");
         for (x, y, q) in [(na, nb, &spec.queue), (nb, na, spec.reverse_queue.as_ref().unwrap_or(&spec.queue))] {
-            self.mem.charge(&format!("{path}.queue.bloom_bits"), q.prealloc_bytes())?;
-            self.mem.charge(&format!("{path}.delay"), costs::pipe_bytes(spec.rate.0, spec.delay.0, self.duration))?;
+            self.mem.charge_at(&qpath, ".bloom_bits", q.prealloc_bytes())?;
+            self.mem.charge_at(path, ".delay", costs::pipe_bytes(spec.rate.0, spec.delay.0, self.duration))?;
             if let (true, Some(c)) = (x == na, &spec.classifier) {
-                self.mem.charge(&format!("{path}.classifier.max_flows"), costs::classifier_bytes(c))?;
+                self.mem.charge_at(path, ".classifier.max_flows", costs::classifier_bytes(c))?;
             }
             let id = self.net.links.len() as u64;
-            let disc = q.build(spec.rate.0, Rng::stream(self.seed, STREAM_QUEUE + id), &format!("{path}.queue"))?;
-            for w in q.warnings(&format!("{path}.queue")) {
+            let disc = q.build(spec.rate.0, Rng::stream(self.seed, STREAM_QUEUE + id), &qpath)?;
+            for w in q.warnings(&qpath) {
                 if !self.warnings.contains(&w) {
                     self.warnings.push(w);
                 }
