@@ -101,6 +101,7 @@ struct StatsOut {
     links: Vec<LinkOut>,
     ports: Vec<PortStats>,
     lateness_ns: Lateness,
+    rx_wait_ns: Lateness,
     /// Waiting packets of the sampled links: time (s from window start), link name, packets.
     series_t_s: Vec<f64>,
     series_link: Vec<String>,
@@ -115,6 +116,9 @@ pub struct Router {
     routes: HashMap<(usize, [u8; 4]), u32>,
     ports: Vec<PortStats>,
     late: Lateness,
+    /// How long frames waited in the kernel before this thread read them (the kernel's
+    /// receive stamp to the read): the time the arrival stamps take out of the delay.
+    rx_wait: Lateness,
     next_sample: Ns,
     series: (Vec<f64>, Vec<String>, Vec<u64>),
 }
@@ -142,6 +146,7 @@ impl Router {
             routes,
             ports,
             late: Lateness::new(),
+            rx_wait: Lateness::new(),
             series: Default::default(),
         })
     }
@@ -194,8 +199,9 @@ impl Router {
 
     fn receive_all(&mut self, buf: &mut [u8]) -> io::Result<()> {
         for p in 0..self.socks.len() {
-            while let Some(n) = self.socks[p].recv(buf)? {
-                let now = sys::now_ns();
+            while let Some((n, stamp)) = self.socks[p].recv(buf)? {
+                let now = stamp.map_or_else(sys::now_ns, sys::mono_of_realtime);
+                self.rx_wait.add(sys::now_ns().saturating_sub(now));
                 self.ports[p].rx += 1;
                 self.ports[p].rx_bytes += n as u64;
                 if n > buf.len() {
@@ -247,6 +253,7 @@ impl Router {
             *p = PortStats { ifname: p.ifname.clone(), ..Default::default() };
         }
         self.late = Lateness::new();
+        self.rx_wait = Lateness::new();
         self.series = Default::default();
         self.next_sample = now;
     }
@@ -305,17 +312,21 @@ impl Router {
                 }
             })
             .collect();
-        let mut late =
-            Lateness { hist_le_ns: self.late.hist_le_ns.clone(), hist: self.late.hist.clone(), ..Lateness::new() };
-        late.count = self.late.count;
-        late.max_ns = self.late.max_ns;
-        late.mean_ns = if late.count > 0 { self.late.sum as f64 / late.count as f64 } else { 0.0 };
+        let summary = |l: &Lateness| Lateness {
+            count: l.count,
+            mean_ns: if l.count > 0 { l.sum as f64 / l.count as f64 } else { 0.0 },
+            max_ns: l.max_ns,
+            hist_le_ns: l.hist_le_ns.clone(),
+            hist: l.hist.clone(),
+            sum: l.sum,
+        };
         let out = StatsOut {
             window_start_ns: w0,
             window_s: window / 1e9,
             links,
             ports: self.ports.clone(),
-            lateness_ns: late,
+            lateness_ns: summary(&self.late),
+            rx_wait_ns: summary(&self.rx_wait),
             series_t_s: self.series.0.clone(),
             series_link: self.series.1.clone(),
             series_pkts: self.series.2.clone(),

@@ -38,6 +38,22 @@ pub fn ifindex(name: &str) -> io::Result<i32> {
     Ok(i as i32)
 }
 
+/// Now on CLOCK_REALTIME, ns (the clock of the kernel's receive timestamps).
+pub fn realtime_ns() -> u64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: ts is a valid timespec
+    unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// The CLOCK_MONOTONIC time of a kernel receive stamp on CLOCK_REALTIME: now on the
+/// monotonic clock less the stamp's age (the age is microseconds, so only a step of the
+/// realtime clock between the stamp and now would be an error; never in the future).
+pub fn mono_of_realtime(stamp: u64) -> u64 {
+    let (mono, real) = (now_ns(), realtime_ns());
+    mono - real.saturating_sub(stamp).min(mono)
+}
+
 /// A non-blocking AF_PACKET SOCK_RAW socket bound to one interface, all protocols,
 /// that does not see its own outgoing frames (PACKET_IGNORE_OUTGOING, Linux 4.20) and
 /// bypasses the interface's qdisc on send (PACKET_QDISC_BYPASS; a veth has none).
@@ -67,6 +83,9 @@ impl PacketSocket {
         // a burst of a whole window must not overflow the socket while the router works
         s.setopt(libc::SOL_SOCKET, libc::SO_RCVBUFFORCE, 16 << 20, "SO_RCVBUFFORCE")?;
         s.setopt(libc::SOL_SOCKET, libc::SO_SNDBUFFORCE, 4 << 20, "SO_SNDBUFFORCE")?;
+        // the kernel's receive time of each frame (socket(7)): a frame's arrival is when
+        // the kernel took it, not when this thread woke up to read it
+        s.setopt(libc::SOL_SOCKET, libc::SO_TIMESTAMPNS, 1, "SO_TIMESTAMPNS")?;
         // SAFETY: sockaddr_ll is plain data; zeroed is a valid value
         let mut sa: libc::sockaddr_ll = unsafe { std::mem::zeroed() };
         sa.sll_family = libc::AF_PACKET as u16;
@@ -103,11 +122,20 @@ impl PacketSocket {
         .map(|_| ())
     }
 
-    /// One frame into `buf`: Some(its whole length, which may exceed buf: MSG_TRUNC),
-    /// None when no frame is waiting.
-    pub fn recv(&self, buf: &mut [u8]) -> io::Result<Option<usize>> {
-        // SAFETY: buf is valid for buf.len() bytes
-        let n = unsafe { libc::recv(self.fd, buf.as_mut_ptr() as *mut libc::c_void, buf.len(), libc::MSG_TRUNC) };
+    /// One frame into `buf`: Some((its whole length, which may exceed buf: MSG_TRUNC;
+    /// the kernel's receive time on CLOCK_REALTIME, ns, if it gave one)), None when no
+    /// frame is waiting.
+    pub fn recv(&self, buf: &mut [u8]) -> io::Result<Option<(usize, Option<u64>)>> {
+        let mut iov = libc::iovec { iov_base: buf.as_mut_ptr() as *mut libc::c_void, iov_len: buf.len() };
+        let mut ctrl = [0u64; 8];
+        // SAFETY: msghdr is plain data; zeroed is valid
+        let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+        msg.msg_iov = &mut iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = ctrl.as_mut_ptr() as *mut libc::c_void;
+        msg.msg_controllen = std::mem::size_of_val(&ctrl);
+        // SAFETY: msg points at buf and ctrl, valid for the call
+        let n = unsafe { libc::recvmsg(self.fd, &mut msg, libc::MSG_TRUNC) };
         if n < 0 {
             let e = io::Error::last_os_error();
             return match e.raw_os_error() {
@@ -115,7 +143,19 @@ impl PacketSocket {
                 _ => Err(e),
             };
         }
-        Ok(Some(n as usize))
+        let mut stamp = None;
+        // SAFETY: the CMSG_* walk stays inside msg's control buffer
+        unsafe {
+            let mut c = libc::CMSG_FIRSTHDR(&msg);
+            while !c.is_null() {
+                if (*c).cmsg_level == libc::SOL_SOCKET && (*c).cmsg_type == libc::SCM_TIMESTAMPNS {
+                    let ts = std::ptr::read_unaligned(libc::CMSG_DATA(c) as *const libc::timespec);
+                    stamp = Some(ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64);
+                }
+                c = libc::CMSG_NXTHDR(&msg, c);
+            }
+        }
+        Ok(Some((n as usize, stamp)))
     }
 
     /// Sends one frame; false if the kernel refused it (ENOBUFS, EAGAIN).
