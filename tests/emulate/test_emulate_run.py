@@ -1,0 +1,179 @@
+"""`superpacket emulate` on this machine: a short dumbbell emulation, its files against
+superpacket.outputs, cleanup after a run, after Ctrl-C, SIGTERM and a failure, and bad
+input refused with one line and exit 2 before anything is created.
+
+The emulation needs root, ip(8) network namespaces and the router binary (make
+install builds it); where one is missing those tests are skipped, saying which.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+from superpacket import outputs
+from superpacket.emulate import leftovers, router_binary, unavailable
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _why_not() -> str | None:
+    if why := unavailable():
+        return why
+    probe = f"sp-probe-{os.getpid()}"
+    p = subprocess.run(["ip", "netns", "add", probe], check=False, capture_output=True, text=True)
+    if p.returncode != 0:
+        return f"ip netns add fails here: {p.stderr.strip()}"
+    subprocess.run(["ip", "netns", "del", probe], check=False, capture_output=True)
+    if router_binary() is None:
+        return "the router superpacket-emu is not built (make install)"
+    return None
+
+
+WHY_NOT = _why_not()
+needs_netns = pytest.mark.skipif(WHY_NOT is not None, reason=f"no emulation here: {WHY_NOT}")
+
+# 1 pair, bottleneck 100 Mb/s and 5 ms: round trip 2 x (1 + 5 + 1) = 14 ms,
+# BDP 100e6 x 0.014 / 8 = 175,000 B = 117 packets of 1500 B; a 1-BDP buffer
+SHORT = """
+name = "emulate-test"
+duration = "{duration}"
+[topology]
+kind = "dumbbell"
+pairs = 1
+access = {{ rate = "1Gbps", delay = "1ms" }}
+bottleneck = {{ rate = "100Mbps", delay = "5ms", queue = {{ kind = "droptail", limit = 117 }} }}
+[tcp]
+delayed_ack = true
+mss = 1448
+header_bytes = 52
+[[traffic]]
+kind = "bulk"
+from = "s{{i}}"
+to = "d{{i}}"
+[output]
+sample_queues = ["R1->R2"]
+sample_interval = "10ms"
+sample_flows = "50ms"
+"""
+
+
+def cli(*args: str, **kw) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "superpacket.cli", "emulate", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def scenario(tmp_path: Path, duration: str = "3s") -> Path:
+    p = tmp_path / "short.toml"
+    p.write_text(SHORT.format(duration=duration))
+    return p
+
+
+def netns_names() -> set[str]:
+    out = subprocess.run(["ip", "netns", "list"], check=False, capture_output=True, text=True).stdout
+    return {line.split()[0] for line in out.splitlines() if line.strip()}
+
+
+def router_pids() -> set[int]:
+    out = subprocess.run(["pgrep", "-x", "superpacket-emu"], check=False, capture_output=True, text=True).stdout
+    return {int(x) for x in out.split()}
+
+
+@needs_netns
+def test_short_emulation_writes_the_documented_tables(tmp_path):
+    before_ns, before_pids = netns_names(), router_pids()
+    out = tmp_path / "out"
+    p = cli(str(scenario(tmp_path)), "--out", str(out))
+    _, stderr = p.communicate(timeout=60)
+    assert p.returncode == 0, stderr
+    for t in outputs.EMULATE_TABLES:
+        assert pl.read_parquet(out / f"{t.name}.parquet").columns == [c.name for c in t.columns], t.name
+    summary = json.loads((out / "summary.json").read_text())
+    assert set(summary) == {o.name for o in outputs.EMULATE_SUMMARY}
+    assert {"router.json", "scenario.toml"} <= {p.name for p in out.iterdir()}
+    flows = pl.read_parquet(out / "flows.parquet")
+    links = pl.read_parquet(out / "links.parquet").filter(pl.col("name") == "R1->R2").row(0, named=True)
+    # the router's books balance: every arrival is dropped, departed or still waiting,
+    # up to the one being serialised at the end
+    left = links["arrivals"] - links["drops"] - links["departures"] - links["queued_pkts"]
+    assert left in (0, 1), links
+    assert links["max_pkts"] <= 117
+    # goodput at most the payload share of the bottleneck: 100 Mb/s x 1448 / 1500
+    # (52 B of IP + TCP headers with timestamps) = 96.5 Mb/s, plus 1 % for the rate's
+    # measurement window; and at least half of it over 3 s: slow start from 10 segments
+    # doubles per 14 ms round trip, 117 + 117 packets in flight reached in < 0.1 s
+    g = flows.row(0, named=True)
+    assert g["error"] is None
+    assert 0.5 * 96.5e6 < g["goodput_bps"] < 1.01 * 96.5e6, g
+    assert g["min_rtt_s"] >= 0.014, "the round trip cannot be shorter than its propagation delays"
+    assert summary["oversize_frames"] == 0, "offloads left on: the router saw GSO frames"
+    assert netns_names() == before_ns
+    assert router_pids() == before_pids
+    assert leftovers() == []
+
+
+@needs_netns
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupted_runs_leave_nothing_behind(tmp_path, sig):
+    before_ns, before_pids = netns_names(), router_pids()
+    p = cli(str(scenario(tmp_path, "30s")))
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not (router_pids() - before_pids):
+        time.sleep(0.1)
+    assert router_pids() - before_pids, "the router never started"
+    time.sleep(0.5)
+    p.send_signal(sig)
+    _, stderr = p.communicate(timeout=20)
+    assert p.returncode == 128 + sig, stderr
+    assert "interrupted" in stderr
+    assert netns_names() == before_ns
+    assert router_pids() == before_pids
+
+
+@needs_netns
+def test_a_failing_router_leaves_nothing_behind(tmp_path):
+    before_ns = netns_names()
+    p = cli(str(scenario(tmp_path)), env={**os.environ, "SUPERPACKET_EMU": "/bin/false"})
+    _, stderr = p.communicate(timeout=30)
+    assert p.returncode == 1, stderr
+    assert stderr.startswith("superpacket: emulate: ") and "offloads-off" in stderr
+    assert netns_names() == before_ns
+
+
+BAD = [
+    ('kind = "bulk"', 'kind = "web"', "traffic[0]"),  # the simulator's own refusal (missing fields)
+    ('pairs = 1', 'pairs = 1000', "topology.pairs"),
+    ('delayed_ack = true', 'delayed_ack = false', "tcp.delayed_ack"),
+    ('kind = "droptail", limit = 117', 'kind = "red", min_th = 5, max_th = 15, limit = 117',
+     "topology.bottleneck.queue.kind"),
+    ('rate = "100Mbps"', 'rate = "10Gbps"', "topology.bottleneck.rate"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "field"), BAD, ids=[b[2] for b in BAD])
+def test_bad_input_is_refused_in_one_line_before_anything_exists(tmp_path, old, new, field):
+    sc = scenario(tmp_path)
+    text = sc.read_text()
+    assert old in text
+    sc.write_text(text.replace(old, new, 1))
+    before = netns_names() if unavailable() is None else set()
+    p = cli(str(sc))
+    stdout, stderr = p.communicate(timeout=30)
+    assert p.returncode == 2, stderr
+    assert stderr.count("\n") == 1 and field in stderr, stderr
+    assert stdout == ""
+    if unavailable() is None:
+        assert netns_names() == before
+
+
+def test_out_dir_that_cannot_be_written_is_refused(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("")
+    p = cli(str(scenario(tmp_path)), "--out", str(f / "sub"))
+    _, stderr = p.communicate(timeout=30)
+    assert p.returncode == 2 and stderr.count("\n") == 1, stderr
