@@ -8,6 +8,7 @@ install builds it); where one is missing those tests are skipped, saying which.
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -74,23 +75,30 @@ def scenario(tmp_path: Path, duration: str = "3s") -> Path:
     return p
 
 
-def netns_names() -> set[str]:
-    out = subprocess.run(["ip", "netns", "list"], check=False, capture_output=True, text=True).stdout
-    return {line.split()[0] for line in out.splitlines() if line.strip()}
+def tag_of(line: str) -> str:
+    """The run's tag from its first line on stderr ("emulating 3 s (testbed spXXXXXX)")."""
+    m = re.search(r"\(testbed (sp[0-9a-f]{6})\)", line)
+    assert m, line
+    return m.group(1)
 
 
-def router_pids() -> set[int]:
-    out = subprocess.run(["pgrep", "-x", "superpacket-emu"], check=False, capture_output=True, text=True).stdout
-    return {int(x) for x in out.split()}
+def left_of(tag: str) -> list[str]:
+    """What a run left: its namespaces and interfaces (`leftovers`) and its processes
+    (the router's and the generators' command lines name the run's work folder). Only
+    this run's: other runs may be going on at the same time."""
+    out = subprocess.run(["pgrep", "-af", f"superpacket-emulate-{tag}-"], check=False, capture_output=True,
+                         text=True).stdout
+    return leftovers(tag[2:]) + [f"process {line}" for line in out.splitlines() if "pgrep" not in line]
 
 
 @needs_netns
 def test_short_emulation_writes_the_documented_tables(tmp_path):
-    before_ns, before_pids = netns_names(), router_pids()
     out = tmp_path / "out"
     p = cli(str(scenario(tmp_path)), "--out", str(out))
     _, stderr = p.communicate(timeout=60)
     assert p.returncode == 0, stderr
+    tag = tag_of(stderr)
+    assert left_of(tag) == []
     for t in outputs.EMULATE_TABLES:
         assert pl.read_parquet(out / f"{t.name}.parquet").columns == [c.name for c in t.columns], t.name
     summary = json.loads((out / "summary.json").read_text())
@@ -112,37 +120,34 @@ def test_short_emulation_writes_the_documented_tables(tmp_path):
     assert 0.5 * 96.5e6 < g["goodput_bps"] < 1.01 * 96.5e6, g
     assert g["min_rtt_s"] >= 0.014, "the round trip cannot be shorter than its propagation delays"
     assert summary["oversize_frames"] == 0, "offloads left on: the router saw GSO frames"
-    assert netns_names() == before_ns
-    assert router_pids() == before_pids
-    assert leftovers() == []
 
 
 @needs_netns
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_interrupted_runs_leave_nothing_behind(tmp_path, sig):
-    before_ns, before_pids = netns_names(), router_pids()
     p = cli(str(scenario(tmp_path, "30s")))
+    tag = tag_of(p.stderr.readline())
     deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and not (router_pids() - before_pids):
+    while time.monotonic() < deadline and not any(x.startswith("process") and "router-config" in x
+                                                  for x in left_of(tag)):
         time.sleep(0.1)
-    assert router_pids() - before_pids, "the router never started"
+    assert left_of(tag), "the router never started"
     time.sleep(0.5)
     p.send_signal(sig)
     _, stderr = p.communicate(timeout=20)
     assert p.returncode == 128 + sig, stderr
     assert "interrupted" in stderr
-    assert netns_names() == before_ns
-    assert router_pids() == before_pids
+    assert left_of(tag) == []
 
 
 @needs_netns
 def test_a_failing_router_leaves_nothing_behind(tmp_path):
-    before_ns = netns_names()
     p = cli(str(scenario(tmp_path)), env={**os.environ, "SUPERPACKET_EMU": "/bin/false"})
     _, stderr = p.communicate(timeout=30)
     assert p.returncode == 1, stderr
-    assert stderr.startswith("superpacket: emulate: ") and "offloads-off" in stderr
-    assert netns_names() == before_ns
+    first, second = stderr.splitlines()[:2]
+    assert second.startswith("superpacket: emulate: ") and "offloads-off" in second, stderr
+    assert left_of(tag_of(first)) == []
 
 
 BAD = [
@@ -161,14 +166,13 @@ def test_bad_input_is_refused_in_one_line_before_anything_exists(tmp_path, old, 
     text = sc.read_text()
     assert old in text
     sc.write_text(text.replace(old, new, 1))
-    before = netns_names() if unavailable() is None else set()
     p = cli(str(sc))
     stdout, stderr = p.communicate(timeout=30)
     assert p.returncode == 2, stderr
-    assert stderr.count("\n") == 1 and field in stderr, stderr
+    # one line, the refusal: a run that got as far as making its testbed says so
+    # first ("emulating ... (testbed spXXXXXX)"), before it creates anything
+    assert stderr.count("\n") == 1 and field in stderr and "testbed" not in stderr, stderr
     assert stdout == ""
-    if unavailable() is None:
-        assert netns_names() == before
 
 
 def test_out_dir_that_cannot_be_written_is_refused(tmp_path):

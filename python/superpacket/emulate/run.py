@@ -125,6 +125,8 @@ def emulate(plan: Plan, binary: Path, scenario_text: str = "", progress: bool = 
     """Runs the plan on a fresh testbed; the testbed is removed before this returns or
     raises (Ctrl-C, SIGTERM and SIGHUP included)."""
     tb = Testbed(plan)
+    if progress:  # the tag names the run's namespaces (sp-TAG-...) and its work folder
+        print(f"emulating {plan.duration_s:g} s (testbed {tb.tag})", file=sys.stderr, flush=True)
     work = Path(tempfile.mkdtemp(prefix=f"superpacket-emulate-{tb.tag}-"))
     try:
         with _signals_raise():
@@ -153,8 +155,6 @@ def emulate(plan: Plan, binary: Path, scenario_text: str = "", progress: bool = 
                 raise TestbedError("the generators took longer to start than the set-up margin")
             time.sleep(max(0.0, t0 - time.monotonic()))
             router.send_signal(signal.SIGUSR1)
-            if progress:
-                print(f"emulating {plan.duration_s:g} s (testbed {tb.tag})", file=sys.stderr)
             while time.monotonic() < end:
                 time.sleep(min(0.2, max(0.0, end - time.monotonic())))
             # the router's window is the run: it stops at the end, then the senders
