@@ -566,7 +566,7 @@ EMULATE_LINKS = Table("links", "one row per link direction (a `->` b) the router
     _c("name", "", "string", "`a->b`: the link from node a to node b, as the simulator names it."),
     _c("from", "", "string", "The sending node."),
     _c("to", "", "string", "The receiving node."),
-    _c("queue", "", "string", "The queue discipline at the link's entrance (`droptail`)."),
+    _c("queue", "", "string", "The queue discipline at the link's entrance (`droptail` or `red`)."),
     _c("limit", "packets", "int", "The queue's capacity (packets waiting, the one being serialised not counted)."),
     _c("rate_bps", "bit/s", "int", "The link's rate; serialisation counts IPv4 bytes (the frame less its "
        "14-byte Ethernet header), as the simulator counts packet sizes."),
@@ -574,7 +574,12 @@ EMULATE_LINKS = Table("links", "one row per link direction (a `->` b) the router
     _c("arrivals", "packets", "int", "Packets offered to the link's queue during the run, dropped ones "
        "included."),
     _c("departures", "packets", "int", "Packets whose serialisation ended during the run."),
-    _c("drops", "packets", "int", "Packets the queue refused (it held `limit` waiting)."),
+    _c("drops", "packets", "int", "Packets the queue dropped, every cause (the sum of the three below)."),
+    _c("drops_overflow", "packets", "int", "Arrivals that found `limit` packets waiting."),
+    _c("drops_red_early", "packets", "int", "RED's early (probabilistic) drops."),
+    _c("drops_red_forced", "packets", "int", "RED's forced drops: the average queue at or above max_th "
+       "(2 x max_th with `gentle`)."),
+    _c("red_avg", "packets", "float or null", "RED's average queue at the end of the run (null for DropTail)."),
     _c("bytes", "bytes", "int", "IPv4 bytes of the `departures`."),
     _c("max_pkts", "packets", "int", "The largest number of packets waiting that an arrival left behind."),
     _c("mean_pkts", "packets", "float", "The time average of the packets waiting over the run (exact: the "

@@ -46,6 +46,15 @@ def test_dumbbell_links_and_routes():
     assert [(f.src, f.dst, f.tcp.cc) for f in p.flows] == [("s0", "d0", "reno"), ("s1", "d1", "reno")]
 
 
+def test_red_takes_the_simulators_defaults():
+    p = make_plan(scenario(topology__bottleneck__queue={"kind": "red", "min_th": 5, "max_th": 15, "limit": 100}))
+    b = p.links[p.link_index("R1->R2")]
+    assert b.limit_pkts == 100
+    assert b.queue == {"kind": "red", "min_th": 5.0, "max_th": 15.0, "p_max": 0.1, "w_q": 0.002, "gentle": True,
+                       "wait": True, "mean_pkt_size": 1500}
+    assert p.links[p.link_index("s0->R1")].queue == {"kind": "droptail"}
+
+
 def test_kernel_settings_from_the_scenario():
     p = make_plan(scenario(tcp={"cc": "cubic", "recovery": "newreno", "init_cwnd": 4, "min_rto": "1s",
                                 "delayed_ack": True, "mss": 1448, "header_bytes": 52}))
@@ -56,7 +65,9 @@ def test_kernel_settings_from_the_scenario():
 @pytest.mark.parametrize(("over", "field"), [
     ({"topology__kind": "star"}, "topology.kind"),
     ({"topology__pairs": 99}, "topology.pairs"),
-    ({"topology__bottleneck__queue": {"kind": "red"}}, "topology.bottleneck.queue.kind"),
+    ({"topology__bottleneck__queue": {"kind": "riops"}}, "topology.bottleneck.queue.kind"),
+    ({"topology__bottleneck__queue": {"kind": "red", "min_th": 5, "max_th": 15, "ecn": True}},
+     "topology.bottleneck.queue.ecn"),
     ({"topology__bottleneck__loss": 0.01}, "topology.bottleneck.loss"),
     ({"topology__access__rate": "10Gbps"}, "topology.access.rate"),
     ({"traffic__0__kind": "poisson"}, "traffic[0].kind"),

@@ -23,8 +23,28 @@ pub struct LinkCfg {
     pub name: String,
     pub rate_bps: u64,
     pub delay_ns: u64,
-    /// DropTail capacity, packets waiting (the one being serialised not counted).
+    /// Queue capacity, packets waiting (the one being serialised not counted).
     pub limit_pkts: u64,
+    #[serde(default)]
+    pub queue: QueueCfg,
+}
+
+/// The queue discipline of a link (`kind`): DropTail, or RED with the simulator's
+/// parameters (red.rs; packet mode, no ECN).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+pub enum QueueCfg {
+    #[default]
+    DropTail,
+    Red {
+        min_th: f64,
+        max_th: f64,
+        p_max: f64,
+        w_q: f64,
+        gentle: bool,
+        wait: bool,
+        mean_pkt_size: u32,
+    },
 }
 
 /// A static route: IPv4 packets entering by `in_port` for `dst` cross `links` in order
@@ -55,11 +75,17 @@ pub struct Config {
     /// late by tens of microseconds on a loaded machine).
     #[serde(default = "d_spin")]
     pub spin_ns: u64,
+    /// Seed of RED's early-drop coins (each link's stream is seeded with seed + its index).
+    #[serde(default = "d_seed")]
+    pub seed: u64,
     /// SCHED_FIFO priority (1..=99; 0: the normal scheduler). Default 50.
     #[serde(default = "d_rt")]
     pub rt_priority: i32,
 }
 
+fn d_seed() -> u64 {
+    1
+}
 fn d_rt() -> i32 {
     50
 }
@@ -97,6 +123,15 @@ impl Config {
         for (i, l) in self.links.iter().enumerate() {
             if l.rate_bps == 0 {
                 return Err(format!("links[{i}].rate_bps: above 0"));
+            }
+            if let QueueCfg::Red { min_th, max_th, p_max, w_q, mean_pkt_size, .. } = l.queue {
+                let unit = |x: f64| x.is_finite() && x > 0.0 && x <= 1.0;
+                if !(min_th.is_finite() && min_th >= 0.0 && max_th.is_finite() && max_th > min_th) {
+                    return Err(format!("links[{i}].queue: 0 <= min_th < max_th"));
+                }
+                if !unit(p_max) || !unit(w_q) || mean_pkt_size == 0 {
+                    return Err(format!("links[{i}].queue: p_max and w_q in (0, 1], mean_pkt_size above 0"));
+                }
             }
         }
         for (i, r) in self.routes.iter().enumerate() {

@@ -18,12 +18,14 @@
 //! ```
 //!
 //! DropTail (as the simulator's queue/droptail.rs): an arrival that finds `limit`
-//! packets waiting (the one being serialised not counted) is dropped.
+//! packets waiting (the one being serialised not counted) is dropped. RED (red.rs)
+//! decides first, on the same count, and `limit` stays its hard limit.
 //!
 //! The time average of the waiting packets is exact, by Little's law on the sample
 //! path: the integral of waiting(t) over a window is the sum, over packets, of the part
 //! of [arrival_k, start_k) inside the window.
 
+use crate::red::{Red, RedAction};
 use std::collections::VecDeque;
 
 /// Nanoseconds.
@@ -53,8 +55,14 @@ pub struct LinkStats {
     /// Packets offered to the queue, dropped ones included.
     pub arrivals: u64,
     pub arrival_bytes: u64,
-    /// Packets the DropTail queue refused.
+    /// Packets dropped, every cause (the three below).
     pub drops: u64,
+    /// The queue held `limit` waiting.
+    pub drops_overflow: u64,
+    /// RED's early (probabilistic) drops.
+    pub drops_red_early: u64,
+    /// RED's forced drops (avg at or above max_th, 2 max_th with gentle).
+    pub drops_red_forced: u64,
     /// Packets whose serialisation has ended (by the window's end, counted at `take`).
     pub departures: u64,
     pub departure_bytes: u64,
@@ -67,12 +75,25 @@ pub struct LinkStats {
     pub busy_ns: u128,
 }
 
-/// One direction of a link: rate, delay, a DropTail queue of `limit` packets.
+/// The queue discipline at a link's entrance.
+#[derive(Clone, Debug)]
+pub enum Disc {
+    DropTail,
+    Red(Box<Red>),
+}
+
+/// One direction of a link: rate, delay, a queue of `limit` packets.
 #[derive(Debug)]
 pub struct Link<P> {
     pub rate_bps: u64,
     pub delay_ns: Ns,
     pub limit: u64,
+    pub disc: Disc,
+    /// Start of the last admitted packet's serialisation: the queue went empty then
+    /// if nothing arrived behind it.
+    last_start: Ns,
+    /// The last arrival dropped while the queue was empty (RED's idle period goes on).
+    idle_mark: Ns,
     /// Admitted packets not yet delivered, in arrival order (so in start, end and
     /// deliver order too).
     slots: VecDeque<Slot<P>>,
@@ -92,11 +113,18 @@ fn overlap(a: Ns, b: Ns, lo: Ns, hi: Ns) -> u128 {
 
 impl<P> Link<P> {
     pub fn new(rate_bps: u64, delay_ns: Ns, limit: u64, now: Ns) -> Link<P> {
+        Link::with_disc(rate_bps, delay_ns, limit, Disc::DropTail, now)
+    }
+
+    pub fn with_disc(rate_bps: u64, delay_ns: Ns, limit: u64, disc: Disc, now: Ns) -> Link<P> {
         assert!(rate_bps > 0, "a link's rate is above 0");
         Link {
             rate_bps,
             delay_ns,
             limit,
+            disc,
+            last_start: 0,
+            idle_mark: 0,
             slots: VecDeque::new(),
             last_end: 0,
             window_start: now,
@@ -113,16 +141,34 @@ impl<P> Link<P> {
     }
 
     /// Offers a packet of `len` bytes arriving at `arrival` (not before the previous
-    /// arrival). Returns false if DropTail refuses it.
+    /// arrival). Returns false if the queue drops it.
     pub fn enqueue(&mut self, pkt: P, len: u32, arrival: Ns) -> bool {
         self.stats.arrivals += 1;
         self.stats.arrival_bytes += len as u64;
         let q = self.waiting(arrival);
+        if let Disc::Red(red) = &mut self.disc {
+            let idle = (q == 0).then(|| arrival.saturating_sub(self.last_start.max(self.idle_mark)));
+            red.update_avg(q, idle);
+            let action = red.action();
+            if action != RedAction::DontMark {
+                if q == 0 {
+                    self.idle_mark = arrival;
+                }
+                self.stats.drops += 1;
+                match action {
+                    RedAction::EarlyDrop => self.stats.drops_red_early += 1,
+                    _ => self.stats.drops_red_forced += 1,
+                }
+                return false;
+            }
+        }
         if q >= self.limit {
             self.stats.drops += 1;
+            self.stats.drops_overflow += 1;
             return false;
         }
         let start = arrival.max(self.last_end);
+        self.last_start = start;
         let end = start + ser_ns(len, self.rate_bps);
         self.last_end = end;
         let wait = start > arrival;
@@ -274,6 +320,45 @@ mod tests {
         while l.take(u64::MAX).is_some() {}
         assert_eq!(l.stats.wait_pkt_ns, 60_000);
         assert_eq!(l.stats.departures, 2);
+    }
+
+    #[test]
+    fn red_sees_the_waiting_queue_and_decays_over_idle_time() {
+        use crate::red::RedParams;
+        // w_q = 0.5 so each step shows: three packets at t = 0 on 100 Mb/s find 0, 0 and
+        // 1 waiting (the first goes straight into service, the second waits behind it):
+        // avg 0 -> 0 -> 0 -> 0.5. min_th 1, max_th 2, gentle: hard at 4; p_max 1e-9, so
+        // no early drop here. The queue empties when the third starts, at 240 us; an
+        // arrival at 600 us finds it empty for 360 us = 3 idle packet times (ser(1500 B) =
+        // 120 us): avg 0.5 x 0.5^3 = 0.0625, then x 0.5 + 0.5 x 0 = 0.03125.
+        let p = RedParams {
+            min_th: 1.0,
+            max_th: 2.0,
+            p_max: 1e-9,
+            w_q: 0.5,
+            gentle: true,
+            wait: false,
+            idle_pkt_time_ns: 120_000,
+        };
+        let mut l: Link<u32> = Link::with_disc(MBPS100, 0, 10, Disc::Red(Box::new(Red::new(p, 1))), 0);
+        let avg = |l: &Link<u32>| match &l.disc {
+            Disc::Red(r) => r.avg,
+            Disc::DropTail => unreachable!(),
+        };
+        for i in 0..3 {
+            assert!(l.enqueue(i, 1500, 0));
+        }
+        assert_eq!(avg(&l), 0.5);
+        assert!(l.enqueue(3, 1500, 600_000));
+        assert_eq!(avg(&l), 0.03125);
+        // forced: with avg set to 10, an arrival finding 0 waiting (the fourth is in
+        // service) makes avg 0.5 x 10 + 0 = 5 >= 2 max_th = 4: dropped, counted as forced
+        if let Disc::Red(r) = &mut l.disc {
+            r.avg = 10.0;
+        }
+        assert!(!l.enqueue(4, 1500, 600_000));
+        assert_eq!(avg(&l), 5.0);
+        assert_eq!((l.stats.drops, l.stats.drops_red_forced, l.stats.drops_red_early), (1, 1, 0));
     }
 
     #[test]

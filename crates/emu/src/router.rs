@@ -10,8 +10,9 @@
 //! one delivered it; only the final send can be late, and that lateness is measured
 //! (`lateness_ns` in the counters).
 
-use crate::config::{parse_mac, Config};
-use crate::link::{Link, Ns};
+use crate::config::{parse_mac, Config, QueueCfg};
+use crate::link::{ser_ns, Disc, Link, Ns};
+use crate::red::{Red, RedParams};
 use crate::sys::{self, PacketSocket};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -84,6 +85,11 @@ struct LinkOut {
     arrivals: u64,
     arrival_bytes: u64,
     drops: u64,
+    drops_overflow: u64,
+    drops_red_early: u64,
+    drops_red_forced: u64,
+    /// RED's average queue at the end (null for DropTail).
+    red_avg: Option<f64>,
     departures: u64,
     departure_bytes: u64,
     max_pkts: u64,
@@ -134,7 +140,29 @@ impl Router {
             .collect::<Result<Vec<_>, String>>()
             .map_err(io::Error::other)?;
         let now = sys::now_ns();
-        let links = cfg.links.iter().map(|l| Link::new(l.rate_bps, l.delay_ns, l.limit_pkts, now)).collect();
+        let links = cfg
+            .links
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let disc = match l.queue {
+                    QueueCfg::DropTail => Disc::DropTail,
+                    QueueCfg::Red { min_th, max_th, p_max, w_q, gentle, wait, mean_pkt_size } => {
+                        let p = RedParams {
+                            min_th,
+                            max_th,
+                            p_max,
+                            w_q,
+                            gentle,
+                            wait,
+                            idle_pkt_time_ns: ser_ns(mean_pkt_size, l.rate_bps).max(1),
+                        };
+                        Disc::Red(Box::new(Red::new(p, cfg.seed.wrapping_add(i as u64))))
+                    }
+                };
+                Link::with_disc(l.rate_bps, l.delay_ns, l.limit_pkts, disc, now)
+            })
+            .collect();
         let routes = cfg.routes.iter().enumerate().map(|(i, r)| ((r.in_port, r.dst.octets()), i as u32)).collect();
         let ports = cfg.ports.iter().map(|p| PortStats { ifname: p.ifname.clone(), ..Default::default() }).collect();
         Ok(Router {
@@ -302,6 +330,13 @@ impl Router {
                     arrivals: s.arrivals,
                     arrival_bytes: s.arrival_bytes,
                     drops: s.drops,
+                    drops_overflow: s.drops_overflow,
+                    drops_red_early: s.drops_red_early,
+                    drops_red_forced: s.drops_red_forced,
+                    red_avg: match &l.disc {
+                        Disc::Red(r) => Some(r.avg),
+                        Disc::DropTail => None,
+                    },
                     departures: s.departures,
                     departure_bytes: s.departure_bytes,
                     max_pkts: s.max_pkts,

@@ -5,8 +5,8 @@ refusal comes before anything exists.
 What the emulator honours (anything else is refused, naming the field):
 
 - topology `dumbbell`: `pairs` (at most MAX_PAIRS), `access` and `bottleneck` with
-  `rate` (at most MAX_RATE_BPS), `delay` and a DropTail `queue` / `reverse_queue` in
-  packets;
+  `rate` (at most MAX_RATE_BPS), `delay` and a `queue` / `reverse_queue` in packets,
+  DropTail or RED (without ECN);
 - traffic `bulk`: `from`, `to`, `count`, `start`, `start_interval`, `start_jitter`, `tcp`;
 - tcp: `cc` by name where the kernel has it ("newreno" is the kernel's "reno", "cubic"
   its "cubic"), `recovery` ("sack": net.ipv4.tcp_sack = 1, "newreno": 0, per host),
@@ -65,6 +65,8 @@ class LinkPlan:
     rate_bps: int
     delay_s: float
     limit_pkts: int
+    #: the router's queue config: {"kind": "droptail"} or RED's parameters
+    queue: dict[str, Any] = field(default_factory=lambda: {"kind": "droptail"})
 
 
 @dataclass(frozen=True)
@@ -112,18 +114,35 @@ def _only(d: dict[str, Any], allowed: set[str], where: str) -> None:
             raise Refused(f"{where}{k}: not supported by the emulator")
 
 
-def _queue(q: Any, where: str) -> int:
+#: RED's defaults, as the simulator's (docs/schema.md, QueueSpec red).
+RED_DEFAULTS = {"p_max": 0.1, "w_q": 0.002, "gentle": True, "wait": True, "mean_pkt_size": 1500}
+
+
+def _queue(q: Any, where: str) -> tuple[int, dict[str, Any]]:
+    """(limit, the router's queue config)."""
     if q is None:
-        return 1000
-    if q.get("kind") != "droptail":
-        raise Refused(f"{where}.kind: {q.get('kind')!r} is not supported by the emulator yet (droptail only)")
-    _only(q, {"kind", "limit", "unit"}, f"{where}.")
+        return 1000, {"kind": "droptail"}
+    kind = q.get("kind")
+    if kind not in ("droptail", "red"):
+        raise Refused(f"{where}.kind: {kind!r} is not supported by the emulator yet (droptail, red)")
+    if kind == "droptail":
+        _only(q, {"kind", "limit", "unit"}, f"{where}.")
+        cfg: dict[str, Any] = {"kind": "droptail"}
+    else:
+        _only(q, {"kind", "limit", "unit", "min_th", "max_th", *RED_DEFAULTS, "ecn"}, f"{where}.")
+        if q.get("ecn", False):
+            raise Refused(f"{where}.ecn: ECN marking is not supported by the emulator yet")
+        cfg = {"kind": "red", "min_th": float(q["min_th"]), "max_th": float(q["max_th"]),
+               **{k: q.get(k, v) for k, v in RED_DEFAULTS.items()}}
     if q.get("unit", "packets") != "packets":
         raise Refused(f"{where}.unit: only \"packets\" is supported by the emulator")
-    return int(q.get("limit", 1000))
+    return int(q.get("limit", 1000)), cfg
 
 
-def _link(spec: dict[str, Any], where: str) -> tuple[int, float, int, int]:
+Queue = tuple[int, dict[str, Any]]
+
+
+def _link(spec: dict[str, Any], where: str) -> tuple[int, float, Queue, Queue]:
     _only(spec, {"rate", "delay", "queue", "reverse_queue"}, f"{where}.")
     rate = parse_rate_bps(spec["rate"], f"{where}.rate")
     if rate > MAX_RATE_BPS:
@@ -184,8 +203,8 @@ def make_plan(sc: dict[str, Any]) -> Plan:
     receivers = [f"d{i}" for i in range(pairs)]
     links: list[LinkPlan] = []
 
-    def add(src: str, dst: str, rate: int, delay: float, limit: int) -> None:
-        links.append(LinkPlan(f"{src}->{dst}", src, dst, rate, delay, limit))
+    def add(src: str, dst: str, rate: int, delay: float, q: Queue) -> None:
+        links.append(LinkPlan(f"{src}->{dst}", src, dst, rate, delay, q[0], q[1]))
 
     add("R1", "R2", b_rate, b_delay, b_fwd)
     add("R2", "R1", b_rate, b_delay, b_rev)

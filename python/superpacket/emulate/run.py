@@ -97,10 +97,10 @@ def _router_config(plan: Plan, tb: Testbed, stats_path: Path) -> dict[str, Any]:
     routes = [{"in_port": num[a], "dst": host_ip(num[b]), "links": path, "out_port": num[b]}
               for (a, b), path in plan.routes.items()]
     links = [{"name": lk.name, "rate_bps": lk.rate_bps, "delay_ns": round(lk.delay_s * 1e9),
-              "limit_pkts": lk.limit_pkts} for lk in plan.links]
+              "limit_pkts": lk.limit_pkts, "queue": lk.queue} for lk in plan.links]
     return {"ports": ports, "links": links, "routes": routes, "stats_path": str(stats_path),
             "sample_links": [plan.link_index(q) for q in plan.sample_queues],
-            "sample_interval_ns": round(plan.sample_interval_s * 1e9),
+            "sample_interval_ns": round(plan.sample_interval_s * 1e9), "seed": plan.seed,
             **({"spin_ns": int(os.environ["SUPERPACKET_EMU_SPIN_NS"])} if "SUPERPACKET_EMU_SPIN_NS" in os.environ else {}),
             **({"rt_priority": int(os.environ["SUPERPACKET_EMU_RT_PRIORITY"])}
                if "SUPERPACKET_EMU_RT_PRIORITY" in os.environ else {})}
@@ -219,13 +219,15 @@ def tables(plan: Plan, stats: dict[str, Any], sent: dict[str, Any], got: dict[st
                                 for r in series_rows], schema=fs_schema).sort("flow_id", "t_s")
     link_rows = []
     for i, (lk, st) in enumerate(zip(plan.links, stats["links"], strict=True)):
-        link_rows.append({"link_id": i, "name": lk.name, "from": lk.src, "to": lk.dst, "queue": "droptail",
+        link_rows.append({"link_id": i, "name": lk.name, "from": lk.src, "to": lk.dst, "queue": lk.queue["kind"],
                           "limit": lk.limit_pkts, "rate_bps": lk.rate_bps, "delay_s": lk.delay_s,
                           "arrivals": st["arrivals"], "departures": st["departures"], "drops": st["drops"],
+                          "drops_overflow": st["drops_overflow"], "drops_red_early": st["drops_red_early"],
+                          "drops_red_forced": st["drops_red_forced"], "red_avg": st["red_avg"],
                           "bytes": st["departure_bytes"], "max_pkts": st["max_pkts"], "mean_pkts": st["mean_pkts"],
                           "mean_bytes": st["mean_bytes"], "utilization": st["utilization"],
                           "queued_pkts": st["queued_pkts"]})
-    links = pl.DataFrame(link_rows)
+    links = pl.DataFrame(link_rows, schema_overrides={"red_avg": pl.Float64})
     queue_series = pl.DataFrame({"t_s": stats["series_t_s"], "link": stats["series_link"],
                                  "pkts": stats["series_pkts"]},
                                 schema={"t_s": pl.Float64, "link": pl.Utf8, "pkts": pl.Int64})
