@@ -547,10 +547,16 @@ EMULATE_FLOWS = Table("flows", "one row per TCP flow, in `flow_id` order", (
     _c("cc", "", "string", "The congestion control the scenario names (`newreno`, `cubic`)."),
     _c("kernel_cc", "", "string", "The kernel's congestion control the sender ran (TCP_CONGESTION: `reno`, "
        "`cubic`)."),
-    _c("start_s", "s", "float or null", "When the sender called connect(), from the start of the run."),
-    _c("end_s", "s", "float or null", "When the sender stopped sending (the end of the run for a bulk flow)."),
+    _c("size_bytes", "bytes", "int or null", "Payload bytes of a flow of given size (traffic `flow`); null "
+       "for a bulk flow."),
+    _c("start_s", "s", "float or null", "When the sender called connect() (its SYN), from the start of the run."),
+    _c("end_s", "s", "float or null", "A flow of given size: when the receiving application read its last "
+       "byte (null if it did not within the run). A bulk flow: when the sender stopped, at the end of the run."),
+    _c("fct_s", "s", "float or null", "Flow completion time of a flow of given size: `end_s - start_s`, from "
+       "the SYN until the receiver holds every byte. Null for a bulk flow and a flow not complete."),
     _c("bytes_received", "bytes", "int", "Payload bytes the receiving application read."),
-    _c("goodput_bps", "bit/s", "float", "`bytes_received x 8` divided by the time from `start_s` to `end_s`."),
+    _c("goodput_bps", "bit/s", "float", "`bytes_received x 8` divided by the time from `start_s` to `end_s` "
+       "(to the end of the run for a flow that did not complete)."),
     _c("retransmits", "packets", "int or null", "Segments the sender retransmitted (TCP_INFO "
        "`tcpi_total_retrans` at the end)."),
     _c("timeouts", "", "int or null", "Retransmission timeouts (TCP_INFO `tcpi_total_rto`, Linux 6.7 and "
@@ -619,6 +625,8 @@ EMULATE_SUMMARY: tuple[Output, ...] = (
     _c("flows", "", "int", "TCP flows started."),
     _c("flows_with_error", "", "int", "Flows whose `error` is set."),
     _c("tcp_goodput_bps", "bit/s", "float", "The flows' `bytes_received` x 8 over `duration_s`."),
+    _c("completed_flows", "", "int", "Flows of given size whose every byte reached the receiver."),
+    _c("mean_fct_s", "s", "float or null", "The mean `fct_s` of the completed flows; null when none completed."),
     _c("send_lateness_mean_s", "s", "float", "How late the router started sending a frame out of its last link, "
        "against the time the link model delivers it, on average: the router's own timing error."),
     _c("send_lateness_max_s", "s", "float", "The largest such lateness."),

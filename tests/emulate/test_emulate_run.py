@@ -200,3 +200,36 @@ def test_out_dir_that_cannot_be_written_is_refused(tmp_path):
     p = cli(str(scenario(tmp_path)), "--out", str(f / "sub"))
     _, stderr = p.communicate(timeout=30)
     assert p.returncode == 2 and stderr.count("\n") == 1, stderr
+
+
+@needs_netns
+def test_flows_of_given_size_complete_no_faster_than_the_path_allows(tmp_path):
+    # five 100,000-byte flows s0 -> d0, 0.3 s apart, each alone on the path. Lower bound
+    # of each FCT, from the path alone: SYN 7 ms out (1 + 5 + 1 ms), SYN-ACK 7 ms back,
+    # the data 7 ms out again, plus the bottleneck serialising at least the 100,000
+    # payload bytes: 100,000 x 8 / 100 Mb/s = 8 ms; 29 ms in all. Upper bound: slow
+    # start from 10 segments needs 3 round trips of 14 ms for 70 segments, ~0.07 s; 1 s
+    # leaves room for a loaded machine, and is far below the 1 s initial RTO plus
+    # anything a lost SYN would add.
+    sc = scenario(tmp_path, "2s")
+    text = sc.read_text().replace('kind = "bulk"\nfrom = "s{i}"\nto = "d{i}"',
+                                  'kind = "flow"\nfrom = "s0"\nto = "d0"\ncount = 5\nstart_interval = "0.3s"\n'
+                                  'size_bytes = 100000')
+    assert 'kind = "flow"' in text
+    sc.write_text(text)
+    out = tmp_path / "out"
+    p = cli(str(sc), "--out", str(out))
+    _, stderr = p.communicate(timeout=60)
+    assert p.returncode == 0, stderr
+    assert left_of(tag_of(stderr)) == []
+    flows = pl.read_parquet(out / "flows.parquet")
+    assert flows["size_bytes"].to_list() == [100_000] * 5
+    assert flows["bytes_received"].to_list() == [100_000] * 5
+    fct = flows["fct_s"].to_list()
+    assert all(f is not None and 0.029 <= f < 1.0 for f in fct), fct
+    # the start times follow start_interval (the generator starts each on time, within 50 ms)
+    starts = flows["start_s"].to_list()
+    assert all(abs(s - 0.3 * i) < 0.05 for i, s in enumerate(starts)), starts
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["completed_flows"] == 5
+    assert summary["mean_fct_s"] == pytest.approx(sum(fct) / 5)

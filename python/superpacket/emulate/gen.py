@@ -95,7 +95,8 @@ def server(spec: dict[str, Any]) -> None:
                 continue
             except OSError:
                 n = 0
-            if n == 0:
+            if n == 0:  # the sender's FIN: every byte is here
+                got[key.data]["eof_s"] = time.monotonic()
                 sel.unregister(s)
                 s.close()
                 continue
@@ -122,12 +123,26 @@ def _flow(f: dict[str, Any], end: float, results: dict[int, Any], socks: dict[in
         socks[fid] = s
         chunk = b"\0" * (1 << 16)
         s.settimeout(0.05)
-        while not _stop.is_set() and time.monotonic() < end:
+        left = f.get("size")  # None: bulk
+        while not _stop.is_set() and time.monotonic() < end and (left is None or left > 0):
             try:
-                s.send(chunk)
+                left_now = len(chunk) if left is None else min(left, len(chunk))
+                n = s.send(chunk[:left_now])
+                if left is not None:
+                    left -= n
             except TimeoutError:
                 continue
         res["end_s"] = time.monotonic()
+        if left == 0:
+            # a flow of given size: FIN, then wait for the receiver's close, so that the
+            # TCP_INFO read last counts every retransmission of the flow
+            s.shutdown(socket.SHUT_WR)
+            while not _stop.is_set() and time.monotonic() < end:
+                try:
+                    if s.recv(4096) == b"":
+                        break
+                except TimeoutError:
+                    continue
         res["info"] = tcp_info(s)
     except OSError as e:
         res["error"] = f"{type(e).__name__}: {e}"

@@ -7,7 +7,8 @@ What the emulator honours (anything else is refused, naming the field):
 - topology `dumbbell`: `pairs` (at most MAX_PAIRS), `access` and `bottleneck` with
   `rate` (at most MAX_RATE_BPS), `delay` and a `queue` / `reverse_queue` in packets,
   DropTail or RED (without ECN);
-- traffic `bulk`: `from`, `to`, `count`, `start`, `start_interval`, `start_jitter`, `tcp`;
+- traffic `bulk` and `flow`: `from`, `to`, `count`, `start`, `start_interval`,
+  `start_jitter`, `tcp`, and a flow's `size_bytes` or `size_pkts` (of 1448 bytes);
 - tcp: `cc` by name where the kernel has it ("newreno" is the kernel's "reno", "cubic"
   its "cubic"), `recovery` ("sack": net.ipv4.tcp_sack = 1, "newreno": 0, per host),
   `init_cwnd` (whole segments: the route's initcwnd), `min_rto` (whole milliseconds: the
@@ -85,6 +86,8 @@ class FlowPlan:
     start_s: float
     tcp: TcpPlan
     scenario_cc: str
+    #: payload bytes of a flow of given size; None for a bulk flow
+    size_bytes: int | None = None
 
 
 @dataclass
@@ -235,9 +238,13 @@ def make_plan(sc: dict[str, Any]) -> Plan:
     host_tcp: dict[str, TcpPlan] = {}
     for n, t in enumerate(sc.get("traffic", [])):
         where = f"traffic[{n}]"
-        if t.get("kind") != "bulk":
-            raise Refused(f"{where}.kind: {t.get('kind')!r} is not supported by the emulator yet (bulk only)")
-        _only(t, {"kind", "from", "to", "count", "start", "start_interval", "start_jitter", "tcp"}, f"{where}.")
+        kind = t.get("kind")
+        if kind not in ("bulk", "flow"):
+            raise Refused(f"{where}.kind: {kind!r} is not supported by the emulator yet (bulk, flow)")
+        _only(t, {"kind", "from", "to", "count", "start", "start_interval", "start_jitter", "tcp",
+                  *(("size_bytes", "size_pkts") if kind == "flow" else ())}, f"{where}.")
+        size = int(t["size_bytes"]) if "size_bytes" in t else \
+            int(t["size_pkts"]) * KERNEL_MSS if "size_pkts" in t else None
         tcp, cc = _tcp({**base_tcp, **t.get("tcp", {})}, f"{where}.tcp" if "tcp" in t else "tcp")
         start = parse_duration_s(t.get("start", "0s"), f"{where}.start")
         every = parse_duration_s(t.get("start_interval", "0s"), f"{where}.start_interval")
@@ -253,7 +260,7 @@ def make_plan(sc: dict[str, Any]) -> Plan:
                                                                       side_tcp.init_cwnd):
                     raise Refused(f"{where}.tcp: recovery, min_rto and init_cwnd are per host in the kernel "
                                   f"(namespace sysctl and route), and {h} has flows that differ")
-            flows.append(FlowPlan(len(flows), src, dst, at, tcp, cc))
+            flows.append(FlowPlan(len(flows), src, dst, at, tcp, cc, size))
     default_tcp, _ = _tcp(dict(base_tcp), "tcp")
     for h in hosts:
         host_tcp.setdefault(h, default_tcp)

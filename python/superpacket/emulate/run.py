@@ -144,7 +144,8 @@ def emulate(plan: Plan, binary: Path, scenario_text: str = "", progress: bool = 
                 servers[h] = tb.spawn(tb.host_ns(h), [sys.executable, str(GEN), "server", str(spec)])
             for h in sorted({f.src for f in plan.flows}):
                 flows = [{"flow_id": f.flow_id, "dst_ip": host_ip(plan.hosts.index(f.dst)), "port": PORT,
-                          "cc": f.tcp.cc, "start": t0 + f.start_s} for f in plan.flows if f.src == h]
+                          "cc": f.tcp.cc, "start": t0 + f.start_s, "size": f.size_bytes}
+                         for f in plan.flows if f.src == h]
                 spec = work / f"client-{h}.json"
                 spec.write_text(json.dumps({"flows": flows, "end": end, "t0": t0, "sample_s": plan.sample_flows_s,
                                             "out": str(work / f"sent-{h}.json")}))
@@ -192,11 +193,17 @@ def tables(plan: Plan, stats: dict[str, Any], sent: dict[str, Any], got: dict[st
             start = r.get("start_s")
             end_s = r.get("end_s")
             received = int(g.get("bytes", 0))
-            span = (end_s - start) if start is not None and end_s is not None else None
+            done = f.size_bytes is not None and received == f.size_bytes and "eof_s" in g
+            if f.size_bytes is not None:  # a sized flow ends when the receiver holds every byte
+                end_s = g["last_s"] if done else None
+            span = (end_s - start) if start is not None and end_s is not None else \
+                (t0 + plan.duration_s - start) if start is not None else None
             flows_rows.append({
                 "flow_id": f.flow_id, "src": f.src, "dst": f.dst, "cc": f.scenario_cc, "kernel_cc": f.tcp.cc,
+                "size_bytes": f.size_bytes,
                 "start_s": None if start is None else start - t0,
                 "end_s": None if end_s is None else end_s - t0,
+                "fct_s": (end_s - start) if done and start is not None and end_s is not None else None,
                 "bytes_received": received,
                 "goodput_bps": received * 8 / span if span else 0.0,
                 "retransmits": info.get("total_retrans"),
@@ -209,7 +216,8 @@ def tables(plan: Plan, stats: dict[str, Any], sent: dict[str, Any], got: dict[st
         cols = s["series_columns"]
         series_rows += [dict(zip(cols, row, strict=True)) for row in s["series"]]
     flow_schema = {"flow_id": pl.Int64, "src": pl.Utf8, "dst": pl.Utf8, "cc": pl.Utf8, "kernel_cc": pl.Utf8,
-                   "start_s": pl.Float64, "end_s": pl.Float64, "bytes_received": pl.Int64,
+                   "size_bytes": pl.Int64, "start_s": pl.Float64, "end_s": pl.Float64, "fct_s": pl.Float64,
+                   "bytes_received": pl.Int64,
                    "goodput_bps": pl.Float64, "retransmits": pl.Int64, "timeouts": pl.Int64,
                    "final_cwnd_pkts": pl.Int64, "srtt_s": pl.Float64, "min_rtt_s": pl.Float64, "error": pl.Utf8}
     flows = pl.DataFrame(flows_rows, schema=flow_schema).sort("flow_id")
@@ -240,6 +248,8 @@ def tables(plan: Plan, stats: dict[str, Any], sent: dict[str, Any], got: dict[st
         "flows": flows.height,
         "flows_with_error": int(flows["error"].is_not_null().sum()),
         "tcp_goodput_bps": float(flows["bytes_received"].sum()) * 8 / plan.duration_s if flows.height else 0.0,
+        "completed_flows": int(flows["fct_s"].is_not_null().sum()),
+        "mean_fct_s": flows["fct_s"].mean() if flows["fct_s"].is_not_null().any() else None,
         "send_lateness_mean_s": late["mean_ns"] / 1e9,
         "send_lateness_max_s": late["max_ns"] / 1e9,
         "frames_not_forwarded": sum(p["not_ipv4"] + p["no_route"] + p["oversize"] + p["tx_errors"] for p in ports),
