@@ -616,6 +616,20 @@ EMULATE_FLOW_SERIES = Table("flow_series", "one row per open TCP flow per `[outp
 
 EMULATE_TABLES: tuple[Table, ...] = (EMULATE_FLOWS, EMULATE_LINKS, EMULATE_QUEUE_SERIES, EMULATE_FLOW_SERIES)
 
+#: `emulate --compare --out DIR`: DIR/compare.parquet.
+EMULATE_COMPARE = Table("compare", "one row per compared figure: per link that carried packets in either run "
+                        "(utilization, drops, mean_pkts, max_pkts), per flow (goodput_bps, retransmits, "
+                        "timeouts, fct_s) and for the run (tcp_goodput_bps, mean_fct_s)", (
+    _c("what", "", "string", "`link`, `flow` or `run`."),
+    _c("name", "", "string", "The link (`a->b`), the flow's `flow_id`, or empty for the run."),
+    _c("metric", "", "string", "The column of the links or flows table, or the summary key, compared."),
+    _c("simulated", "", "float or null", "Its value in the simulator's run of the same scenario."),
+    _c("emulated", "", "float or null", "Its value in the emulation."),
+    _c("difference", "", "float or null", "`emulated - simulated`."),
+    _c("relative_difference", "", "float or null", "`difference / |simulated|`; null where `simulated` is 0 "
+       "or either is null."),
+))
+
 EMULATE_SUMMARY: tuple[Output, ...] = (
     _c("name", "", "string", "The scenario's `name`."),
     _c("duration_s", "s", "float", "The scenario's `duration`: how long the traffic ran, in real time."),
@@ -704,6 +718,10 @@ def render_markdown() -> str:
     for t in EMULATE_TABLES:
         lines += [f"### emulate: {t.name}", "", f"Rows: {t.rows}.", ""] + _md_table(t.columns) + [""]
     lines += ["### emulate: summary.json", ""] + _md_table(EMULATE_SUMMARY) + [""]
+    lines += ["### emulate --compare: compare.parquet", "",
+              ("With `--compare`, the simulator's run of the same scenario is written to `DIR/simulated/` "
+               "(the files of `superpacket run --out`) and the comparison to `DIR/compare.parquet`."), "",
+              f"Rows: {EMULATE_COMPARE.rows}.", ""] + _md_table(EMULATE_COMPARE.columns) + [""]
     lines += ["## The validation suite's results", "",
               ("`superpacket validate --out DIR` writes `results.parquet` (these columns, one row per check), "
                "`results.json` (`version`, `quick`, `wall_s`, `date` and `checks`, the same rows), `report.md` and "

@@ -233,3 +233,27 @@ def test_flows_of_given_size_complete_no_faster_than_the_path_allows(tmp_path):
     summary = json.loads((out / "summary.json").read_text())
     assert summary["completed_flows"] == 5
     assert summary["mean_fct_s"] == pytest.approx(sum(fct) / 5)
+
+
+@needs_netns
+def test_compare_sets_the_two_runs_side_by_side(tmp_path):
+    sc = scenario(tmp_path, "2s")
+    out = tmp_path / "out"
+    p = cli(str(sc), "--out", str(out), "--compare")
+    stdout, stderr = p.communicate(timeout=60)
+    assert p.returncode == 0, stderr
+    assert "simulated against emulated" in stdout
+    table = pl.read_parquet(out / "compare.parquet")
+    assert table.columns == [c.name for c in outputs.EMULATE_COMPARE.columns]
+    sim_links = pl.read_parquet(out / "simulated" / "links.parquet")
+    emu_links = pl.read_parquet(out / "links.parquet")
+    row = table.filter((pl.col("name") == "R1->R2") & (pl.col("metric") == "mean_pkts")).row(0, named=True)
+    assert row["simulated"] == sim_links.filter(pl.col("name") == "R1->R2")["mean_pkts"][0]
+    assert row["emulated"] == emu_links.filter(pl.col("name") == "R1->R2")["mean_pkts"][0]
+    assert row["difference"] == pytest.approx(row["emulated"] - row["simulated"])
+    assert row["relative_difference"] == pytest.approx(row["difference"] / abs(row["simulated"]))
+    flows = table.filter(pl.col("what") == "flow")
+    assert set(flows["metric"]) == {"goodput_bps", "retransmits", "timeouts", "fct_s"}
+    # a bulk flow has no FCT in either run: nothing to subtract
+    fct = flows.filter(pl.col("metric") == "fct_s").row(0, named=True)
+    assert fct["simulated"] is None and fct["emulated"] is None and fct["difference"] is None

@@ -14,7 +14,7 @@
                           [--scheduler ADDRESS | --workers N] [--emit-scenarios DIR]
     superpacket sweep FILE.toml --param PATH=V1,V2 [--seeds 1..N] [--out DIR] [--scheduler ADDRESS]
     superpacket report DIR
-    superpacket emulate FILE.toml [--out DIR]   (root: real kernel TCP through the project's router)
+    superpacket emulate FILE.toml [--out DIR] [--compare]   (root: real kernel TCP through the project's router)
     superpacket bench --sweep [--runs N] [--workers N]
 
 Bad input (an invalid scenario, a missing file) exits with code 2 and one line on stderr.

@@ -1,4 +1,4 @@
-"""`superpacket emulate FILE.toml [--out DIR]`: the scenario on real kernel TCP through
+"""`superpacket emulate FILE.toml [--out DIR] [--compare]`: the scenario on real kernel TCP through
 the project's router (superpacket.emulate). Everything that cannot be honoured is
 refused with one line, exit 2, before anything is created."""
 
@@ -18,6 +18,10 @@ def add_parser(sub: Any) -> None:
                    help="a scenario file, or the name of a packaged example (a dumbbell of bulk flows)")
     e.add_argument("--out", default=None, metavar="DIR",
                    help="write the Parquet tables, summary.json and router.json here")
+    e.add_argument("--compare", action="store_true",
+                   help="also run the scenario in the simulator (first, before anything is created) and print "
+                        "both side by side; with --out, the simulator's tables go to DIR/simulated and the "
+                        "comparison to DIR/compare.parquet")
     e.set_defaults(fn=cmd_emulate)
 
 
@@ -49,6 +53,15 @@ def cmd_emulate(a: argparse.Namespace) -> int:
     if binary is None:
         return checks.fail("emulate: the router superpacket-emu is not built (make install, or set "
                            "SUPERPACKET_EMU to its path)")
+    sim = None
+    if a.compare:  # the simulator first: it takes a moment, the emulation the whole duration
+        from superpacket import api
+
+        try:
+            sim = api.run(a.file, progress=False)
+        except _core.SimulationError as e:
+            print(f"superpacket: {a.file}: {e}", file=sys.stderr)
+            return 1
     try:
         res = emu.emulate(plan, binary, scenario_text=text, progress=True)
     except emu.TestbedError as e:
@@ -57,12 +70,23 @@ def cmd_emulate(a: argparse.Namespace) -> int:
     except emu.Interrupted as e:
         print(f"superpacket: emulate: interrupted ({e})", file=sys.stderr)
         return 128 + 15
+    import polars as pl
+
+    table = None
+    if sim is not None:
+        from superpacket.emulate.compare import compare
+
+        table = compare(sim, res)
     if a.out:
         try:
             res.write(a.out)
+            if sim is not None and table is not None:
+                from pathlib import Path
+
+                sim.write(Path(a.out) / "simulated")
+                table.write_parquet(Path(a.out) / "compare.parquet")
         except OSError as e:
             return checks.fail(f"--out {a.out}: {e}")
-    import polars as pl
 
     s = res.summary
     print(f"scenario {s['name']!r}  emulated {s['duration_s']:g} s  flows {s['flows']}  "
@@ -73,6 +97,10 @@ def cmd_emulate(a: argparse.Namespace) -> int:
                                "timeouts", "srtt_s"))
         print(res.links.filter(pl.col("arrivals") > 0).select("name", "limit", "arrivals", "drops", "max_pkts",
                                                               "mean_pkts", "utilization"))
+        if table is not None:
+            print("simulated against emulated (difference = emulated - simulated):")
+            print(table.select("what", "name", "metric", "simulated", "emulated", "difference",
+                               "relative_difference"))
     if a.out:
         print(f"results written to {a.out}/")
     return 0
