@@ -4,6 +4,7 @@
 //! delay (link.rs), by static routes given in a JSON configuration (config.rs) that
 //! `superpacket emulate` writes. Counters per link are written as JSON at exit.
 
+pub mod blast;
 pub mod config;
 pub mod link;
 pub mod red;

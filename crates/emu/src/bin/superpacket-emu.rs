@@ -1,5 +1,8 @@
 //! superpacket-emu CONFIG.json          forward until SIGINT/SIGTERM, then write the counters
 //! superpacket-emu offloads-off IF...   turn TSO, GSO, GRO, SG and tx checksum offload off
+//! superpacket-emu blast IF DST_MAC SRC_MAC SRC_IP DST_IP PAYLOAD SECONDS
+//!                                      send one UDP frame as fast as it goes (blast.rs);
+//!                                      prints "sent N refused M"
 //!
 //! `superpacket emulate` starts it inside the router's network namespace; it prints
 //! `ready` on stdout once every port's socket is bound. SIGUSR1 starts the counters'
@@ -27,12 +30,38 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some("blast") if args.len() == 8 => blast(&args[1..]),
         Some("--version") => {
             println!("superpacket-emu {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
         Some(path) if args.len() == 1 && !path.starts_with('-') => run(path),
-        _ => fail("usage: superpacket-emu CONFIG.json | superpacket-emu offloads-off IFNAME...".into()),
+        _ => fail(
+            "usage: superpacket-emu CONFIG.json | offloads-off IFNAME... | blast IF DST_MAC SRC_MAC SRC_IP DST_IP PAYLOAD SECONDS"
+                .into(),
+        ),
+    }
+}
+
+fn blast(a: &[String]) -> ExitCode {
+    use emu::config::parse_mac;
+    use std::net::Ipv4Addr;
+    let parsed = (|| -> Result<_, String> {
+        let ip = |s: &String| s.parse::<Ipv4Addr>().map_err(|e| format!("{s}: {e}"));
+        let num = |s: &String| s.parse::<f64>().map_err(|e| format!("{s}: {e}"));
+        Ok((parse_mac(&a[1])?, parse_mac(&a[2])?, ip(&a[3])?, ip(&a[4])?, num(&a[5])? as usize, num(&a[6])?))
+    })();
+    let (dst_mac, src_mac, src, dst, payload, seconds) = match parsed {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    let frame = emu::blast::udp_frame(dst_mac, src_mac, src, dst, payload);
+    match emu::blast::blast(&a[0], &frame, seconds) {
+        Ok((sent, refused)) => {
+            println!("sent {sent} refused {refused}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e.to_string()),
     }
 }
 
