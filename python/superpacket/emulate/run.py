@@ -28,8 +28,9 @@ import polars as pl
 from superpacket.emulate.plan import Plan
 from superpacket.emulate.testbed import Testbed, TestbedError, host_ip
 
-#: Time from starting the generators to t = 0: they must be listening and waiting.
-SETUP_MARGIN_S = 0.5
+#: Time from starting the senders to t = 0 (plus 0.1 s per host): they must be running
+#: and waiting by then. A Python start takes about 0.3 s with the load average at 10 on 2 cores.
+SETUP_MARGIN_S = 1.0
 PORT = 5001
 GEN = Path(__file__).with_name("gen.py")
 
@@ -135,13 +136,18 @@ def emulate(plan: Plan, binary: Path, scenario_text: str = "", progress: bool = 
             cfg_path.write_text(json.dumps(_router_config(plan, tb, work / "router.json")))
             router = tb.spawn(tb.router_ns, [str(binary), str(cfg_path)])
             _wait_ready(router, "the router")
-            t0 = time.monotonic() + SETUP_MARGIN_S + 0.05 * len(plan.hosts)
-            end = t0 + plan.duration_s
+            # the receivers first (they need no start time: they read until told to stop),
+            # then the senders, whose start times count from t0
             servers, clients = {}, {}
             for h in sorted({f.dst for f in plan.flows}):
                 spec = work / f"server-{h}.json"
-                spec.write_text(json.dumps({"port": PORT, "end": end + 2.0, "out": str(work / f"got-{h}.json")}))
+                spec.write_text(json.dumps({"port": PORT, "end": time.monotonic() + plan.duration_s + 60.0,
+                                            "out": str(work / f"got-{h}.json")}))
                 servers[h] = tb.spawn(tb.host_ns(h), [sys.executable, str(GEN), "server", str(spec)])
+            for h, pr in servers.items():
+                _wait_ready(pr, f"the generator on {h}")
+            t0 = time.monotonic() + SETUP_MARGIN_S + 0.1 * len(plan.hosts)
+            end = t0 + plan.duration_s
             for h in sorted({f.src for f in plan.flows}):
                 flows = [{"flow_id": f.flow_id, "dst_ip": host_ip(plan.hosts.index(f.dst)), "port": PORT,
                           "cc": f.tcp.cc, "start": t0 + f.start_s, "size": f.size_bytes}
@@ -150,7 +156,7 @@ def emulate(plan: Plan, binary: Path, scenario_text: str = "", progress: bool = 
                 spec.write_text(json.dumps({"flows": flows, "end": end, "t0": t0, "sample_s": plan.sample_flows_s,
                                             "out": str(work / f"sent-{h}.json")}))
                 clients[h] = tb.spawn(tb.host_ns(h), [sys.executable, str(GEN), "client", str(spec)])
-            for h, pr in [*servers.items(), *clients.items()]:
+            for h, pr in clients.items():
                 _wait_ready(pr, f"the generator on {h}")
             if time.monotonic() > t0:
                 raise TestbedError("the generators took longer to start than the set-up margin")
