@@ -10,7 +10,7 @@ export CARGO_TERM_COLOR := never
 
 .PHONY: install run test bench lint fuzz clean schema docs validate validate-ns3
 
-install: $(VENV)/.built $(VENV)/.chromium $(VENV)/.tshark
+install: $(VENV)/.built $(VENV)/.chromium $(VENV)/.tshark target/release/superpacket-emu
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -36,6 +36,12 @@ $(VENV)/.tshark: | $(PY)
 # rustup's llvm-tools cannot be had)
 $(VENV)/.built: $(VENV)/.deps $(RUST_SRC) $(PY_SRC) scripts/pgo-build.sh
 	VENV=$(VENV) scripts/pgo-build.sh
+	touch $@
+
+# the emulator's router (`superpacket emulate`, crates/emu); the package finds it in
+# target/release (or $$SUPERPACKET_EMU, or on PATH)
+target/release/superpacket-emu: $(RUST_SRC)
+	cargo build --release -p superpacket-emu
 	touch $@
 
 # the headline demo: super-packets against DropTail on short flows beside long ones

@@ -537,6 +537,126 @@ PER_FLOW = Table("per_flow", "one row per flow of each run, for an experiment wh
 EXPERIMENT_TABLES: tuple[Table, ...] = (PER_SEED, PER_FLOW)
 
 
+#: `superpacket emulate --out DIR` (superpacket.emulate): real kernel TCP through the
+#: project's router. Its own tables: what TCP_INFO and the router can tell, named as the
+#: simulator's columns where the meaning is the same.
+EMULATE_FLOWS = Table("flows", "one row per TCP flow, in `flow_id` order", (
+    _c("flow_id", "", "int", "The flow's number, in the order of the scenario's traffic entries."),
+    _c("src", "", "string", "The sending host."),
+    _c("dst", "", "string", "The receiving host."),
+    _c("cc", "", "string", "The congestion control the scenario names (`newreno`, `cubic`)."),
+    _c("kernel_cc", "", "string", "The kernel's congestion control the sender ran (TCP_CONGESTION: `reno`, "
+       "`cubic`)."),
+    _c("size_bytes", "bytes", "int or null", "Payload bytes of a flow of given size (traffic `flow`); null "
+       "for a bulk flow."),
+    _c("start_s", "s", "float or null", "When the sender called connect() (its SYN), from the start of the run."),
+    _c("end_s", "s", "float or null", "A flow of given size: when the receiving application read its last "
+       "byte (null if it did not within the run). A bulk flow: when the sender stopped, at the end of the run."),
+    _c("fct_s", "s", "float or null", "Flow completion time of a flow of given size: `end_s - start_s`, from "
+       "the SYN until the receiver holds every byte. Null for a bulk flow and a flow not complete."),
+    _c("bytes_received", "bytes", "int", "Payload bytes the receiving application read."),
+    _c("goodput_bps", "bit/s", "float", "`bytes_received x 8` divided by the time from `start_s` to `end_s` "
+       "(to the end of the run for a flow that did not complete)."),
+    _c("retransmits", "packets", "int or null", "Segments the sender retransmitted (TCP_INFO "
+       "`tcpi_total_retrans` at the end)."),
+    _c("timeouts", "", "int or null", "Retransmission timeouts (TCP_INFO `tcpi_total_rto`, Linux 6.7 and "
+       "later; null on older kernels)."),
+    _c("final_cwnd_pkts", "packets", "int or null", "The congestion window at the end (`tcpi_snd_cwnd`)."),
+    _c("srtt_s", "s", "float or null", "The smoothed RTT at the end (`tcpi_rtt`)."),
+    _c("min_rtt_s", "s", "float or null", "The smallest RTT the kernel saw (`tcpi_min_rtt`)."),
+    _c("error", "", "string or null", "Why the flow failed (connect refused, reset ...); null when it ran."),
+))
+
+EMULATE_LINKS = Table("links", "one row per link direction (a `->` b) the router emulates, host links included", (
+    _c("link_id", "", "int", "The link's number in the router."),
+    _c("name", "", "string", "`a->b`: the link from node a to node b, as the simulator names it."),
+    _c("from", "", "string", "The sending node."),
+    _c("to", "", "string", "The receiving node."),
+    _c("queue", "", "string", "The queue discipline at the link's entrance (`droptail` or `red`)."),
+    _c("limit", "packets", "int", "The queue's capacity (packets waiting, the one being serialised not counted)."),
+    _c("rate_bps", "bit/s", "int", "The link's rate; serialisation counts IPv4 bytes (the frame less its "
+       "14-byte Ethernet header), as the simulator counts packet sizes."),
+    _c("delay_s", "s", "float", "The link's propagation delay."),
+    _c("arrivals", "packets", "int", "Packets offered to the link's queue during the run, dropped ones "
+       "included."),
+    _c("departures", "packets", "int", "Packets whose serialisation ended during the run."),
+    _c("drops", "packets", "int", "Packets the queue dropped, every cause (the sum of the three below)."),
+    _c("drops_overflow", "packets", "int", "Arrivals that found `limit` packets waiting."),
+    _c("drops_red_early", "packets", "int", "RED's early (probabilistic) drops."),
+    _c("drops_red_forced", "packets", "int", "RED's forced drops: the average queue at or above max_th "
+       "(2 x max_th with `gentle`)."),
+    _c("red_avg", "packets", "float or null", "RED's average queue at the end of the run (null for DropTail)."),
+    _c("bytes", "bytes", "int", "IPv4 bytes of the `departures`."),
+    _c("max_pkts", "packets", "int", "The largest number of packets waiting that an arrival left behind."),
+    _c("mean_pkts", "packets", "float", "The time average of the packets waiting over the run (exact: the "
+       "sum of each packet's wait inside the run, divided by the run's length)."),
+    _c("mean_bytes", "bytes", "float", "The time average of the bytes waiting over the run."),
+    _c("utilization", "", "float", "Fraction of the run the link spent serialising (0 to 1)."),
+    _c("queued_pkts", "packets", "int", "Packets waiting at the end of the run."),
+))
+
+EMULATE_QUEUE_SERIES = Table("queue_series", "one row per sampled link (`[output] sample_queues`) per "
+                             "`sample_interval`, from the start of the run", (
+    _c("t_s", "s", "float", "Time of the sample, from the start of the run."),
+    _c("link", "", "string", "The link (`a->b`)."),
+    _c("pkts", "packets", "int", "Packets waiting in the link's queue at `t_s` (from the router's schedule)."),
+))
+
+EMULATE_FLOW_SERIES = Table("flow_series", "one row per open TCP flow per `[output] sample_flows` interval "
+                            "(100 ms when unset), read from the sender's TCP_INFO", (
+    _c("flow_id", "", "int", "The flow."),
+    _c("t_s", "s", "float", "Time of the sample, from the start of the run."),
+    _c("cwnd_pkts", "packets", "int", "The congestion window (`tcpi_snd_cwnd`)."),
+    _c("rtt_s", "s", "float", "The smoothed RTT (`tcpi_rtt`)."),
+    _c("ssthresh_pkts", "packets", "int", "The slow-start threshold (`tcpi_snd_ssthresh`; 2147483647 before "
+       "the first reduction)."),
+    _c("bytes_acked", "bytes", "int", "Bytes acknowledged so far (`tcpi_bytes_acked`)."),
+    _c("retransmits", "packets", "int", "Segments retransmitted so far (`tcpi_total_retrans`)."),
+))
+
+EMULATE_TABLES: tuple[Table, ...] = (EMULATE_FLOWS, EMULATE_LINKS, EMULATE_QUEUE_SERIES, EMULATE_FLOW_SERIES)
+
+#: `emulate --compare --out DIR`: DIR/compare.parquet.
+EMULATE_COMPARE = Table("compare", "one row per compared figure: per link that carried packets in either run "
+                        "(utilization, drops, mean_pkts, max_pkts), per flow (goodput_bps, retransmits, "
+                        "timeouts, fct_s) and for the run (tcp_goodput_bps, mean_fct_s)", (
+    _c("what", "", "string", "`link`, `flow` or `run`."),
+    _c("name", "", "string", "The link (`a->b`), the flow's `flow_id`, or empty for the run."),
+    _c("metric", "", "string", "The column of the links or flows table, or the summary key, compared."),
+    _c("simulated", "", "float or null", "Its value in the simulator's run of the same scenario."),
+    _c("emulated", "", "float or null", "Its value in the emulation."),
+    _c("difference", "", "float or null", "`emulated - simulated`."),
+    _c("relative_difference", "", "float or null", "`difference / |simulated|`; null where `simulated` is 0 "
+       "or either is null."),
+))
+
+EMULATE_SUMMARY: tuple[Output, ...] = (
+    _c("name", "", "string", "The scenario's `name`."),
+    _c("duration_s", "s", "float", "The scenario's `duration`: how long the traffic ran, in real time."),
+    _c("window_s", "s", "float", "The length of the router's counting window, from the start of the run to "
+       "the router's stop at its end (`duration_s` and the few milliseconds signals take): the denominator "
+       "of `mean_pkts` and `utilization`."),
+    _c("flows", "", "int", "TCP flows started."),
+    _c("flows_with_error", "", "int", "Flows whose `error` is set."),
+    _c("tcp_goodput_bps", "bit/s", "float", "The flows' `bytes_received` x 8 over `duration_s`."),
+    _c("completed_flows", "", "int", "Flows of given size whose every byte reached the receiver."),
+    _c("mean_fct_s", "s", "float or null", "The mean `fct_s` of the completed flows; null when none completed."),
+    _c("send_lateness_mean_s", "s", "float", "How late the router started sending a frame out of its last link, "
+       "against the time the link model delivers it, on average: the router's own timing error."),
+    _c("send_lateness_max_s", "s", "float", "The largest such lateness."),
+    _c("frames_not_forwarded", "", "int", "Frames the router received and did not forward: not IPv4 (ARP, "
+       "IPv6), no route, too long (offloads left on) or refused by the kernel on send."),
+    _c("oversize_frames", "", "int", "Frames longer than 2048 bytes (a veth's segmentation offload left on); "
+       "not forwarded."),
+)
+
+EMULATE_FILES: tuple[Output, ...] = (
+    _c("router.json", "", "object", "The router's own counters (superpacket-emu): per link, per port (frames "
+       "received, sent, not forwarded and why) and the histogram of its send lateness."),
+    _c("scenario.toml", "", "string", "The scenario as given."),
+)
+
+
 def table(name: str) -> Table:
     """The table called `name`."""
     for t in TABLES:
@@ -589,6 +709,19 @@ def render_markdown() -> str:
     lines += ["## A sweep's files", "", "A sweep's output folder, and what `load_sweep` reads from it:", ""]
     lines += ["| file | definition |", "|---|---|"]
     lines += [f"| `{o.name}` | {o.definition} |" for o in SWEEP_FILES] + [""]
+    lines += ["## An emulation's files", "",
+              ("`superpacket emulate FILE --out DIR` (real kernel TCP through the project's router; "
+               "[the emulation guide](../guide/emulate.md)) writes these tables as `DIR/<table>.parquet`, "
+               "its summary as `summary.json`, and:"), "",
+              "| file | definition |", "|---|---|"]
+    lines += [f"| `{o.name}` | {o.definition} |" for o in EMULATE_FILES] + [""]
+    for t in EMULATE_TABLES:
+        lines += [f"### emulate: {t.name}", "", f"Rows: {t.rows}.", ""] + _md_table(t.columns) + [""]
+    lines += ["### emulate: summary.json", ""] + _md_table(EMULATE_SUMMARY) + [""]
+    lines += ["### emulate --compare: compare.parquet", "",
+              ("With `--compare`, the simulator's run of the same scenario is written to `DIR/simulated/` "
+               "(the files of `superpacket run --out`) and the comparison to `DIR/compare.parquet`."), "",
+              f"Rows: {EMULATE_COMPARE.rows}.", ""] + _md_table(EMULATE_COMPARE.columns) + [""]
     lines += ["## The validation suite's results", "",
               ("`superpacket validate --out DIR` writes `results.parquet` (these columns, one row per check), "
                "`results.json` (`version`, `quick`, `wall_s`, `date` and `checks`, the same rows), `report.md` and "

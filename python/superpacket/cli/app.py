@@ -14,6 +14,7 @@
                           [--scheduler ADDRESS | --workers N] [--emit-scenarios DIR]
     superpacket sweep FILE.toml --param PATH=V1,V2 [--seeds 1..N] [--out DIR] [--scheduler ADDRESS]
     superpacket report DIR
+    superpacket emulate FILE.toml [--out DIR] [--compare]   (root: real kernel TCP through the project's router)
     superpacket bench --sweep [--runs N] [--workers N]
 
 Bad input (an invalid scenario, a missing file) exits with code 2 and one line on stderr.
@@ -454,6 +455,9 @@ def main(argv: list[str] | None = None) -> int:
 
     sweep.add_bench_args(b)
     sweep.add_parsers(sub)
+    from superpacket.cli import emulate
+
+    emulate.add_parser(sub)
     v = sub.add_parser("validate", help="run the validation suite: the simulator against theory, case by case "
                                         "(a table of reference, ours, error, band and verdict)")
     v.add_argument("--quick", action="store_true",

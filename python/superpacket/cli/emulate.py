@@ -1,0 +1,106 @@
+"""`superpacket emulate FILE.toml [--out DIR] [--compare]`: the scenario on real kernel TCP through
+the project's router (superpacket.emulate). Everything that cannot be honoured is
+refused with one line, exit 2, before anything is created."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from superpacket.cli import checks
+
+
+def add_parser(sub: Any) -> None:
+    e = sub.add_parser("emulate", help="run a scenario on real kernel TCP: network namespaces as hosts, the "
+                                       "project's router (superpacket-emu) as the links (root)")
+    e.add_argument("file", metavar="FILE|EXAMPLE",
+                   help="a scenario file, or the name of a packaged example (a dumbbell of bulk flows)")
+    e.add_argument("--out", default=None, metavar="DIR",
+                   help="write the Parquet tables, summary.json and router.json here")
+    e.add_argument("--compare", action="store_true",
+                   help="also run the scenario in the simulator (first, before anything is created) and print "
+                        "both side by side; with --out, the simulator's tables go to DIR/simulated and the "
+                        "comparison to DIR/compare.parquet")
+    e.set_defaults(fn=cmd_emulate)
+
+
+def cmd_emulate(a: argparse.Namespace) -> int:
+    from superpacket import _core, _toml, packaged
+    from superpacket._core import ScenarioError
+
+    if bad := checks.out_dir(a.out) if a.out else None:
+        return checks.fail(bad)
+    a.file = packaged.resolve(a.file)
+    try:
+        text = _toml.read_scenario_file(a.file)
+        _core.validate(text)
+    except FileNotFoundError as e:
+        return checks.fail(f"{a.file}: {e}")
+    except (ScenarioError, OSError, UnicodeDecodeError) as e:
+        return checks.fail(f"{a.file}: {e}")
+    from superpacket import emulate as emu
+
+    try:
+        plan = emu.make_plan(_toml.loads(text))
+    except emu.Refused as e:
+        return checks.fail(f"{a.file}: {e}")
+    if not plan.flows:
+        return checks.fail(f"{a.file}: traffic: no flow starts within the duration")
+    if why := emu.unavailable():
+        return checks.fail(f"emulate: {why}")
+    binary = emu.router_binary()
+    if binary is None:
+        return checks.fail("emulate: the router superpacket-emu is not built (make install, or set "
+                           "SUPERPACKET_EMU to its path)")
+    sim = None
+    if a.compare:  # the simulator first: it takes a moment, the emulation the whole duration
+        from superpacket import api
+
+        try:
+            sim = api.run(a.file, progress=False)
+        except _core.SimulationError as e:
+            print(f"superpacket: {a.file}: {e}", file=sys.stderr)
+            return 1
+    try:
+        res = emu.emulate(plan, binary, scenario_text=text, progress=True)
+    except emu.TestbedError as e:
+        print(f"superpacket: emulate: {e}", file=sys.stderr)
+        return 1
+    except emu.Interrupted as e:
+        print(f"superpacket: emulate: interrupted ({e})", file=sys.stderr)
+        return 128 + 15
+    import polars as pl
+
+    table = None
+    if sim is not None:
+        from superpacket.emulate.compare import compare
+
+        table = compare(sim, res)
+    if a.out:
+        try:
+            res.write(a.out)
+            if sim is not None and table is not None:
+                from pathlib import Path
+
+                sim.write(Path(a.out) / "simulated")
+                table.write_parquet(Path(a.out) / "compare.parquet")
+        except OSError as e:
+            return checks.fail(f"--out {a.out}: {e}")
+
+    s = res.summary
+    print(f"scenario {s['name']!r}  emulated {s['duration_s']:g} s  flows {s['flows']}  "
+          f"goodput {s['tcp_goodput_bps'] / 1e6:.2f} Mb/s  router send lateness mean "
+          f"{s['send_lateness_mean_s'] * 1e6:.1f} us, max {s['send_lateness_max_s'] * 1e6:.0f} us")
+    with pl.Config(tbl_rows=30, tbl_cols=12, tbl_width_chars=160):
+        print(res.flows.select("flow_id", "src", "dst", "cc", "bytes_received", "goodput_bps", "retransmits",
+                               "timeouts", "srtt_s"))
+        print(res.links.filter(pl.col("arrivals") > 0).select("name", "limit", "arrivals", "drops", "max_pkts",
+                                                              "mean_pkts", "utilization"))
+        if table is not None:
+            print("simulated against emulated (difference = emulated - simulated):")
+            print(table.select("what", "name", "metric", "simulated", "emulated", "difference",
+                               "relative_difference"))
+    if a.out:
+        print(f"results written to {a.out}/")
+    return 0

@@ -1,0 +1,283 @@
+"""From a scenario to what the emulator builds: hosts, links, routes and flows, or the one
+line naming the first field it cannot honour. Pure: nothing is created here, so every
+refusal comes before anything exists.
+
+What the emulator honours (anything else is refused, naming the field):
+
+- topology `dumbbell`: `pairs` (at most MAX_PAIRS), `access` and `bottleneck` with
+  `rate` (at most MAX_RATE_BPS), `delay` and a `queue` / `reverse_queue` in packets,
+  DropTail or RED (without ECN);
+- traffic `bulk` and `flow`: `from`, `to`, `count`, `start`, `start_interval`,
+  `start_jitter`, `tcp`, and a flow's `size_bytes` or `size_pkts` (of 1448 bytes);
+- tcp: `cc` by name where the kernel has it ("newreno" is the kernel's "reno", "cubic"
+  its "cubic"), `recovery` ("sack": net.ipv4.tcp_sack = 1, "newreno": 0, per host),
+  `init_cwnd` (whole segments: the route's initcwnd), `min_rto` (whole milliseconds: the
+  route's rto_min, per host), `host = "linux"`, `delayed_ack = true` (the kernel always
+  delays ACKs), `mss = 1448` with `header_bytes = 52` (what the kernel sends on a
+  1500-byte MTU with TCP timestamps);
+- output: `sample_queues`, `sample_interval`, `sample_flows`, `memory_budget` (unused).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Sender-receiver pairs at most: two namespaces and a generator process each.
+MAX_PAIRS = 16
+#: The fastest link the router is asked to hold (see the emulation guide's measurements).
+MAX_RATE_BPS = 1_000_000_000
+#: The longest run.
+MAX_DURATION_S = 3600.0
+#: The kernel's congestion controls by the scenario's names (tcp_cong.c registers reno,
+#: cubic, bbr on this kernel; "newreno" is RFC 6582's name for what Linux calls reno).
+KERNEL_CC = {"newreno": "reno", "cubic": "cubic"}
+#: Payload of a full segment with TCP timestamps on a 1500-byte MTU: 1500 - 20 - 32.
+KERNEL_MSS = 1448
+KERNEL_HEADER_BYTES = 52
+TCP_FIELDS = {"cc", "recovery", "init_cwnd", "min_rto", "host", "delayed_ack", "mss", "header_bytes"}
+
+
+class Refused(ValueError):
+    """A scenario field the emulator cannot honour; the message is one line naming it."""
+
+
+def parse_duration_s(v: Any, where: str) -> float:
+    m = re.fullmatch(r"\s*([0-9.eE+-]+)\s*(ns|us|ms|s)\s*", str(v), re.IGNORECASE)
+    if not m:
+        raise Refused(f"{where}: cannot read duration {v!r}")
+    return float(m.group(1)) * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[m.group(2).lower()]
+
+
+def parse_rate_bps(v: Any, where: str) -> int:
+    m = re.fullmatch(r"\s*([0-9.eE+-]+)\s*(gbps|mbps|kbps|bps)\s*", str(v), re.IGNORECASE)
+    if not m:
+        raise Refused(f"{where}: cannot read rate {v!r}")
+    return round(float(m.group(1)) * {"gbps": 1e9, "mbps": 1e6, "kbps": 1e3, "bps": 1.0}[m.group(2).lower()])
+
+
+@dataclass(frozen=True)
+class LinkPlan:
+    name: str
+    src: str
+    dst: str
+    rate_bps: int
+    delay_s: float
+    limit_pkts: int
+    #: the router's queue config: {"kind": "droptail"} or RED's parameters
+    queue: dict[str, Any] = field(default_factory=lambda: {"kind": "droptail"})
+
+
+@dataclass(frozen=True)
+class TcpPlan:
+    cc: str  # the kernel's name
+    sack: bool
+    init_cwnd: int
+    min_rto_ms: int
+
+
+@dataclass(frozen=True)
+class FlowPlan:
+    flow_id: int
+    src: str
+    dst: str
+    start_s: float
+    tcp: TcpPlan
+    scenario_cc: str
+    #: payload bytes of a flow of given size; None for a bulk flow
+    size_bytes: int | None = None
+
+
+@dataclass
+class Plan:
+    name: str
+    duration_s: float
+    hosts: list[str]
+    links: list[LinkPlan]
+    #: (source host, destination host): indices into links, in order
+    routes: dict[tuple[str, str], list[int]]
+    flows: list[FlowPlan]
+    #: per host, the TCP settings of the namespace (sysctl, route)
+    host_tcp: dict[str, TcpPlan]
+    sample_queues: list[str]
+    sample_interval_s: float
+    sample_flows_s: float
+    seed: int
+    notes: list[str] = field(default_factory=list)
+
+    def link_index(self, name: str) -> int:
+        return [lk.name for lk in self.links].index(name)
+
+
+def _only(d: dict[str, Any], allowed: set[str], where: str) -> None:
+    for k in d:
+        if k not in allowed:
+            raise Refused(f"{where}{k}: not supported by the emulator")
+
+
+#: RED's defaults, as the simulator's (docs/schema.md, QueueSpec red).
+RED_DEFAULTS = {"p_max": 0.1, "w_q": 0.002, "gentle": True, "wait": True, "mean_pkt_size": 1500}
+
+
+def _queue(q: Any, where: str) -> tuple[int, dict[str, Any]]:
+    """(limit, the router's queue config)."""
+    if q is None:
+        return 1000, {"kind": "droptail"}
+    kind = q.get("kind")
+    if kind not in ("droptail", "red"):
+        raise Refused(f"{where}.kind: {kind!r} is not supported by the emulator yet (droptail, red)")
+    if kind == "droptail":
+        _only(q, {"kind", "limit", "unit"}, f"{where}.")
+        cfg: dict[str, Any] = {"kind": "droptail"}
+    else:
+        _only(q, {"kind", "limit", "unit", "min_th", "max_th", *RED_DEFAULTS, "ecn"}, f"{where}.")
+        if q.get("ecn", False):
+            raise Refused(f"{where}.ecn: ECN marking is not supported by the emulator yet")
+        cfg = {"kind": "red", "min_th": float(q["min_th"]), "max_th": float(q["max_th"]),
+               **{k: q.get(k, v) for k, v in RED_DEFAULTS.items()}}
+    if q.get("unit", "packets") != "packets":
+        raise Refused(f"{where}.unit: only \"packets\" is supported by the emulator")
+    return int(q.get("limit", 1000)), cfg
+
+
+Queue = tuple[int, dict[str, Any]]
+
+
+def _link(spec: dict[str, Any], where: str) -> tuple[int, float, Queue, Queue]:
+    _only(spec, {"rate", "delay", "queue", "reverse_queue"}, f"{where}.")
+    rate = parse_rate_bps(spec["rate"], f"{where}.rate")
+    if rate > MAX_RATE_BPS:
+        raise Refused(f"{where}.rate: {spec['rate']} is above the {MAX_RATE_BPS / 1e9:g} Gb/s the emulator holds")
+    delay = parse_duration_s(spec["delay"], f"{where}.delay")
+    fwd = _queue(spec.get("queue"), f"{where}.queue")
+    rev = _queue(spec.get("reverse_queue"), f"{where}.reverse_queue") if "reverse_queue" in spec else fwd
+    return rate, delay, fwd, rev
+
+
+def _tcp(merged: dict[str, Any], where: str) -> tuple[TcpPlan, str]:
+    _only(merged, TCP_FIELDS, f"{where}.")
+    cc = merged.get("cc", "newreno")
+    if isinstance(cc, dict):
+        if set(cc) != {"kind"}:
+            raise Refused(f"{where}.cc: parameters are not supported by the emulator (the kernel's defaults)")
+        cc = cc["kind"]
+    if cc not in KERNEL_CC:
+        raise Refused(f"{where}.cc: {cc!r} has no kernel counterpart here (newreno, cubic)")
+    if merged.get("host", "linux") != "linux":
+        raise Refused(f"{where}.host: only \"linux\" (the kernel's TCP)")
+    if merged.get("delayed_ack", True) is not True:
+        raise Refused(f"{where}.delayed_ack: the kernel always delays ACKs (only true)")
+    if merged.get("mss", KERNEL_MSS) != KERNEL_MSS:
+        raise Refused(f"{where}.mss: the kernel sends {KERNEL_MSS} payload bytes on a 1500-byte MTU (only {KERNEL_MSS})")
+    if merged.get("header_bytes", KERNEL_HEADER_BYTES) != KERNEL_HEADER_BYTES:
+        raise Refused(f"{where}.header_bytes: the kernel's IP + TCP headers are {KERNEL_HEADER_BYTES} B (only that)")
+    rec = merged.get("recovery", "sack")
+    iw = merged.get("init_cwnd", 10)
+    if float(iw) != int(iw) or int(iw) < 1:
+        raise Refused(f"{where}.init_cwnd: whole segments only (the route's initcwnd)")
+    rto_ms = parse_duration_s(merged.get("min_rto", "200ms"), f"{where}.min_rto") * 1e3
+    if abs(rto_ms - round(rto_ms)) > 1e-9 or round(rto_ms) < 1:
+        raise Refused(f"{where}.min_rto: whole milliseconds only (the route's rto_min)")
+    return TcpPlan(KERNEL_CC[cc], rec == "sack", int(iw), round(rto_ms)), cc
+
+
+def _expand(pattern: str, i: int) -> str:
+    return pattern.replace("{i}", str(i))
+
+
+def make_plan(sc: dict[str, Any]) -> Plan:
+    """The plan of a scenario already valid for the simulator (`_core.validate`)."""
+    _only(sc, {"name", "description", "duration", "seed", "topology", "tcp", "traffic", "output"}, "")
+    duration = parse_duration_s(sc["duration"], "duration")
+    if duration > MAX_DURATION_S:
+        raise Refused(f"duration: at most {MAX_DURATION_S:g} s in the emulator (real time)")
+    topo = sc["topology"]
+    if topo.get("kind") != "dumbbell":
+        raise Refused(f"topology.kind: {topo.get('kind')!r} is not supported by the emulator yet (dumbbell only)")
+    _only(topo, {"kind", "pairs", "access", "bottleneck"}, "topology.")
+    pairs = int(topo["pairs"])
+    if pairs > MAX_PAIRS:
+        raise Refused(f"topology.pairs: at most {MAX_PAIRS} in the emulator")
+    a_rate, a_delay, a_fwd, a_rev = _link(topo["access"], "topology.access")
+    b_rate, b_delay, b_fwd, b_rev = _link(topo["bottleneck"], "topology.bottleneck")
+    senders = [f"s{i}" for i in range(pairs)]
+    receivers = [f"d{i}" for i in range(pairs)]
+    links: list[LinkPlan] = []
+
+    def add(src: str, dst: str, rate: int, delay: float, q: Queue) -> None:
+        links.append(LinkPlan(f"{src}->{dst}", src, dst, rate, delay, q[0], q[1]))
+
+    add("R1", "R2", b_rate, b_delay, b_fwd)
+    add("R2", "R1", b_rate, b_delay, b_rev)
+    for s in senders:
+        add(s, "R1", a_rate, a_delay, a_fwd)
+        add("R1", s, a_rate, a_delay, a_rev)
+    for d in receivers:
+        add("R2", d, a_rate, a_delay, a_fwd)
+        add(d, "R2", a_rate, a_delay, a_rev)
+    idx = {lk.name: i for i, lk in enumerate(links)}
+    side = {**{s: "R1" for s in senders}, **{d: "R2" for d in receivers}}
+    hosts = senders + receivers
+    routes: dict[tuple[str, str], list[int]] = {}
+    for h in hosts:
+        for g in hosts:
+            if h == g:
+                continue
+            path = [idx[f"{h}->{side[h]}"]]
+            if side[h] != side[g]:
+                path.append(idx[f"{side[h]}->{side[g]}"])
+            path.append(idx[f"{side[g]}->{g}"])
+            routes[(h, g)] = path
+
+    seed = int(sc.get("seed", 1))
+    rng = random.Random(seed)
+    base_tcp = sc.get("tcp", {})
+    flows: list[FlowPlan] = []
+    host_tcp: dict[str, TcpPlan] = {}
+    for n, t in enumerate(sc.get("traffic", [])):
+        where = f"traffic[{n}]"
+        kind = t.get("kind")
+        if kind not in ("bulk", "flow"):
+            raise Refused(f"{where}.kind: {kind!r} is not supported by the emulator yet (bulk, flow)")
+        _only(t, {"kind", "from", "to", "count", "start", "start_interval", "start_jitter", "tcp",
+                  *(("size_bytes", "size_pkts") if kind == "flow" else ())}, f"{where}.")
+        size = int(t["size_bytes"]) if "size_bytes" in t else \
+            int(t["size_pkts"]) * KERNEL_MSS if "size_pkts" in t else None
+        tcp, cc = _tcp({**base_tcp, **t.get("tcp", {})}, f"{where}.tcp" if "tcp" in t else "tcp")
+        start = parse_duration_s(t.get("start", "0s"), f"{where}.start")
+        every = parse_duration_s(t.get("start_interval", "0s"), f"{where}.start_interval")
+        jitter = parse_duration_s(t.get("start_jitter", "0s"), f"{where}.start_jitter")
+        for i in range(int(t.get("count", 1))):
+            src, dst = _expand(t["from"], i), _expand(t["to"], i)
+            at = start + every * i + (rng.uniform(0, jitter) if jitter > 0 else 0.0)
+            if at >= duration:
+                continue
+            for h, side_tcp in ((src, tcp), (dst, tcp)):
+                seen = host_tcp.setdefault(h, side_tcp)
+                if (seen.sack, seen.min_rto_ms, seen.init_cwnd) != (side_tcp.sack, side_tcp.min_rto_ms,
+                                                                      side_tcp.init_cwnd):
+                    raise Refused(f"{where}.tcp: recovery, min_rto and init_cwnd are per host in the kernel "
+                                  f"(namespace sysctl and route), and {h} has flows that differ")
+            flows.append(FlowPlan(len(flows), src, dst, at, tcp, cc, size))
+    default_tcp, _ = _tcp(dict(base_tcp), "tcp")
+    for h in hosts:
+        host_tcp.setdefault(h, default_tcp)
+
+    out = sc.get("output", {})
+    _only(out, {"sample_queues", "sample_interval", "sample_flows", "memory_budget"}, "output.")
+    sq = list(out.get("sample_queues", []))
+    if sq == ["all"]:
+        sq = [lk.name for lk in links]
+    for q in sq:
+        if q not in idx:
+            raise Refused(f"output.sample_queues: no link {q!r} in the emulated dumbbell")
+    interval = parse_duration_s(out.get("sample_interval", "1ms"), "output.sample_interval")
+    if interval < 1e-4:
+        raise Refused("output.sample_interval: at least 100us in the emulator")
+    sample_flows = parse_duration_s(out["sample_flows"], "output.sample_flows") if "sample_flows" in out else 0.1
+    if sample_flows < 1e-3:
+        raise Refused("output.sample_flows: at least 1ms in the emulator (TCP_INFO is read from Python)")
+    return Plan(str(sc.get("name", "")), duration, hosts, links, routes, flows, host_tcp, sq, interval,
+                sample_flows, seed)
