@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from handstats import assert_ci_of
+from record_check import assert_claims_declared
 from superpacket.experiments import incast
 
 EXE = str(Path(sys.executable).parent / "superpacket")
@@ -30,6 +31,14 @@ MIN_RTO_MS = 200.0
 @pytest.fixture(scope="module")
 def result():
     return incast.run(seeds=SEEDS)
+
+
+def test_claims_are_the_records(result, regime_map):
+    """The claims judged are the ones the records declare, with their texts: incast's in both
+    regimes (the paper regime's judged wherever it is), incast-map's."""
+    assert_claims_declared(result)
+    assert_claims_declared(incast.run(seeds=1, regime="datacenter"))
+    assert_claims_declared(regime_map)
 
 
 def per_seed(block, variant):
