@@ -74,6 +74,7 @@ def test_claims_and_quick_scale_are_declared(name):
         if "not a must-hold" in c.text:
             assert not c.must_hold, (name, c.id)
     assert ("quick" in exp.options) == (exp.quick is not None), name
+    assert bool(exp.regimes) == ("regime" in exp.options), name  # incast only
     if exp.quick is not None:
         assert exp.quick.text and (exp.quick.values or exp.quick.seeds), name
 

@@ -244,7 +244,10 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
            or (checks.out_dir(a.out) if a.out else None))
     if bad:
         return checks.fail(bad)
-    # the experiment's own default number of seeds (10, our specification, unless it says otherwise)
+    # the experiment's own default number of seeds (10, our specification, unless it says
+    # otherwise), or its small scale's (its record's `quick`)
+    if seeds is None and a.quick and exp.quick is not None and exp.quick.seeds is not None:
+        seeds = list(range(1, exp.quick.seeds + 1))
     kw: dict[str, Any] = {} if seeds is None else {"seeds": seeds}
     # an option the experiment does not use is refused, not silently ignored (its record's options)
     options = exp.options
@@ -315,7 +318,7 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
             paper = r["paper"].get(v, {}).get(m)
             print(f"{v:<{w}}{m:<22}{_num(ms[m]):<10} [{_num(lo)}, {_num(hi)}]{'':<9}"
                   f"{'' if paper is None else _num(paper):>10}")
-    if "regimes" in r:
+    if exp.regimes:
         _print_regimes(r)
     for c in r["claims"]:
         how = verdicts.judged(c)

@@ -405,6 +405,7 @@ EXPERIMENT = Experiment(
     run=run,
     check_options=check_options,
     claims=(*FCT_CUTS.values(), ROUND1, SHAPE, DATACENTER),
+    regimes=tuple(REGIMES),
     variants=VARIANTS,
     options=("regime", "jitter_us", "admit_syn"),  # the command line's --regime, --jitter-us, --admit-syn
 )

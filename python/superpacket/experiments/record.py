@@ -128,6 +128,9 @@ class Experiment:
     quick: Quick | None = None
     #: The claims it judges, in the order a result lists them.
     claims: tuple[Claim, ...] = ()
+    #: The regimes it runs (incast: paper and datacenter): the result holds the one asked
+    #: for under `variants`, the others under `regimes`; the terminal tells each.
+    regimes: tuple[str, ...] = ()
     #: The variants in the experiment's own order (reports and figures follow it; a
     #: summary's keys are sorted).
     variants: Sequence[str] = ()
