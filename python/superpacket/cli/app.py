@@ -1,7 +1,7 @@
 """The `superpacket` command line.
 
     superpacket run FILE.toml [--seed N] [--out DIR] [--json] [--timing] [--pcap LINK|all ...]
-    superpacket list
+    superpacket list [--claims]
     superpacket bench [--duration SECONDS] [--json]
     superpacket bench --fast-burstiness [--duration SECONDS] [--txqueuelen N] [--gate on|off] [--json]
     superpacket bench --scenario datacenter [--hosts 16|128|144|1024] [--duration SECONDS] [--warmup SECONDS] [--json]
@@ -198,6 +198,10 @@ def cmd_list(a: argparse.Namespace) -> int:
     print("built-in experiments (superpacket reproduce NAME):")
     for name, exp in EXPERIMENTS.items():
         print(f"  {name}  {exp.summary()}")
+        if a.claims:  # as the record declares them; {name}: a value the run fills in
+            print(f"    --quick: {exp.quick.text if exp.quick is not None else 'none'}")
+            for c in exp.claims:
+                print(f"    claim {c.id}{'' if c.must_hold else ' (not a must-hold)'}: {c.shown()}")
     print("benchmarks:\n  P1  dumbbell of 64 long-lived NewReno flows, 10 Gbps (superpacket bench)")
     import json
     import textwrap
@@ -440,6 +444,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="bytes kept of each traced frame (default: whole frames)")
     r.set_defaults(fn=cmd_run)
     ls = sub.add_parser("list", help="list example scenarios and built-in parts")
+    ls.add_argument("--claims", action="store_true",
+                    help="also each built-in experiment's claims (id and text; {NAME} in a text stands for a value "
+                         "the run fills in) and what its --quick runs")
     ls.set_defaults(fn=cmd_list)
     b = sub.add_parser("bench", help="run benchmark scenario P1")
     b.add_argument("--duration", type=float, default=None,
