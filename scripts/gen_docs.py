@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the generated documentation pages: docs/reference/cli.md (from the command
-line's argparse parser), docs/reference/outputs.md (from superpacket.outputs) and
+line's argparse parser), docs/reference/outputs.md (from superpacket.outputs),
+docs/reference/claims.md (from the built-in experiments' records) and
 docs/validation.md with its figures (from the stored results of `superpacket validate
 --out validation`).
 
@@ -20,7 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = {"cli": ROOT / "docs/reference/cli.md", "outputs": ROOT / "docs/reference/outputs.md",
-         "validation": ROOT / "docs/validation.md"}
+         "claims": ROOT / "docs/reference/claims.md", "validation": ROOT / "docs/validation.md"}
 #: The stored full-scale validation results (`superpacket validate --out validation`).
 VALIDATION_RESULTS = ROOT / "validation/results.json"
 
@@ -74,6 +75,33 @@ def render_outputs() -> str:
     from superpacket import outputs
 
     return outputs.render_markdown()
+
+
+def _cell_text(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def render_claims() -> str:
+    """docs/reference/claims.md: each built-in experiment's claims and small scale, as its
+    record declares them."""
+    from superpacket.experiments import EXPERIMENTS
+
+    out = ["# Claims of the built-in experiments", "",
+           "Generated from the experiments' records (`python scripts/gen_docs.py`); `superpacket list",
+           "--claims` prints the same. Each claim is given in its own words; a `{name}` in it stands for",
+           "a value the run fills in (a protocol, a load, a variant), and such a claim is judged once per",
+           "value the run covers. In `summary.json` (and `--json`) each judgement under `claims` carries",
+           "its claim's `id`, its text as judged, `must_hold`, `holds` and the numbers it was judged on",
+           "([outputs](outputs.md)). A claim that is not a must-hold is shown beside the others: the",
+           "paper's where our specification sets its own, or a finding.", ""]
+    for name, exp in EXPERIMENTS.items():
+        out += [f"## {name}", "", f"[The experiment's page](../experiments/{name}.md). `--quick`: "
+                + (f"{exp.quick.text}." if exp.quick is not None else "none (the experiment has no small scale)."),
+                "", "| id | must hold | claim | judged on |", "|---|---|---|---|"]
+        out += [f"| `{c.id}` | {'yes' if c.must_hold else 'no'} | {_cell_text(c.shown())} | {_cell_text(c.judges)} |"
+                for c in exp.claims]
+        out.append("")
+    return "\n".join(out)
 
 
 def render_validation() -> str:
@@ -148,7 +176,8 @@ def _dumbbell() -> dict:
 
 
 def render(name: str) -> str:
-    return {"cli": render_cli, "outputs": render_outputs, "validation": render_validation}[name]()
+    return {"cli": render_cli, "outputs": render_outputs, "claims": render_claims,
+            "validation": render_validation}[name]()
 
 
 def main(argv: list[str] | None = None) -> int:

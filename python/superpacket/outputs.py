@@ -498,10 +498,13 @@ EXPERIMENT_VARIANT_KEYS: tuple[Output, ...] = (
 
 #: The keys of each claim under `claims`.
 EXPERIMENT_CLAIM_KEYS: tuple[Output, ...] = (
-    _c("claim", "", "string", "The claim, in words, with the paper's figure where it gives one."),
+    _c("id", "", "string", "The claim's id in its experiment's record (`superpacket list --claims`); a claim "
+       "judged once per protocol, load or variant carries the same id each time."),
+    _c("claim", "", "string", "The claim, in words, with the paper's figure where it gives one: its record's "
+       "text with the run's values filled in."),
     _c("holds", "", "bool", "Whether our runs bear it out."),
     _c("must_hold", "", "bool", "False for a claim shown beside the others, not one our specification "
-       "requires (absent: true)."),
+       "requires."),
     _c("(other keys)", "", "", "The numbers the claim is judged on, named for what they are."),
 )
 

@@ -1,5 +1,6 @@
 """The command line: exit codes, --json without wall-clock figures, determinism."""
 
+import itertools
 import json
 import subprocess
 import sys
@@ -81,6 +82,26 @@ def test_list(root):
     r = sp("list", cwd=root)
     assert r.returncode == 0
     assert "  incast " in r.stdout
+
+
+def test_list_claims(root):
+    """`list --claims`: the plain listing with each experiment's small scale and claims
+    under it, from the records, nothing run; `list` alone shows none of them."""
+    from superpacket.experiments import EXPERIMENTS
+
+    plain = sp("list", cwd=root).stdout
+    r = sp("list", "--claims", cwd=root)
+    assert r.returncode == 0, r.stderr
+    assert "    claim " not in plain and "    --quick: " not in plain
+    added = ("    claim ", "    --quick: ")
+    assert [x for x in r.stdout.splitlines() if not x.startswith(added)] == plain.splitlines()
+    for exp in EXPERIMENTS.values():
+        section = r.stdout.split("\nbuilt-in experiments", 1)[1]
+        after = section.split(f"\n  {exp.name}  ", 1)[1].splitlines()[1:]
+        block = "\n".join(itertools.takewhile(lambda x: x.startswith(added), after))
+        for c in exp.claims:
+            assert f"    claim {c.id}" in block and c.shown() in block, (exp.name, c.id)
+        assert f"    --quick: {exp.quick.text if exp.quick else 'none'}" in block, exp.name
 
 
 def test_list_shows_every_registered_kind(root):

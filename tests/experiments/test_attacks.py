@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from record_check import assert_claims_declared
 from superpacket.experiments import EXPERIMENTS, attacks
 from superpacket.reports import figure_kit
 
@@ -37,13 +38,16 @@ def v(result, name):
 
 def test_layout_and_registration(result):
     assert EXPERIMENTS["attacks"] is attacks.EXPERIMENT
-    assert result["experiment"] == "attacks" and result["seeds"] == 1 and result["quick"]
-    names = [f"none/0/{d}" for d in attacks.DEFENCES] + [
-        f"{a}/{r}/{d}" for a in attacks.ATTACKS for r in attacks.QUICK_RATES for d in attacks.DEFENCES]
+    quick = attacks.EXPERIMENT.quick  # what --quick means, from the record
+    assert result["experiment"] == "attacks" and result["seeds"] == quick.seeds == 1 and result["quick"]
+    assert result["params"]["duration_s"]["value"] == quick.values["duration_s"]
+    names = [f"none/0/{d}" for d in quick.values["settings"]] + [
+        f"{a}/{r}/{d}" for a in attacks.ATTACKS for r in quick.values["rates"] for d in quick.values["settings"]]
     assert sorted(result["variants"]) == sorted(names)
     assert len(result["table"]) == len(names)
     for c in result["claims"]:
         assert isinstance(c["holds"], bool) and isinstance(c["must_hold"], bool)
+    assert_claims_declared(result)
     json.dumps(result)  # JSON-clean
 
 

@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from record_check import assert_claims_declared
 from superpacket import api, reports
 from superpacket.experiments import EXPERIMENTS, bc_common, datatag, fast_burstiness
 from superpacket.experiments.bc_common import BcInputError, parse_variant, variant_name
@@ -182,6 +183,13 @@ def small_fb() -> dict:
 @pytest.fixture(scope="module")
 def small_dt() -> dict:
     return json.loads(json.dumps(datatag.run(seeds=2, quick=True, progress=False)))
+
+
+@needs_sim
+def test_claims_are_the_records_and_quick_its_scale(small_fb, small_dt):
+    for s, mod in ((small_fb, fast_burstiness), (small_dt, datatag)):
+        assert_claims_declared(s)
+        assert s["params"]["duration_s"]["value"] == mod.EXPERIMENT.quick.values["duration_s"]
 
 
 @needs_sim

@@ -16,10 +16,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from record_check import assert_claims_declared
 from superpacket import api, reports
 from superpacket.experiments import EXPERIMENTS, datacenter
-from superpacket.experiments.datacenter import QUICK
 from superpacket.reports import figure_kit
+
+QUICK = datacenter.EXPERIMENT.quick.values["scale"]  # what --quick runs, from the record
 
 EXE = str(Path(sys.executable).parent / "superpacket")
 US = 1e-6
@@ -154,6 +156,7 @@ def quick(tmp_path_factory):
 
 def test_quick_json_layout(quick):
     s, _ = quick
+    assert_claims_declared(s)
     assert "datacenter" in EXPERIMENTS
     assert s["experiment"] == "datacenter" and s["seeds"] == 1 and s["quick"] is True
     assert list(s["variants"]) == sorted(QUICK.variants())

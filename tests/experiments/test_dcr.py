@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from record_check import assert_claims_declared
 from superpacket import _core, api, reports
 from superpacket.experiments import EXPERIMENTS, dcr, dcr_multihop
 from superpacket.experiments.dcr_common import DcrInputError, jain
@@ -128,6 +129,11 @@ def test_multihop_r3_links_collapse_without_dcr_and_recover_with_it(small_mh):
 
 
 # ---- the summary's shape and the metrics' definitions ----------------------------------
+
+def test_claims_are_the_records(small, small_mh):
+    assert_claims_declared(small)
+    assert_claims_declared(small_mh)
+
 
 def test_dcr_summary_shape(small):
     s = small

@@ -44,7 +44,7 @@ def jumbo_params(duration_s=10.0):
 
 def attacks_params(quick=False):
     names = attacks.variant_names(quick)
-    dur = attacks.QUICK_DURATION_S if quick else attacks.DURATION_S
+    dur = attacks.QUICK.values["duration_s"] if quick else attacks.DURATION_S
     scs = {n: attacks.scenario(n, dur) for n in names}
     return scs, params_from(attacks.param_table(names), scs)
 
@@ -91,7 +91,7 @@ def lion_params(duration_s=5.0):
 
 
 def datacenter_params(quick=True):
-    sc = datacenter.QUICK if quick else datacenter.FULL
+    sc = datacenter.QUICK.values["scale"] if quick else datacenter.FULL
     scs = {v: datacenter.scenario(v, sc) for v in sc.variants()}
     return scs, datacenter.params(sc, 3, quick, scs)
 

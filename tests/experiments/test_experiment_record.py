@@ -5,6 +5,7 @@ experiment's options, seeds and report settings from."""
 
 import inspect
 import pkgutil
+import re
 import subprocess
 import sys
 from importlib import import_module
@@ -17,7 +18,7 @@ from superpacket.experiments.record import Experiment
 
 ROOT = Path(__file__).resolve().parents[2]
 #: What the record holds now; a module constant of these names would be a second source.
-MOVED = ("OPTIONS", "PARALLEL_BY_DEFAULT", "GENERIC_BARS")
+MOVED = ("OPTIONS", "PARALLEL_BY_DEFAULT", "GENERIC_BARS", "QUICK_SEEDS", "QUICK_RATES", "QUICK_DURATION_S")
 
 
 def experiment_modules() -> list:
@@ -54,6 +55,40 @@ def test_options_are_run_parameters(name):
         checked = set(inspect.signature(exp.check_options).parameters)
         assert checked & set(exp.options) or checked <= set(params), name
     assert list(exp.variants) == list(dict.fromkeys(exp.variants)), name  # an order, no repeats
+
+
+@pytest.mark.parametrize("name", sorted(EXPERIMENTS))
+def test_claims_and_quick_scale_are_declared(name):
+    """Every experiment declares the claims it judges, each with an id of its own, its
+    text and what it is judged on; a claim whose text says it is not a must-hold is not
+    one. `--quick` is an option exactly where the record says what it means. (That each
+    run's claims are these is checked on the runs the experiments' tests make:
+    tests/record_check.py.)"""
+    exp = EXPERIMENTS[name]
+    assert exp.claims, name
+    ids = [c.id for c in exp.claims]
+    assert len(ids) == len(set(ids)), name
+    for c in exp.claims:
+        assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9.]+)*", c.id), (name, c.id)
+        assert c.text and c.judges, (name, c.id)
+        if "not a must-hold" in c.text:
+            assert not c.must_hold, (name, c.id)
+    assert ("quick" in exp.options) == (exp.quick is not None), name
+    assert bool(exp.regimes) == ("regime" in exp.options), name  # incast only
+    if exp.quick is not None:
+        assert exp.quick.text and (exp.quick.values or exp.quick.seeds), name
+
+
+def test_claim_text_and_judgement():
+    from superpacket.experiments.record import Claim
+
+    c = Claim("x-floor", "{protocol}: above {floor:.0%} (paper: 5 %)", "the least utilisation", must_hold=False)
+    assert c.fields() == ("protocol", "floor")
+    assert c.shown() == "{protocol}: above {floor} (paper: 5 %)"
+    r = c.result({"protocol": "bic", "floor": 0.9}, ratio=0.5, holds=True)
+    assert r == {"id": "x-floor", "claim": "bic: above 90% (paper: 5 %)", "must_hold": False, "ratio": 0.5,
+                 "holds": True}
+    assert list(r)[3:] == ["ratio", "holds"]  # the numbers in the order given (the report's order)
 
 
 def test_figures_are_named_by_the_record_and_load_only_when_drawn():

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from handstats import assert_ci_of
+from record_check import assert_claims_declared
 from superpacket.experiments import incast
 
 EXE = str(Path(sys.executable).parent / "superpacket")
@@ -30,6 +31,14 @@ MIN_RTO_MS = 200.0
 @pytest.fixture(scope="module")
 def result():
     return incast.run(seeds=SEEDS)
+
+
+def test_claims_are_the_records(result, regime_map):
+    """The claims judged are the ones the records declare, with their texts: incast's in both
+    regimes (the paper regime's judged wherever it is), incast-map's."""
+    assert_claims_declared(result)
+    assert_claims_declared(incast.run(seeds=1, regime="datacenter"))
+    assert_claims_declared(regime_map)
 
 
 def per_seed(block, variant):
@@ -157,6 +166,8 @@ def test_regime_option_swaps_the_blocks(result):
     assert dc["variants"] == result["regimes"]["datacenter"]["variants"]
     assert dc["regimes"]["paper"]["variants"] == result["variants"]
     assert dc["claims"] == result["claims"]
+    # the record names the regimes the terminal tells (reproduce prints each from it)
+    assert incast.EXPERIMENT.regimes == ("paper", "datacenter") == (result["regime"], *result["regimes"])
 
 
 def test_command_line(result):
@@ -306,11 +317,15 @@ def test_map_on_dask_same_results(regime_map):
 
 
 def test_map_command_line():
+    from superpacket.experiments import incast_map
+
+    # --quick without --seeds: the record's small scale, 3 seeds
     r = subprocess.run([EXE, "reproduce", "incast-map", "--quick", "--json"], capture_output=True, text=True,
                        check=False)
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
-    assert d["experiment"] == "incast-map" and d["seeds"] == 3 and len(d["map"]) == 72
+    assert d["experiment"] == "incast-map" and d["seeds"] == incast_map.EXPERIMENT.quick.seeds == 3
+    assert len(d["map"]) == 72
     r = subprocess.run([EXE, "reproduce", "incast-map", "--regime", "paper"], capture_output=True, text=True,
                        check=False)
     assert r.returncode == 2 and r.stderr.strip() == "superpacket: --regime applies to incast only"

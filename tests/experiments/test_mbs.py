@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from record_check import assert_claims_declared
 from superpacket import reports
 from superpacket.experiments import EXPERIMENTS, lion, mbs
 from superpacket.experiments.pda_common import PdaInputError, mbs_fluid_pkts, rel_err
@@ -237,6 +238,14 @@ def small_mbs() -> dict:
 def small_lion() -> dict:
     s = lion.run(seeds=2, progress=False)
     return json.loads(json.dumps(s))
+
+
+def test_claims_are_the_records_and_quick_its_scale(small_mbs, small_lion):
+    assert_claims_declared(small_mbs)
+    assert_claims_declared(small_lion)
+    # --quick: the record's sweep, with the paced-small / paced-large points added
+    bursts = {int(v.split("/b")[1]) for v in small_mbs["variants"] if v.startswith("paced/b")}
+    assert bursts == {*mbs.EXPERIMENT.quick.values["bursts"], mbs.SMALL_BURST, mbs.LARGE_BURST}
 
 
 def test_mbs_claims_hold_at_small_scale(small_mbs):

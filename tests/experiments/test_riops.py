@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import superpacket
+from record_check import assert_claims_declared
 from superpacket.experiments import loss_sensitivity, riops_goodput, riops_web
 from superpacket.experiments.riops_common import cov, jain
 
@@ -42,6 +43,7 @@ def test_loss_sensitivity_must_hold_small():
     r = loss_sensitivity.run(seeds=2, runs=200)
     assert all(c == "ok" for runs in r["per_run"].values() for c in runs)
     assert all(v["not_completed"] == 0 for v in r["variants"].values())
+    assert_claims_declared(r)
     knee, _convex, cov_claim, _ = r["claims"]
     assert knee["holds"], knee
     assert cov_claim["holds"], cov_claim
@@ -53,6 +55,7 @@ def test_loss_sensitivity_must_hold_small():
 
 def test_riops_goodput_must_hold():
     r = riops_goodput.run(seeds=3)
+    assert_claims_declared(r)
     claim = r["claims"][0]
     assert claim["holds"], claim
     v = r["variants"]
@@ -73,6 +76,7 @@ def test_riops_goodput_must_hold():
 def test_riops_web_must_hold_small():
     r = riops_web.run(seeds=2, duration_s=300.0, warmup_s=100.0, experiments=("exp1-ito3",),
                       schemes=("red", "riops"), verbose=False)
+    assert_claims_declared(r)
     short, long, goodput, _medium = r["claims"]
     assert short["holds"], short
     assert long["holds"], long

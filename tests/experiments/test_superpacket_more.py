@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import superpacket
 from handstats import assert_ci_of, mean_half_width
+from record_check import assert_claims_declared
 from superpacket.experiments import EXPERIMENTS, jumbo, short_long
 
 EXE = str(Path(sys.executable).parent / "superpacket")
@@ -61,6 +62,7 @@ def test_short_long_layout_and_both_variants():
     r = short_long.run(seeds=2, duration_s=5.0, jitter_us=20.0, admit_syn=False)
     check_layout(r, "short-long", ["droptail", "superpacket"],
                  ["mean_fct_s", "long_goodput_bps", "short_not_completed"])
+    assert_claims_declared(r)
     assert r["paper"]["droptail"]["mean_fct_s"] == 0.0264
     assert r["paper"]["superpacket"]["mean_fct_s"] == 0.0186
     for v in ("droptail", "superpacket"):
@@ -104,6 +106,7 @@ def test_short_long_conservation_and_flows(variant):
 def test_jumbo_layout():
     r = jumbo.run(seeds=2, duration_s=4.0, jitter_us=20.0, admit_syn=False)
     check_layout(r, "jumbo", jumbo.VARIANTS, ["special_kBps", "regular_mean_kBps", "ratio"])
+    assert_claims_declared(r)
     assert r["paper"]["jumbo"]["special_kBps"] == 2280.0
     assert r["paper"]["sp"]["regular_mean_kBps"] == 223.0
     assert [c["variant"] for c in r["claims"]] == list(jumbo.VARIANTS)

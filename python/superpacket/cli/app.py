@@ -1,7 +1,7 @@
 """The `superpacket` command line.
 
     superpacket run FILE.toml [--seed N] [--out DIR] [--json] [--timing] [--pcap LINK|all ...]
-    superpacket list
+    superpacket list [--claims]
     superpacket bench [--duration SECONDS] [--json]
     superpacket bench --fast-burstiness [--duration SECONDS] [--txqueuelen N] [--gate on|off] [--json]
     superpacket bench --scenario datacenter [--hosts 16|128|144|1024] [--duration SECONDS] [--warmup SECONDS] [--json]
@@ -199,6 +199,10 @@ def cmd_list(a: argparse.Namespace) -> int:
     print("built-in experiments (superpacket reproduce NAME):")
     for name, exp in EXPERIMENTS.items():
         print(f"  {name}  {exp.summary()}")
+        if a.claims:  # as the record declares them; {name}: a value the run fills in
+            print(f"    --quick: {exp.quick.text if exp.quick is not None else 'none'}")
+            for c in exp.claims:
+                print(f"    claim {c.id}{'' if c.must_hold else ' (not a must-hold)'}: {c.shown()}")
     print("benchmarks:\n  P1  dumbbell of 64 long-lived NewReno flows, 10 Gbps (superpacket bench)")
     import json
     import textwrap
@@ -245,7 +249,10 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
            or (checks.out_dir(a.out) if a.out else None))
     if bad:
         return checks.fail(bad)
-    # the experiment's own default number of seeds (10, our specification, unless it says otherwise)
+    # the experiment's own default number of seeds (10, our specification, unless it says
+    # otherwise), or its small scale's (its record's `quick`)
+    if seeds is None and a.quick and exp.quick is not None and exp.quick.seeds is not None:
+        seeds = list(range(1, exp.quick.seeds + 1))
     kw: dict[str, Any] = {} if seeds is None else {"seeds": seeds}
     # an option the experiment does not use is refused, not silently ignored (its record's options)
     options = exp.options
@@ -316,7 +323,7 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
             paper = r["paper"].get(v, {}).get(m)
             print(f"{v:<{w}}{m:<22}{_num(ms[m]):<10} [{_num(lo)}, {_num(hi)}]{'':<9}"
                   f"{'' if paper is None else _num(paper):>10}")
-    if "regimes" in r:
+    if exp.regimes:
         _print_regimes(r)
     for c in r["claims"]:
         how = verdicts.judged(c)
@@ -438,6 +445,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="bytes kept of each traced frame (default: whole frames)")
     r.set_defaults(fn=cmd_run)
     ls = sub.add_parser("list", help="list example scenarios and built-in parts")
+    ls.add_argument("--claims", action="store_true",
+                    help="also each built-in experiment's claims (id and text; {NAME} in a text stands for a value "
+                         "the run fills in) and what its --quick runs")
     ls.set_defaults(fn=cmd_list)
     b = sub.add_parser("bench", help="run benchmark scenario P1")
     b.add_argument("--duration", type=float, default=None,

@@ -19,7 +19,7 @@ from superpacket.experiments import (
     short_long,
     threshold,
 )
-from superpacket.experiments.record import Experiment, Paper
+from superpacket.experiments.record import Claim, Experiment, Paper, Quick
 
 #: Each experiment's record (its module's EXPERIMENT) by the name `superpacket reproduce`
 #: takes, in the order `superpacket list` shows them.
@@ -29,4 +29,4 @@ EXPERIMENTS: dict[str, Experiment] = {e.name: e for e in (
     dcr_multihop.EXPERIMENT, mbs.EXPERIMENT, lion.EXPERIMENT, fast_burstiness.EXPERIMENT, datatag.EXPERIMENT,
     attacks.EXPERIMENT, datacenter.EXPERIMENT)}
 
-__all__ = ["EXPERIMENTS", "Experiment", "Paper"]
+__all__ = ["EXPERIMENTS", "Claim", "Experiment", "Paper", "Quick"]

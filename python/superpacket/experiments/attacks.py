@@ -51,20 +51,21 @@ from superpacket.experiments.common import (
     spaced,
     summarize,
 )
-from superpacket.experiments.record import LI_2013, Experiment
+from superpacket.experiments.record import LI_2013, Claim, Experiment, Quick
 
 ATTACKS = ("spoof-flood", "spoof-flood-aimed", "bloom-pollution", "outstanding-drain", "epoch-sync")
 AIM_SLOTS = 8192  # the table's slots per generation for 4096 pairs (load <= 1/2)
 AIM_PER_VICTIM = 256
 RATES = (10_000, 100_000, 1_000_000)
-QUICK_RATES = (10_000, 100_000)
 # all off, all on, and the paper's four defences without source validation (its
 # conclusion: super-packet state needs a trusted environment)
 DEFENCES = ("off", "on", "no-validation")
 # each of the other defences off alone, the rest on (full runs only): which does what
 ABLATIONS = ("no-key", "no-bound", "no-cap", "no-phase")
 DURATION_S = 10.0
-QUICK_DURATION_S = 4.0
+QUICK = Quick("1 seed of 4 s runs, attacks at 10^4 and 10^5 packets/s, the defences all on, all off and all but "
+              "source validation (10 seeds of 10 s, up to 10^6 packets/s, and each other defence off alone at full "
+              "scale)", {"duration_s": 4.0, "rates": (10_000, 100_000), "settings": DEFENCES}, seeds=1)
 ATTACK_START_S = 2.0
 SOURCE_CAP = 100
 # source validation: at R (the attacker's first hop), with a per-ingress-port quota of
@@ -145,11 +146,11 @@ ROUTER_KEYS = ("sp_memory_bytes", "sp_probes_per_decision", "sp_probes_max", "sp
 
 
 def settings(quick: bool = False) -> tuple[str, ...]:
-    return DEFENCES if quick else DEFENCES + ABLATIONS
+    return tuple(QUICK.values["settings"]) if quick else DEFENCES + ABLATIONS
 
 
 def variant_names(quick: bool = False) -> list[str]:
-    rates = QUICK_RATES if quick else RATES
+    rates = QUICK.values["rates"] if quick else RATES
     names = [f"none/0/{d}" for d in settings(quick)]
     names += [f"{a}/{r}/{d}" for a in ATTACKS for r in rates for d in settings(quick)]
     return names
@@ -231,11 +232,29 @@ KEYS = ("victim_fct_s", "victim_admission_rate", "victim_not_completed", "victim
         "queue_max_pkts", "source_invalid_drops", *ROUTER_KEYS)
 
 
+MEMORY = Claim("memory-bounded", "defences on: router memory stays at its configured size in every run",
+               "the router's super-packet memory in every run with the defences on, against its configured size")
+WORK = Claim("work-bounded", f"defences on: per-packet work bounded (at most 2 x {PROBE_LIMIT} table slots per decision: "
+             "A3 may look in h1 and h2)", "the most table slots one admission decision looked at, per variant")
+VICTIMS = Claim("victims-within-2x", "defences on (source validation included): victims' mean FCT within 2x of the run "
+                "without attack at every rate",
+                "the victims' mean FCT over that of the same seed without attack, per variant with the defences on")
+OFF = Claim("defences-off-harm", "defences off (shown beside, not a must-hold): some attack pushes the victims' mean FCT "
+            "past 2x or the router's memory past its configured size",
+            "the victims' relative FCT and the router's memory per variant with the defences off", must_hold=False)
+NO_VALIDATION = Claim("no-validation-denies", "without source validation (the paper's four defences on), the spoof "
+                      "flood fills the table and denies the victims (shown beside, not a must-hold): the paper's own "
+                      "conclusion that super-packet state needs a trusted environment (section 3.1.2)",
+                      "the victims' relative FCT and admission rate, and the table's peak, under the spoof flood "
+                      "without source validation", must_hold=False)
+CONSERVES = Claim("conservation", "every run conserves packets", "each run's packet-conservation check")
+
+
 def run(seeds: Any = None, quick: bool = False, client: Any = None, **_: Any) -> dict[str, Any]:
     """`seeds`: N (1..N) or a list; default 10, `quick` 1. `quick`: 4 s runs, rates 10^4
     and 10^5. `client`: a `distributed.Client` (same results)."""
-    seed_ids = seed_list(seeds if seeds is not None else (1 if quick else 10))
-    duration_s = QUICK_DURATION_S if quick else DURATION_S
+    seed_ids = seed_list(seeds if seeds is not None else (QUICK.seeds if quick else 10))
+    duration_s = QUICK.values["duration_s"] if quick else DURATION_S
     names = variant_names(quick)
     scs = {n: scenario(n, duration_s) for n in names}
     per_seed, detail = run_seeds(names, seed_ids, KEYS,
@@ -254,38 +273,26 @@ def run(seeds: Any = None, quick: bool = False, client: Any = None, **_: Any) ->
     rel_on = {v: variants[v]["victim_fct_rel"] for v in on}
     novalid = [v for v in names if v.startswith("spoof-flood/") and v.endswith("/no-validation")]
     claims = [
-        {"claim": "defences on: router memory stays at its configured size in every run",
-         "must_hold": True, "configured_bytes": mem["on"], "max_bytes_by_variant": mem_on,
-         "holds": all(m == mem["on"] for m in mem_on.values())},
-        {"claim": f"defences on: per-packet work bounded (at most 2 x {PROBE_LIMIT} table slots per decision: "
-                  "A3 may look in h1 and h2)",
-         "must_hold": True, "max_probes_by_variant": probes_on,
-         "holds": all(p <= 2 * PROBE_LIMIT for p in probes_on.values())},
-        {"claim": "defences on (source validation included): victims' mean FCT within 2x of the run without "
-                  "attack at every rate",
-         "must_hold": True, "victim_fct_rel_by_variant": rel_on,
-         "failing": sorted(v for v, r in rel_on.items() if not r <= 2.0),
-         "holds": all(r <= 2.0 for r in rel_on.values())},
-        {"claim": "defences off (shown beside, not a must-hold): some attack pushes the victims' mean FCT past "
-                  "2x or the router's memory past its configured size",
-         "must_hold": False,
-         "victim_fct_rel_by_variant": {v: variants[v]["victim_fct_rel"] for v in off},
-         "max_bytes_by_variant": {v: max(per_seed[v]["sp_memory_bytes"]) for v in off},
-         "max_probes_by_variant": {v: max(per_seed[v]["sp_probes_max"]) for v in off},
-         "harmless_attacks_off": sorted({v.split("/")[0] for v in off} - {
-             v.split("/")[0] for v in off
-             if not variants[v]["victim_fct_rel"] <= 2.0 or max(per_seed[v]["sp_memory_bytes"]) > mem["off"]}),
-         "holds": any(not variants[v]["victim_fct_rel"] <= 2.0 or max(per_seed[v]["sp_memory_bytes"]) > mem["off"]
-                      for v in off)},
-        {"claim": "without source validation (the paper's four defences on), the spoof flood fills the table and "
-                  "denies the victims (shown beside, not a must-hold): the paper's own conclusion that super-packet "
-                  "state needs a trusted environment (section 3.1.2)",
-         "must_hold": False,
-         "victim_fct_rel_by_variant": {v: variants[v]["victim_fct_rel"] for v in novalid},
-         "victim_admission_rate_by_variant": {v: variants[v]["victim_admission_rate"] for v in novalid},
-         "table_pairs_peak_by_variant": {v: variants[v]["sp_table_pairs_peak"] for v in novalid},
-         "holds": any(not variants[v]["victim_fct_rel"] <= 2.0 for v in novalid)},
-        {"claim": "every run conserves packets", "must_hold": True, "holds": cons},
+        MEMORY.result(configured_bytes=mem["on"], max_bytes_by_variant=mem_on,
+                      holds=all(m == mem["on"] for m in mem_on.values())),
+        WORK.result(max_probes_by_variant=probes_on, holds=all(p <= 2 * PROBE_LIMIT for p in probes_on.values())),
+        VICTIMS.result(victim_fct_rel_by_variant=rel_on, failing=sorted(v for v, r in rel_on.items() if not r <= 2.0),
+                       holds=all(r <= 2.0 for r in rel_on.values())),
+        OFF.result(
+            victim_fct_rel_by_variant={v: variants[v]["victim_fct_rel"] for v in off},
+            max_bytes_by_variant={v: max(per_seed[v]["sp_memory_bytes"]) for v in off},
+            max_probes_by_variant={v: max(per_seed[v]["sp_probes_max"]) for v in off},
+            harmless_attacks_off=sorted({v.split("/")[0] for v in off} - {
+                v.split("/")[0] for v in off
+                if not variants[v]["victim_fct_rel"] <= 2.0 or max(per_seed[v]["sp_memory_bytes"]) > mem["off"]}),
+            holds=any(not variants[v]["victim_fct_rel"] <= 2.0 or max(per_seed[v]["sp_memory_bytes"]) > mem["off"]
+                      for v in off)),
+        NO_VALIDATION.result(
+            victim_fct_rel_by_variant={v: variants[v]["victim_fct_rel"] for v in novalid},
+            victim_admission_rate_by_variant={v: variants[v]["victim_admission_rate"] for v in novalid},
+            table_pairs_peak_by_variant={v: variants[v]["sp_table_pairs_peak"] for v in novalid},
+            holds=any(not variants[v]["victim_fct_rel"] <= 2.0 for v in novalid)),
+        CONSERVES.result(holds=cons),
     ]
     params = params_from(param_table(names), scs)
     params["duration_s"]["source"] = "our specification" if not quick else "--quick"
@@ -323,5 +330,7 @@ EXPERIMENT = Experiment(
     module=sys.modules[__name__],
     run=run,
     options=("quick",),  # the command line's --quick
+    quick=QUICK,
+    claims=(MEMORY, WORK, VICTIMS, OFF, NO_VALIDATION, CONSERVES),
     figures="superpacket.experiments.figures.attacks:attacks",
 )

@@ -72,6 +72,7 @@ from superpacket.experiments.pda_common import (
     check_seeds,
     mbps,
 )
+from superpacket.experiments.record import Claim, Quick
 
 BcInputError = PdaInputError  # one line naming the field
 
@@ -114,7 +115,8 @@ class Setup:
     fast_alpha: float
     max_cwnd: float | None
     duration_s: float
-    quick_duration_s: float
+    #: What `--quick` makes of it (its `duration_s`).
+    quick: Quick = field(hash=False)
     reverse_on_bps: float
     reverse_on_ms: float
     sources: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
@@ -389,7 +391,7 @@ def run(setup: Setup, seeds: Any, quick: bool = False, duration_s: float | None 
     seeds = check_seeds(seeds)
     if duration_s is not None:
         duration_s = check_duration(duration_s)
-    dur = duration_s if duration_s is not None else (setup.quick_duration_s if quick else setup.duration_s)
+    dur = duration_s if duration_s is not None else (setup.quick.values["duration_s"] if quick else setup.duration_s)
     variants = setup.variants()
     check_features(variants)
     scs = {v: scenario(setup, v, dur, series=True) for v in variants}
@@ -412,6 +414,17 @@ def run(setup: Setup, seeds: Any, quick: bool = False, duration_s: float | None 
     }
 
 
+#: The claims of both experiments: burstiness control against none, per scheme and
+#: txqueuelen with the reverse traffic; the hosts' drops with the largest txqueuelen and none.
+CUTS_LOSS = Claim("cuts-router-loss", "burstiness control cuts router loss at the same or higher throughput ({scheme}, "
+                  "txqueuelen {txqueuelen}, 20 % reverse traffic; means over seeds)",
+                  "router drops and throughput (means over seeds), with burstiness control against without")
+NO_HOST_DROPS = Claim("no-host-drops", "with txqueuelen {txqueuelen} and no reverse traffic the host drops nothing "
+                      "(sanity check against theory; every seed)",
+                      "the most packets a host dropped in any seed, with and without burstiness control")
+CLAIMS = (CUTS_LOSS, NO_HOST_DROPS)
+
+
 def claims(setup: Setup, variants: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """our specification: "burstiness control cuts router loss at the same or higher
     throughput", per scheme and txqueuelen with the reverse traffic (means over seeds:
@@ -427,22 +440,20 @@ def claims(setup: Setup, variants: dict[str, dict[str, Any]]) -> list[dict[str, 
             b, c = variants[base], variants[bc]
             fewer = c["router_drops"] < b["router_drops"]
             tp = c["throughput_bps"] >= b["throughput_bps"]
-            out.append({
-                "claim": f"burstiness control cuts router loss at the same or higher throughput ({s}, txqueuelen "
-                         f"{q}, 20 % reverse traffic; means over seeds)",
-                "must_hold": True,
-                "variant": f"{bc} vs {base}",
-                "router_drops_bc": c["router_drops"],
-                "router_drops_without": b["router_drops"],
-                "throughput_bc_bps": c["throughput_bps"],
-                "throughput_without_bps": b["throughput_bps"],
-                "ratio": c["throughput_bps"] / b["throughput_bps"] if b["throughput_bps"] > 0 else math.nan,
-                "sender_drops_bc": c["sender_drops"],
-                "sender_drops_without": b["sender_drops"],
-                "fewer_router_drops": bool(fewer),
-                "throughput_at_least": bool(tp),
-                "holds": bool(fewer and tp),
-            })
+            out.append(CUTS_LOSS.result(
+                {"scheme": s, "txqueuelen": q},
+                variant=f"{bc} vs {base}",
+                router_drops_bc=c["router_drops"],
+                router_drops_without=b["router_drops"],
+                throughput_bc_bps=c["throughput_bps"],
+                throughput_without_bps=b["throughput_bps"],
+                ratio=c["throughput_bps"] / b["throughput_bps"] if b["throughput_bps"] > 0 else math.nan,
+                sender_drops_bc=c["sender_drops"],
+                sender_drops_without=b["sender_drops"],
+                fewer_router_drops=bool(fewer),
+                throughput_at_least=bool(tp),
+                holds=bool(fewer and tp),
+            ))
             if b["router_drops"] == 0:  # said in the claim's text, so the report and the command line show it
                 out[-1]["claim"] += ("; nothing to cut: without burstiness control no data packet was dropped at "
                                      "the router")
@@ -453,16 +464,14 @@ def claims(setup: Setup, variants: dict[str, dict[str, Any]]) -> list[dict[str, 
             if v not in variants:
                 continue
             per = variants[v]["sender_drops_per_seed"]
-            out.append({
-                "claim": f"with txqueuelen {big} and no reverse traffic the host drops nothing (sanity check "
-                         "against theory; every seed)",
-                "must_hold": True,
-                "variant": v,
-                "sender_drops_max": max(per),
-                "max_txq_pkts": max(variants[v]["max_txq_pkts_per_seed"]),
-                "txqueuelen": big,
-                "holds": bool(max(per) == 0),
-            })
+            out.append(NO_HOST_DROPS.result(
+                {"txqueuelen": big},
+                variant=v,
+                sender_drops_max=max(per),
+                max_txq_pkts=max(variants[v]["max_txq_pkts_per_seed"]),
+                txqueuelen=big,
+                holds=bool(max(per) == 0),
+            ))
     return out
 
 

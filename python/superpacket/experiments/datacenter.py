@@ -110,7 +110,7 @@ from superpacket.experiments.common import (
     spaced,
     summarize,
 )
-from superpacket.experiments.record import ALIZADEH_2010, Experiment
+from superpacket.experiments.record import ALIZADEH_2010, Claim, Experiment, Quick
 
 DEFAULT_SEEDS = 3
 
@@ -175,8 +175,10 @@ FULL = Scale(leaves=9, spines=4, hosts_per_leaf=16, arrivals_s=0.1, warmup_s=0.0
              workloads=WORKLOADS, loads=LOADS, schemes=SCHEMES)
 # --quick: 3 racks of 8 hosts, 2 spines (80 Gbps of fabric per leaf for 80 Gbps of hosts),
 # web search at 50 %, DropTail, DCTCP and super-packets: a few seconds in all
-QUICK = Scale(leaves=3, spines=2, hosts_per_leaf=8, arrivals_s=0.06, warmup_s=0.01, drain_s=0.04,
-              workloads=("web_search",), loads=(0.5,), schemes=("droptail-newreno", "dctcp", "sp-newreno"))
+QUICK_SCALE = Scale(leaves=3, spines=2, hosts_per_leaf=8, arrivals_s=0.06, warmup_s=0.01, drain_s=0.04,
+                    workloads=("web_search",), loads=(0.5,), schemes=("droptail-newreno", "dctcp", "sp-newreno"))
+QUICK = Quick("3 racks of 8 hosts, 2 spines; web search at 50 % load; DropTail, DCTCP and super-packets (9 racks "
+              "of 16 hosts, 4 spines, every workload, load and scheme at full scale)", {"scale": QUICK_SCALE})
 
 
 def variant_name(workload: str, load: float, scheme: str) -> str:
@@ -459,6 +461,22 @@ def run_point(variant: str, seed: int, scale: Scale = FULL, scs: dict[str, dict[
 
 # ---- the summary ----------------------------------------------------------------------
 
+#: Our datacenter specification's must-hold, per load run of 50 % and 70 % ({load}).
+DCTCP_P99 = Claim("dctcp-small-p99", "DCTCP's small-flow (< 100 KB) p99 slowdown below DropTail's (NewReno) at {load:g} "
+                  "web-search load (the DCTCP paper's headline)",
+                  "the small flows' p99 slowdown, DCTCP's against DropTail's (NewReno hosts; means over seeds)")
+DCTCP_QUEUE = Claim("dctcp-queue-p99", "(finding, not a must-hold) DCTCP keeps the incast client's host-facing port's "
+                    "p99 queue below DropTail's (NewReno) at {load:g} web-search load (the DCTCP paper: a short queue "
+                    "near K instead of a full buffer)",
+                    "the p99 queue of the incast client's host-facing port, DCTCP's against DropTail's",
+                    must_hold=False)
+#: The super-packet finding against DropTail, per workload and load run.
+SP_FINDING = Claim("sp-small-slowdown", "(finding, not a must-hold) {workload} at {load:g}: super-packets' small-flow "
+                   "p99 and mean slowdown below DropTail's",
+                   "the small flows' p99 and mean slowdown, super-packets' against DropTail's (NewReno hosts); where "
+                   "they lose, why, from the counters", must_hold=False)
+
+
 def claims(variants: dict[str, dict[str, Any]], loads: tuple[float, ...] = LOADS,
            explain: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """Our datacenter specification's must-hold (DCTCP's small-flow p99 slowdown below DropTail's, NewReno
@@ -471,28 +489,23 @@ def claims(variants: dict[str, dict[str, Any]], loads: tuple[float, ...] = LOADS
         if dt not in variants or dc not in variants:
             continue
         a, b = variants[dt]["small_p99_slowdown"], variants[dc]["small_p99_slowdown"]
-        out.append({
-            "claim": f"DCTCP's small-flow (< 100 KB) p99 slowdown below DropTail's (NewReno) at {load:g} web-search "
-                     "load (the DCTCP paper's headline)",
-            "must_hold": True,
-            "variant": f"{dc} vs {dt}",
-            "dctcp_small_p99_slowdown": b,
-            "droptail_small_p99_slowdown": a,
-            "ratio": b / a if a else math.nan,
-            "holds": bool(b < a),
-        })
+        out.append(DCTCP_P99.result(
+            {"load": load},
+            variant=f"{dc} vs {dt}",
+            dctcp_small_p99_slowdown=b,
+            droptail_small_p99_slowdown=a,
+            ratio=b / a if a else math.nan,
+            holds=bool(b < a),
+        ))
         if "queue_p99_pkts" in variants[dt] and "queue_p99_pkts" in variants[dc]:
             qa, qb = variants[dt]["queue_p99_pkts"], variants[dc]["queue_p99_pkts"]
-            out.append({
-                "claim": f"(finding, not a must-hold) DCTCP keeps the incast client's host-facing port's p99 queue "
-                         f"below DropTail's (NewReno) at {load:g} web-search load (the DCTCP paper: a short "
-                         "queue near K instead of a full buffer)",
-                "must_hold": False,
-                "variant": f"{dc} vs {dt}",
-                "dctcp_queue_p99_pkts": qb,
-                "droptail_queue_p99_pkts": qa,
-                "holds": bool(qb < qa),
-            })
+            out.append(DCTCP_QUEUE.result(
+                {"load": load},
+                variant=f"{dc} vs {dt}",
+                dctcp_queue_p99_pkts=qb,
+                droptail_queue_p99_pkts=qa,
+                holds=bool(qb < qa),
+            ))
     for v, m in variants.items():
         w, load, s = parse_variant(v)
         if s != "sp-newreno":
@@ -501,24 +514,22 @@ def claims(variants: dict[str, dict[str, Any]], loads: tuple[float, ...] = LOADS
         if base is None:
             continue
         p99, mean = m["small_p99_slowdown"], m["small_mean_slowdown"]
-        c: dict[str, Any] = {
-            "claim": f"(finding, not a must-hold) {w} at {load:g}: super-packets' small-flow p99 and mean slowdown "
-                     "below DropTail's",
-            "must_hold": False,
-            "variant": f"{v} vs {variant_name(w, load, 'droptail-newreno')}",
-            "sp_small_p99_slowdown": p99,
-            "droptail_small_p99_slowdown": base["small_p99_slowdown"],
-            "sp_small_mean_slowdown": mean,
-            "droptail_small_mean_slowdown": base["small_mean_slowdown"],
-            "sp_large_mean_slowdown": m["large_mean_slowdown"],
-            "droptail_large_mean_slowdown": base["large_mean_slowdown"],
-            "sp_denied_pct": m["sp_denied_pct"],
-            "sp_small_timeout_pct": m["small_timeout_pct"],
-            "droptail_small_timeout_pct": base["small_timeout_pct"],
-            "sp_drop_rate": m["drop_rate"],
-            "droptail_drop_rate": base["drop_rate"],
-            "holds": bool(p99 < base["small_p99_slowdown"] and mean < base["small_mean_slowdown"]),
-        }
+        c = SP_FINDING.result(
+            {"workload": w, "load": load},
+            variant=f"{v} vs {variant_name(w, load, 'droptail-newreno')}",
+            sp_small_p99_slowdown=p99,
+            droptail_small_p99_slowdown=base["small_p99_slowdown"],
+            sp_small_mean_slowdown=mean,
+            droptail_small_mean_slowdown=base["small_mean_slowdown"],
+            sp_large_mean_slowdown=m["large_mean_slowdown"],
+            droptail_large_mean_slowdown=base["large_mean_slowdown"],
+            sp_denied_pct=m["sp_denied_pct"],
+            sp_small_timeout_pct=m["small_timeout_pct"],
+            droptail_small_timeout_pct=base["small_timeout_pct"],
+            sp_drop_rate=m["drop_rate"],
+            droptail_drop_rate=base["drop_rate"],
+            holds=bool(p99 < base["small_p99_slowdown"] and mean < base["small_mean_slowdown"]),
+        )
         # where they lose: small flows, or the large flows' mean slowdown or the drop rate
         lost = [] if c["holds"] else ["small flows"]
         if m["large_mean_slowdown"] > base["large_mean_slowdown"]:
@@ -574,10 +585,10 @@ def check_seeds(seeds: Any) -> list[int]:
 
 def run(seeds: Any = DEFAULT_SEEDS, quick: bool = False, client: Any = None, progress: bool | None = None,
         scale: Scale | None = None, **_: Any) -> dict[str, Any]:
-    """Every variant of the scale (FULL, or QUICK with `quick`) over the seeds (N: 1..N, or a list).
+    """Every variant of the scale (FULL, or QUICK's with `quick`) over the seeds (N: 1..N, or a list).
     `client`: a `distributed.Client` (same results)."""
     seeds = check_seeds(seeds)
-    sc = scale or (QUICK if quick else FULL)
+    sc = scale or (QUICK.values["scale"] if quick else FULL)
     variants = sc.variants()
     scs = {v: scenario(v, sc) for v in variants}
     fig_load = FIGURE_LOAD if FIGURE_LOAD in sc.loads else sc.loads[0]
@@ -799,6 +810,8 @@ EXPERIMENT = Experiment(
     default_seeds=DEFAULT_SEEDS,
     report_tables=REPORT_TABLES,
     options=("quick",),  # the command line's --quick
+    quick=QUICK,
+    claims=(DCTCP_P99, DCTCP_QUEUE, SP_FINDING),
     parallel_by_default=True,  # 162 runs per seed at full scale: a local Dask cluster unless --workers 0
     generic_bars=False,  # the report draws its own figures (figures/datacenter.py)
     figures="superpacket.experiments.figures.datacenter:datacenter",

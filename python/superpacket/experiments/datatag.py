@@ -28,7 +28,7 @@ from typing import Any
 
 from superpacket.experiments import bc_common
 from superpacket.experiments.bc_common import Setup
-from superpacket.experiments.record import WEI_HEGDE_LOW_2005, Experiment
+from superpacket.experiments.record import WEI_HEGDE_LOW_2005, Experiment, Quick
 
 DEFAULT_SEEDS = 10  # our specification
 SETUP = Setup(
@@ -43,7 +43,7 @@ SETUP = Setup(
     fast_alpha=200.0,
     max_cwnd=4000.0,
     duration_s=60.0,
-    quick_duration_s=10.0,
+    quick=Quick("10 s runs (60 s at full scale)", {"duration_s": 10.0}),
     reverse_on_bps=2e9,
     reverse_on_ms=1.0,
     sources={"bottleneck": "our specification (slide 5: 1 Gbps, 170 packets = 2 ms); the delay from the RTT",
@@ -88,6 +88,8 @@ EXPERIMENT = Experiment(
     variants=VARIANTS,
     report_tables=REPORT_TABLES,
     options=("duration_s", "quick"),  # the command line's --duration and --quick
+    quick=SETUP.quick,
+    claims=bc_common.CLAIMS,
     parallel_by_default=True,  # 14 runs of 60 s per seed: a local Dask cluster unless --workers 0
     generic_bars=False,  # the report draws its own figures (figures/bc.py)
     figures="superpacket.experiments.figures.bc:bc_figures",

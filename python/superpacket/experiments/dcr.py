@@ -53,7 +53,7 @@ from superpacket.experiments.dcr_common import (
     tcp_table,
     window_metrics,
 )
-from superpacket.experiments.record import BHANDARKAR_REDDY_2007, Experiment
+from superpacket.experiments.record import BHANDARKAR_REDDY_2007, Claim, Experiment, Quick
 
 # Seeds: 10 is our usual count; the default is reduced so that `superpacket reproduce
 # dcr` (122 runs per seed, on a local cluster of one worker per core) fits in
@@ -83,6 +83,43 @@ UTIL_FLOOR = 0.9  # our specification: with DCR utilisation stays above 90 %
 COLLAPSE_RATIO = 0.5  # ours: "collapses" = below half of the q = 0 utilisation
 MONOTONE_SLACK = 0.02  # ours: a rise of more than 2 points between q steps is no collapse "as q grows"
 NO_REORDER_CHANGE = 0.05  # our specification: DCR changes utilisation and fairness by under 5 %
+QUICK = Quick("20 s runs (100 s at full scale)", {"duration_s": 20.0})
+#: The claims, per protocol ({protocol}), part of the dumbbell ({part}: reorder, 1 flow;
+#: both, 4 flows) and the largest q run ({qmax}); TCP-NCR's reported beside DCR's.
+COLLAPSE = Claim("collapse-without-dcr", "{protocol}/{part}: without DCR utilisation collapses as q grows (ours, fixed "
+                 f"before the first full run: utilisation at q = {{qmax:g}} below {COLLAPSE_RATIO:g} x that at q = 0, "
+                 f"and no rise of more than {MONOTONE_SLACK:g} between q steps; over the measurement window, means "
+                 "over seeds; the whole run beside)",
+                 "utilisation over the measurement window at each q (means over seeds), at the largest q against q = 0")
+
+
+def _floor(suffix: str, label: str) -> str:
+    return (f"{{protocol}}{suffix}/{{part}}: {label} utilisation stays above {UTIL_FLOOR:.0%} up to q = {{qmax:g}} "
+            "(every q; over the measurement window, judged on the mean over seeds, CI lower bounds and the whole run "
+            "beside)")
+
+
+def _no_change(suffix: str, what: str) -> str:
+    return (f"{{protocol}}{suffix}: with congestion only (4 flows, q = 0) {what} changes utilisation and the Jain "
+            f"index by under {NO_REORDER_CHANGE:.0%} (relative to {{protocol}}; over the measurement window, means "
+            "over seeds; the whole run and the 1-flow point beside)")
+
+
+FLOORS = {
+    "-dcr": Claim("dcr-utilisation-floor", _floor("-dcr", "with DCR"),
+                  "the least utilisation over the measurement window over q (means over seeds)"),
+    "-ncr": Claim("ncr-utilisation-floor",
+                  _floor("-ncr", "with TCP-NCR (RFC 4653, reported beside DCR; not a must-hold)"),
+                  "the least utilisation over the measurement window over q (means over seeds)", must_hold=False),
+}
+NO_CHANGES = {
+    "-dcr": Claim("dcr-congestion-only", _no_change("-dcr", "DCR"),
+                  "the relative change of utilisation and Jain index with 4 flows and q = 0, with the response against "
+                  "without (means over seeds)"),
+    "-ncr": Claim("ncr-congestion-only", _no_change("-ncr", "TCP-NCR (beside DCR; not a must-hold)"),
+                  "the relative change of utilisation and Jain index with 4 flows and q = 0, with the response against "
+                  "without (means over seeds)", must_hold=False),
+}
 
 # our specification: the claims are judged over [WINDOW_START x duration, duration]
 # ([10 s, 100 s] at full scale), the whole run reported beside
@@ -234,7 +271,7 @@ def run(seeds: Any = DEFAULT_SEEDS, protocols: Any = None, qs: Any = None, rate_
     duration_s = check_positive(duration_s, "duration_s")
     seeds = seed_list(seeds)  # N: 1..N, or the list given
     if quick:
-        duration_s = min(duration_s, 20.0)
+        duration_s = min(duration_s, QUICK.values["duration_s"])
     runs, aliases = plan(protos, q_all)
     series = _series_variants(protos, q_all)
     order = sorted(runs, key=lambda v: -_cost(runs[v]))  # longest first: two workers stay busy
@@ -294,24 +331,19 @@ def _claims(variants: dict[str, dict[str, Any]], protos: tuple[str, ...], qs: tu
             vals = list(u.values())
             rises = [b - a for a, b in itertools.pairwise(vals) if b - a > MONOTONE_SLACK]
             ratio = umax / u0 if u0 > 0 else float("nan")
-            claims.append({
-                "claim": f"{cc}/{part}: without DCR utilisation collapses as q grows (ours, fixed before the "
-                         f"first full run: utilisation at q = {qmax:g} below {COLLAPSE_RATIO:g} x that at q = 0, "
-                         f"and no rise of more than {MONOTONE_SLACK:g} between q steps; over the measurement "
-                         f"window, means over seeds; the whole run beside)",
-                "must_hold": True,
-                "variant": f"{cc}/{part}",
-                "utilisation_q0": u0,
-                f"utilisation_q{qmax:g}": umax,
-                "ratio": ratio,
-                "utilisation_by_q": u,
-                "utilisation_q0_ci95": variants[variant_name(cc, part, 0.0)]["utilisation_window_ci95"],
-                f"utilisation_q{qmax:g}_ci95": variants[variant_name(cc, part, qmax)]["utilisation_window_ci95"],
-                "utilisation_whole_run_by_q": _by_q(variants, cc, part, qs),
-                "holds": bool(ratio < COLLAPSE_RATIO and not rises),
-            })
-    for suffix, must, label in (("-dcr", True, "with DCR"), ("-ncr", False, ("with TCP-NCR (RFC 4653, reported "
-                                                                              "beside DCR; not a must-hold)"))):
+            claims.append(COLLAPSE.result(
+                {"protocol": cc, "part": part, "qmax": qmax},
+                variant=f"{cc}/{part}",
+                utilisation_q0=u0,
+                **{f"utilisation_q{qmax:g}": umax},
+                ratio=ratio,
+                utilisation_by_q=u,
+                utilisation_q0_ci95=variants[variant_name(cc, part, 0.0)]["utilisation_window_ci95"],
+                **{f"utilisation_q{qmax:g}_ci95": variants[variant_name(cc, part, qmax)]["utilisation_window_ci95"]},
+                utilisation_whole_run_by_q=_by_q(variants, cc, part, qs),
+                holds=bool(ratio < COLLAPSE_RATIO and not rises),
+            ))
+    for suffix in ("-dcr", "-ncr"):
         for cc in protos:
             for part in ("reorder", "both"):
                 p = f"{cc}{suffix}"
@@ -319,23 +351,20 @@ def _claims(variants: dict[str, dict[str, Any]], protos: tuple[str, ...], qs: tu
                 whole = _by_q(variants, p, part, qs)
                 worst_q = min(u, key=lambda k: u[k])
                 lo = {k: variants[variant_name(p, part, float(k[1:]))]["utilisation_window_ci95"][0] for k in u}
-                claims.append({
-                    "claim": f"{p}/{part}: {label} utilisation stays above {UTIL_FLOOR:.0%} up to q = {qmax:g} "
-                             f"(every q; over the measurement window, judged on the mean over seeds, CI lower "
-                             f"bounds and the whole run beside)",
-                    "must_hold": must,
-                    "variant": f"{p}/{part}",
-                    "min_utilisation": u[worst_q],
-                    "at": worst_q,
-                    "utilisation_by_q": u,
-                    "utilisation_ci95_low_by_q": lo,
+                claims.append(FLOORS[suffix].result(
+                    {"protocol": cc, "part": part, "qmax": qmax},
+                    variant=f"{p}/{part}",
+                    min_utilisation=u[worst_q],
+                    at=worst_q,
+                    utilisation_by_q=u,
+                    utilisation_ci95_low_by_q=lo,
                     # not judged: the whole run, start-up included
-                    "min_utilisation_whole_run": min(whole.values()),
-                    "utilisation_whole_run_by_q": whole,
-                    "holds": bool(all(x > UTIL_FLOOR for x in u.values())),
-                })
+                    min_utilisation_whole_run=min(whole.values()),
+                    utilisation_whole_run_by_q=whole,
+                    holds=bool(all(x > UTIL_FLOOR for x in u.values())),
+                ))
     for cc in protos:
-        for suffix, must in (("-dcr", True), ("-ncr", False)):
+        for suffix in ("-dcr", "-ncr"):
             p = f"{cc}{suffix}"
             r_plain, r_dcr = variants[variant_name(cc, "reorder", 0.0)], variants[variant_name(p, "reorder", 0.0)]
             c_plain, c_dcr = (variants[variant_name(cc, "congestion", 0.0)],
@@ -346,33 +375,29 @@ def _claims(variants: dict[str, dict[str, Any]], protos: tuple[str, ...], qs: tu
                 "utilisation_4flows_change": rel_change(c_plain["utilisation_window"], c_dcr["utilisation_window"]),
                 "jain_4flows_change": rel_change(c_plain["jain_window"], c_dcr["jain_window"]),
             }
-            what = "DCR" if suffix == "-dcr" else "TCP-NCR (beside DCR; not a must-hold)"
             x = suffix[1:]
-            claims.append({
-                "claim": f"{p}: with congestion only (4 flows, q = 0) {what} changes utilisation and the Jain "
-                         f"index by under {NO_REORDER_CHANGE:.0%} (relative to {cc}; over the measurement "
-                         f"window, means over seeds; the whole run and the 1-flow point beside)",
-                "must_hold": must,
-                "variant": p,
-                "utilisation_4flows": c_plain["utilisation_window"],
-                f"utilisation_4flows_{x}": c_dcr["utilisation_window"],
-                "jain_4flows": c_plain["jain_window"],
-                f"jain_4flows_{x}": c_dcr["jain_window"],
-                "drop_rate_4flows": c_plain["drop_rate_window"],
-                f"drop_rate_4flows_{x}": c_dcr["drop_rate_window"],
+            claims.append(NO_CHANGES[suffix].result(
+                {"protocol": cc},
+                variant=p,
+                utilisation_4flows=c_plain["utilisation_window"],
+                **{f"utilisation_4flows_{x}": c_dcr["utilisation_window"]},
+                jain_4flows=c_plain["jain_window"],
+                **{f"jain_4flows_{x}": c_dcr["jain_window"]},
+                drop_rate_4flows=c_plain["drop_rate_window"],
+                **{f"drop_rate_4flows_{x}": c_dcr["drop_rate_window"]},
                 **ch,
-                "max_change": max(ch.values()),
+                max_change=max(ch.values()),
                 # not judged: the whole run, and one flow without reordering
-                "utilisation_4flows_whole_run": c_plain["utilisation"],
-                f"utilisation_4flows_whole_run_{x}": c_dcr["utilisation"],
-                "jain_4flows_whole_run": c_plain["jain"],
-                f"jain_4flows_whole_run_{x}": c_dcr["jain"],
-                "jain_4flows_whole_run_change": rel_change(c_plain["jain"], c_dcr["jain"]),
-                "utilisation_1flow": r_plain["utilisation_window"],
-                f"utilisation_1flow_{x}": r_dcr["utilisation_window"],
-                "utilisation_1flow_change": rel_change(r_plain["utilisation_window"], r_dcr["utilisation_window"]),
-                "holds": bool(all(c < NO_REORDER_CHANGE for c in ch.values())),
-            })
+                utilisation_4flows_whole_run=c_plain["utilisation"],
+                **{f"utilisation_4flows_whole_run_{x}": c_dcr["utilisation"]},
+                jain_4flows_whole_run=c_plain["jain"],
+                **{f"jain_4flows_whole_run_{x}": c_dcr["jain"]},
+                jain_4flows_whole_run_change=rel_change(c_plain["jain"], c_dcr["jain"]),
+                utilisation_1flow=r_plain["utilisation_window"],
+                **{f"utilisation_1flow_{x}": r_dcr["utilisation_window"]},
+                utilisation_1flow_change=rel_change(r_plain["utilisation_window"], r_dcr["utilisation_window"]),
+                holds=bool(all(c < NO_REORDER_CHANGE for c in ch.values())),
+            ))
     return claims
 
 
@@ -495,6 +520,8 @@ EXPERIMENT = Experiment(
     check_options=check_options,
     report_tables=REPORT_TABLES,
     options=("protocols", "qs", "quick"),  # the command line's --protocols, --q and --quick
+    quick=QUICK,
+    claims=(COLLAPSE, *FLOORS.values(), *NO_CHANGES.values()),
     parallel_by_default=True,  # the CLI runs it on a local Dask cluster unless told otherwise
     generic_bars=False,  # 100+ variants: the report draws the per-protocol figures instead
     figures="superpacket.experiments.figures.dcr:dcr",

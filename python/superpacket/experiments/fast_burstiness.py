@@ -27,7 +27,7 @@ from typing import Any
 
 from superpacket.experiments import bc_common
 from superpacket.experiments.bc_common import Setup
-from superpacket.experiments.record import WEI_HEGDE_LOW_2005, Experiment
+from superpacket.experiments.record import WEI_HEGDE_LOW_2005, Experiment, Quick
 
 DEFAULT_SEEDS = 10  # our specification
 SETUP = Setup(
@@ -42,7 +42,7 @@ SETUP = Setup(
     fast_alpha=500.0,
     max_cwnd=None,
     duration_s=300.0,
-    quick_duration_s=20.0,
+    quick=Quick("20 s runs (300 s at full scale)", {"duration_s": 20.0}),
     reverse_on_bps=1e9,
     reverse_on_ms=10.0,
     sources={"bottleneck": "our specification (slides 3: 622 Mbps, buffer 2000); the delay from the RTT",
@@ -94,6 +94,8 @@ EXPERIMENT = Experiment(
     variants=VARIANTS,
     report_tables=REPORT_TABLES,
     options=("duration_s", "quick"),  # the command line's --duration and --quick
+    quick=SETUP.quick,
+    claims=bc_common.CLAIMS,
     parallel_by_default=True,  # 8 runs of 300 s per seed: a local Dask cluster unless --workers 0
     generic_bars=False,  # the report draws its own figures (figures/bc.py)
     figures="superpacket.experiments.figures.bc:bc_figures",

@@ -43,7 +43,7 @@ from superpacket.experiments.common import (
     summarize,
     whole,
 )
-from superpacket.experiments.record import LI_2013, Experiment
+from superpacket.experiments.record import LI_2013, Claim, Experiment
 
 THRESHOLD_T = 5
 FLOWS = 10
@@ -73,6 +73,28 @@ SP_CUT_PCT = 25.0
 IDEAL_CUT_PCT = 40.0
 ROUND1_RANGE = (5.0, 7.0)
 DATACENTER_ROUND1_RANGE = (2.0, 5.0)  # our specification's finding for the second regime
+#: The claims: our specification's must-holds, judged on the paper regime's block; the
+#: datacenter regime's finding beside them (not a must-hold).
+FCT_CUTS = {name: Claim(f"{name}-fct-cut",
+                        f"paper regime: {name} mean FCT at least {floor:g} % below droptail (paper: {p:g} %)",
+                        f"the paper regime's mean FCT over seeds, {name}'s against droptail's")
+            for name, floor, p in (("superpacket", SP_CUT_PCT, 33.8), ("ideal", IDEAL_CUT_PCT, 56.0))}
+ROUND1 = Claim("round1-admitted",
+               f"paper regime: on average {ROUND1_RANGE[0]:g} to {ROUND1_RANGE[1]:g} super-packets admitted in round 1 "
+               "(paper: 6)",
+               "super-packets admitted in round 1 (mean over seeds), superpacket and ideal")
+SHAPE = Claim("fig4-shape",
+              "paper regime, the shape of Fig. 4a-c: most droptail flows time out (paper 9 of 10); most "
+              "superpacket and ideal flows finish in one round (paper 6 of 10); no ideal flow needs more than "
+              "one timeout",
+              "flows with a timeout (droptail), flows finished in one round (superpacket, ideal; means over seeds), "
+              "the most timeouts of an ideal flow")
+DATACENTER = Claim("datacenter-regime",
+                   f"datacenter regime (our specification's finding, not a must-hold): {DATACENTER_ROUND1_RANGE[0]:g} "
+                   f"to {DATACENTER_ROUND1_RANGE[1]:g} super-packets admitted in round 1 and superpacket mean FCT "
+                   "above droptail",
+                   "the datacenter regime's super-packets admitted in round 1 and mean FCT, superpacket's against "
+                   "droptail's", must_hold=False)
 
 PAPER = {
     "droptail": {"mean_fct_s": 0.197, "flows_with_timeout": 9},
@@ -284,55 +306,44 @@ def claims(paper: dict[str, Any], datacenter: dict[str, Any] | None = None) -> l
     v = paper["variants"]
     dt = v["droptail"]["mean_fct_s"]
     out: list[dict[str, Any]] = []
-    for name, floor, p in (("superpacket", SP_CUT_PCT, 33.8), ("ideal", IDEAL_CUT_PCT, 56.0)):
+    for name, floor in (("superpacket", SP_CUT_PCT), ("ideal", IDEAL_CUT_PCT)):
         cut = paper["improvement_pct"][name]
-        out.append({
-            "claim": f"paper regime: {name} mean FCT at least {floor:g} % below droptail (paper: {p:g} %)",
-            "must_hold": True,
-            "droptail_mean_fct_s": dt,
-            f"{name}_mean_fct_s": v[name]["mean_fct_s"],
-            "improvement_pct": cut,
-            "holds": bool(cut >= floor),
-        })
+        out.append(FCT_CUTS[name].result(
+            droptail_mean_fct_s=dt,
+            **{f"{name}_mean_fct_s": v[name]["mean_fct_s"]},
+            improvement_pct=cut,
+            holds=bool(cut >= floor),
+        ))
     lo, hi = ROUND1_RANGE
     r1 = {n: v[n]["sp_round1_admitted"] for n in SP_VARIANTS}
-    out.append({
-        "claim": f"paper regime: on average {lo:g} to {hi:g} super-packets admitted in round 1 (paper: 6)",
-        "must_hold": True,
+    out.append(ROUND1.result(
         **{f"{n}_round1_admitted": x for n, x in r1.items()},
-        "holds": bool(all(lo <= x <= hi for x in r1.values())),
-    })
+        holds=bool(all(lo <= x <= hi for x in r1.values())),
+    ))
     # Fig. 4a-c: most DropTail flows time out (paper 9 of 10); with super-packets most
     # finish in one round (paper 6 of 10); the ideal scheme's refused flows get through
     # on their one retry (a retried batch of 10 - 6 = 4 fits under t + 1)
     dt_to = v["droptail"]["flows_with_timeout"]
     one_round = {n: FLOWS - v[n]["flows_with_timeout"] for n in SP_VARIANTS}
     ideal_max_rto = max(max(r["timeouts"]) for r in paper["per_flow"]["ideal"])
-    out.append({
-        "claim": "paper regime, the shape of Fig. 4a-c: most droptail flows time out (paper 9 of 10); most "
-                 "superpacket and ideal flows finish in one round (paper 6 of 10); no ideal flow needs more than "
-                 "one timeout",
-        "must_hold": True,
-        "droptail_flows_with_timeout": dt_to,
+    out.append(SHAPE.result(
+        droptail_flows_with_timeout=dt_to,
         **{f"{n}_flows_in_one_round": x for n, x in one_round.items()},
-        "ideal_max_timeouts": ideal_max_rto,
-        "holds": bool(dt_to > FLOWS / 2 and all(x > FLOWS / 2 for x in one_round.values()) and ideal_max_rto <= 1),
-    })
+        ideal_max_timeouts=ideal_max_rto,
+        holds=bool(dt_to > FLOWS / 2 and all(x > FLOWS / 2 for x in one_round.values()) and ideal_max_rto <= 1),
+    ))
     if datacenter is not None:
         dv = datacenter["variants"]
         lo, hi = DATACENTER_ROUND1_RANGE
         r1d = dv["superpacket"]["sp_round1_admitted"]
         cut = datacenter["improvement_pct"]["superpacket"]
-        out.append({
-            "claim": f"datacenter regime (our specification's finding, not a must-hold): {lo:g} to {hi:g} super-packets "
-                     f"admitted in round 1 and superpacket mean FCT above droptail",
-            "must_hold": False,
-            "superpacket_round1_admitted": r1d,
-            "droptail_mean_fct_s": dv["droptail"]["mean_fct_s"],
-            "superpacket_mean_fct_s": dv["superpacket"]["mean_fct_s"],
-            "improvement_pct": cut,
-            "holds": bool(lo <= r1d <= hi and cut < 0),
-        })
+        out.append(DATACENTER.result(
+            superpacket_round1_admitted=r1d,
+            droptail_mean_fct_s=dv["droptail"]["mean_fct_s"],
+            superpacket_mean_fct_s=dv["superpacket"]["mean_fct_s"],
+            improvement_pct=cut,
+            holds=bool(lo <= r1d <= hi and cut < 0),
+        ))
     return out
 
 
@@ -393,6 +404,8 @@ EXPERIMENT = Experiment(
     module=sys.modules[__name__],
     run=run,
     check_options=check_options,
+    claims=(*FCT_CUTS.values(), ROUND1, SHAPE, DATACENTER),
+    regimes=tuple(REGIMES),
     variants=VARIANTS,
     options=("regime", "jitter_us", "admit_syn"),  # the command line's --regime, --jitter-us, --admit-syn
 )

@@ -32,13 +32,26 @@ from superpacket.experiments.common import (
     spaced,
     summarize,
 )
-from superpacket.experiments.record import GUO_MATTA_2001, Experiment
+from superpacket.experiments.record import GUO_MATTA_2001, Claim, Experiment, Quick
 from superpacket.experiments.riops_common import TCP, cov, tcp_params
 
 SIZES = (4, 16, 64, 256, 1024, 4096)
 PROBS = (0.001, 0.005, 0.01, 0.02, 0.05, 0.1)
 SHORT = (4, 16)
 LONG = (1024, 4096)
+RUNS = 200  # flows per cell and seed, our specification
+QUICK = Quick("50 flows per cell and seed (200 at full scale)", {"runs": 50})
+KNEE = Claim("knee", "short flows' (4, 16 packets) transmission time rises steeply past a loss rate "
+             "(a knee: some p* with T(p*) <= 2 T(0) and T(0.1) >= 5 T(p*))",
+             "the mean transmission time per size and loss rate (means over seeds), 4 and 16 packets")
+CONVEX = Claim("convexity", "(ours, stricter, fixed before the first run) the same, as convexity: slope dT/dp over "
+               "[0.05, 0.1] >= 5 x slope over [0.001, 0.01] for 4 and 16 packets",
+               "the slopes of the mean transmission time over [0.001, 0.01] and [0.05, 0.1], 4 and 16 packets")
+COV = Claim("cov", "CoV of short flows (4, 16 packets) exceeds that of long flows (1024, 4096) at high p (0.05, 0.1)",
+            "the least CoV of the short flows against the largest of the long flows, at p = 0.05 and 0.1")
+SENSITIVE = Claim("short-more-sensitive", "(paper, not a must-hold) short flows are more sensitive to loss: T(0.1)/T(0) "
+                  "of 4-packet flows above that of 4096-packet flows",
+                  "T(0.1)/T(0) per size (means over seeds), 4 packets against 4096", must_hold=False)
 
 LINK_RATE = "1Gbps"
 LINK_DELAY = "50ms"  # each way: RTT 100 ms (the paper)
@@ -123,11 +136,11 @@ def _slope(t: dict[float, float], a: float, b: float) -> float:
     return (t[b] - t[a]) / (b - a)
 
 
-def run(seeds: Any = 10, runs: int = 200, quick: bool = False, client: Any = None, **_: Any) -> dict[str, Any]:
-    """`runs`: flows per cell and seed. `quick`: 50 runs per cell."""
+def run(seeds: Any = 10, runs: int = RUNS, quick: bool = False, client: Any = None, **_: Any) -> dict[str, Any]:
+    """`runs`: flows per cell and seed. `quick`: at most QUICK's runs per cell (50)."""
     seeds = seed_list(seeds)  # N: 1..N, or the list given
     if quick:
-        runs = min(runs, 50)
+        runs = min(runs, QUICK.values["runs"])
     names = [variant_name(n, p) for n in SIZES for p in (0.0, *PROBS)]
     keys = ("mean_time_s", "cov", "not_completed", "mean_timeouts")
     scs = {v: cell_scenario(v, runs) for v in names}
@@ -155,28 +168,11 @@ def run(seeds: Any = 10, runs: int = 200, quick: bool = False, client: Any = Non
                for p in high}
     cov_ok = all(v["cov_short_min"] > v["cov_long_max"] for v in cov_cmp.values())
     rel = {f"n{n}": t[n][0.1] / t[n][0.0] for n in SIZES}
-    claims = [{
-        "claim": "short flows' (4, 16 packets) transmission time rises steeply past a loss rate "
-                 "(a knee: some p* with T(p*) <= 2 T(0) and T(0.1) >= 5 T(p*))",
-        "cells": knee,
-        "holds": knee_ok,
-    }, {
-        "claim": "(ours, stricter, fixed before the first run) the same, as convexity: slope dT/dp over "
-                 "[0.05, 0.1] >= 5 x slope over [0.001, 0.01] for 4 and 16 packets",
-        "cells": steep,
-        "holds": steep_ok,
-    }, {
-        "claim": "CoV of short flows (4, 16 packets) exceeds that of long flows (1024, 4096) at high p (0.05, 0.1)",
-        "cells": cov_cmp,
-        "holds": cov_ok,
-    }, {
-        "claim": "(paper, not a must-hold) short flows are more sensitive to loss: T(0.1)/T(0) of 4-packet "
-                 "flows above that of 4096-packet flows",
-        "ratio_t0.1_over_t0": rel,
-        "holds": rel["n4"] > rel["n4096"],
-    }]
+    claims = [KNEE.result(cells=knee, holds=knee_ok), CONVEX.result(cells=steep, holds=steep_ok),
+              COV.result(cells=cov_cmp, holds=cov_ok),
+              SENSITIVE.result(**{"ratio_t0.1_over_t0": rel}, holds=rel["n4"] > rel["n4096"])]
     params = params_from(param_table(names), scs)
-    params["runs_per_cell"]["source"] = "our specification" if runs == 200 else "ours (--quick)"
+    params["runs_per_cell"]["source"] = "our specification" if runs == RUNS else "ours (--quick)"
     return {
         "experiment": "loss-sensitivity",
         "seeds": len(seeds),
@@ -198,5 +194,7 @@ EXPERIMENT = Experiment(
     module=sys.modules[__name__],
     run=run,
     options=("quick",),  # the command line's --quick
+    quick=QUICK,
+    claims=(KNEE, CONVEX, COV, SENSITIVE),
     figures="superpacket.experiments.figures.loss_sensitivity:loss_sensitivity",
 )

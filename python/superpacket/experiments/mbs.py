@@ -55,7 +55,7 @@ from superpacket.experiments.pda_common import (
     mbs_fluid_pkts,
     rel_err,
 )
-from superpacket.experiments.record import JIN_2004, Experiment
+from superpacket.experiments.record import JIN_2004, Claim, Experiment, Quick
 
 DEFAULT_SEEDS = 10  # our specification
 
@@ -86,6 +86,21 @@ FAC_TRAIN = 100
 PROBE_DURATION_S = 3.0  # ours: the search and the FAC rounds end within 1.5 s here
 CBR_RATES = (200e6, 400e6, 600e6)  # ours: three constant cross-traffic rates
 WITHIN = 0.10  # ours: measured MBS and abw within 10 % of the model
+QUICK = Quick("the sweep of 32, 256 and 2048-packet bursts (16 to 4096 at full scale)", {"bursts": (32, 256, 2048)})
+#: The claims we judge, on means over seeds: smaller paced bursts against each larger kind,
+#: then the model's MBS and FAC's estimate per cross-traffic rate ({cbr}).
+SMALLER_BURSTS = {name: Claim(
+    f"paced-small-vs-{name}",
+    f"smaller paced bursts drop no more of the sender's packets than {name} bursts (paper Fig. 2-4: the larger the "
+    "burst, the higher the chance of loss; means over seeds)",
+    f"the sender's packets dropped (means over seeds), paced-small's against {name}'s; the bottleneck's drops beside")
+    for name in ("paced-large", "window")}
+MBS_MODEL = Claim("mbs-model", f"{{cbr}}: the measured MBS within {WITHIN:.0%} of the fluid model Q / (1 - A/R) "
+                  "(constant-rate cross traffic {rate}; means over seeds)",
+                  "the relative error of the measured MBS against the fluid model's")
+ABW = Claim("fac-abw", f"{{cbr}}: the FAC available-bandwidth estimate within {WITHIN:.0%} of capacity minus cross "
+            "traffic ({available}; means over seeds)",
+            "the relative error of FAC's available-bandwidth estimate against capacity minus cross traffic")
 
 TRANSFER_KEYS = ("drops", "drops_cross", "drops_bottleneck", "throughput_bps", "transfer_s", "retransmits",
                  "timeouts", "mbs_measured_pkts", "mbs_model_pkts")
@@ -356,7 +371,7 @@ def run(seeds: Any = DEFAULT_SEEDS, bursts: Any = None, cbr_rates: Any = None, t
     sizes = _bursts(bursts)
     rates = _cbr(cbr_rates)
     if quick:
-        sizes = (32, 256, 2048) if bursts is None else sizes
+        sizes = tuple(QUICK.values["bursts"]) if bursts is None else sizes
     sizes = tuple(sorted({*sizes, small, large}))
     headline = {"window": ("window", large), "paced-large": ("paced", large), "paced-small": ("paced", small)}
     sweep = [variant_name(s, b) for s in SCHEMES for b in sizes]
@@ -410,41 +425,34 @@ def claims(variants: dict[str, dict[str, Any]], rates: tuple[float, ...]) -> lis
     out: list[dict[str, Any]] = []
     small, large, window = variants["paced-small"], variants["paced-large"], variants["window"]
     for other, name in ((large, "paced-large"), (window, "window")):
-        out.append({
-            "claim": f"smaller paced bursts drop no more of the sender's packets than {name} bursts "
-                     f"(paper Fig. 2-4: the larger the burst, the higher the chance of loss; means over seeds)",
-            "must_hold": True,
-            "variant": f"paced-small vs {name}",
-            "drops_paced_small": small["drops"],
-            f"drops_{name.replace('-', '_')}": other["drops"],
-            "drops_bottleneck_paced_small": small["drops_bottleneck"],
-            f"drops_bottleneck_{name.replace('-', '_')}": other["drops_bottleneck"],
-            "holds": bool(small["drops"] <= other["drops"]),
-        })
+        out.append(SMALLER_BURSTS[name].result(
+            variant=f"paced-small vs {name}",
+            drops_paced_small=small["drops"],
+            **{f"drops_{name.replace('-', '_')}": other["drops"]},
+            drops_bottleneck_paced_small=small["drops_bottleneck"],
+            **{f"drops_bottleneck_{name.replace('-', '_')}": other["drops_bottleneck"]},
+            holds=bool(small["drops"] <= other["drops"]),
+        ))
     for r in rates:
         v = variants[cbr_name(r)]
-        out.append({
-            "claim": f"{cbr_name(r)}: the measured MBS within {WITHIN:.0%} of the fluid model Q / (1 - A/R) "
-                     f"(constant-rate cross traffic {mbps(r)}; means over seeds)",
-            "must_hold": True,
-            "variant": cbr_name(r),
-            "mbs_measured_pkts": v["mbs_measured_pkts"],
-            "mbs_model_pkts": v["mbs_model_pkts"],
-            "error": v["mbs_error"],
-            "holds": bool(v["mbs_error"] <= WITHIN),
-        })
+        out.append(MBS_MODEL.result(
+            {"cbr": cbr_name(r), "rate": mbps(r)},
+            variant=cbr_name(r),
+            mbs_measured_pkts=v["mbs_measured_pkts"],
+            mbs_model_pkts=v["mbs_model_pkts"],
+            error=v["mbs_error"],
+            holds=bool(v["mbs_error"] <= WITHIN),
+        ))
     for r in rates:
         v = variants[cbr_name(r)]
-        out.append({
-            "claim": f"{cbr_name(r)}: the FAC available-bandwidth estimate within {WITHIN:.0%} of capacity minus "
-                     f"cross traffic ({mbps(BOTTLENECK_BPS - r)}; means over seeds)",
-            "must_hold": True,
-            "variant": cbr_name(r),
-            "abw_bps": v["abw_bps"],
-            "abw_model_bps": v["abw_model_bps"],
-            "error": v["abw_error"],
-            "holds": bool(v["abw_error"] <= WITHIN),
-        })
+        out.append(ABW.result(
+            {"cbr": cbr_name(r), "available": mbps(BOTTLENECK_BPS - r)},
+            variant=cbr_name(r),
+            abw_bps=v["abw_bps"],
+            abw_model_bps=v["abw_model_bps"],
+            error=v["abw_error"],
+            holds=bool(v["abw_error"] <= WITHIN),
+        ))
     return out
 
 
@@ -586,6 +594,8 @@ EXPERIMENT = Experiment(
     variants=VARIANTS,
     report_tables=REPORT_TABLES,
     options=("quick",),  # the command line's --quick
+    quick=QUICK,
+    claims=(*SMALLER_BURSTS.values(), MBS_MODEL, ABW),
     # 25 runs per seed of 0.02-0.1 s each: one after another (--workers N for a local cluster)
     parallel_by_default=False,
     generic_bars=False,  # 20+ variants: the report draws drops against the burst size instead

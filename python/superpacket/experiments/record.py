@@ -4,9 +4,15 @@ instead of attributes looked up on the module.
 
 The record names the experiment, the paper and the part of it reproduced, how to run it
 (`run`, the command-line options it takes and the check of their values, its default
-seeds, whether it runs on a local Dask cluster by default), and what its report shows (the order of its variants, whether the generic bar
-charts are drawn, its extra tables, its own figures). The claims are the run's own: each result's
-`claims` lists every claim with its text and its verdict.
+seeds, whether it runs on a local Dask cluster by default, what `--quick` makes of it),
+the claims it judges (each with its own text and what it is judged on), and what its
+report shows (the order of its variants, whether the generic bar charts are drawn, its
+extra tables, its own figures).
+
+The record declares the claims; a run judges them. Each claim in a result's `claims` is
+made by its record's `Claim.result`: the claim's `id`, its text (the record's, with the
+run's values where the text names one, such as a protocol or a load), whether it must
+hold, the verdict and the numbers judged.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
+from string import Formatter
 from types import ModuleType
 from typing import Any
 
@@ -40,6 +47,55 @@ WEI_HEGDE_LOW_2005 = Paper("D. X. Wei, S. Hegde, S. H. Low", "Burstiness Control
 BHANDARKAR_REDDY_2007 = Paper("S. Bhandarkar, A. L. N. Reddy", "Robustness to Packet Reordering in High-speed Networks",
                               "PFLDnet 2007 (slides)")
 ALIZADEH_2010 = Paper("M. Alizadeh et al.", "Data Center TCP (DCTCP)", "SIGCOMM 2010")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claim an experiment judges, as its record declares it.
+
+    `text` is the claim's own text, as the paper or our specification states it; a
+    `{name}` in it stands for a value the run fills in (a protocol, a load, a variant):
+    such a claim is judged once per value the run covers, each judgement with its text.
+    """
+
+    #: Names the claim within its experiment; each judgement in a result carries it.
+    id: str
+    #: The claim's own text (str.format fields for the run's values).
+    text: str
+    #: What it is judged on, in words: the numbers its judgements carry.
+    judges: str
+    #: False for a claim shown beside the others (the paper's where our specification
+    #: sets its own, a finding), not one our specification requires.
+    must_hold: bool = True
+
+    def fields(self) -> tuple[str, ...]:
+        """The names `text` leaves to the run, in their order."""
+        return tuple(dict.fromkeys(f for _, f, _, _ in Formatter().parse(self.text) if f))
+
+    def shown(self) -> str:
+        """`text` as the docs and `superpacket list --claims` show it: each field as
+        `{name}`, without its number format."""
+        return "".join(lit + ("" if f is None else f"{{{f}}}") for lit, f, _, _ in Formatter().parse(self.text))
+
+    def result(self, fields: Mapping[str, Any] | None = None, /, **judged: Any) -> dict[str, Any]:
+        """One judgement, as a result's `claims` holds it: {"id", "claim" (the text with
+        `fields` filled in), "must_hold", then `judged` (the numbers judged and "holds",
+        in the order given)}."""
+        return {"id": self.id, "claim": self.text.format(**(fields or {})), "must_hold": self.must_hold, **judged}
+
+
+@dataclass(frozen=True)
+class Quick:
+    """What `--quick` makes of an experiment: its small scale, declared once, read by its
+    run (`quick=True`), `reproduce --quick`, the docs and the tests."""
+
+    #: In words ("2 s contests").
+    text: str
+    #: The values the small scale sets, by name (a parameter of `run` where it is one).
+    values: Mapping[str, Any] = field(default_factory=dict)
+    #: The seeds run when none are named (None: the experiment's default_seeds).
+    seeds: int | None = None
+
 
 #: An experiment's default number of seeds when it names none.
 FALLBACK_DEFAULT_SEEDS = 10
@@ -68,6 +124,13 @@ class Experiment:
     check_options: Callable[..., Any] | None = None
     #: `reproduce` runs the seeds on a local Dask cluster unless `--workers 0`.
     parallel_by_default: bool = False
+    #: What `--quick` makes of it (None: it has no small scale; "quick" is then not an option).
+    quick: Quick | None = None
+    #: The claims it judges, in the order a result lists them.
+    claims: tuple[Claim, ...] = ()
+    #: The regimes it runs (incast: paper and datacenter): the result holds the one asked
+    #: for under `variants`, the others under `regimes`; the terminal tells each.
+    regimes: tuple[str, ...] = ()
     #: The variants in the experiment's own order (reports and figures follow it; a
     #: summary's keys are sorted).
     variants: Sequence[str] = ()
@@ -79,6 +142,13 @@ class Experiment:
     #: superpacket.experiments.figures, imported only when a report draws them (matplotlib
     #: stays out of a run); None: the generic figures only.
     figures: str | None = None
+
+    def claim(self, id: str) -> Claim:
+        """The declared claim named `id` (KeyError if none)."""
+        for c in self.claims:
+            if c.id == id:
+                return c
+        raise KeyError(f"{self.name}: no claim {id!r}")
 
     def figure_builder(self) -> Callable[[dict[str, Any]], list[Any]] | None:
         """The builder `figures` names, imported now; None without one."""

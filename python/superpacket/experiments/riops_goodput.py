@@ -23,7 +23,7 @@ from typing import Any
 
 from superpacket import api
 from superpacket.experiments.common import Sc, params_from, run_seeds, same, seconds, seed_list, summarize
-from superpacket.experiments.record import GUO_MATTA_2001, Experiment
+from superpacket.experiments.record import GUO_MATTA_2001, Claim, Experiment, Quick
 from superpacket.experiments.riops_common import (
     CLASSIFIER,
     MSS,
@@ -48,6 +48,14 @@ for _v in PAPER.values():
     _v["short_share"] = _v["goodput_short_pkts"] / _v["goodput_all_pkts"]
 
 VARIANTS = ("droptail-1.25", "red-1.25", "riops-1.25", "droptail-1.5", "red-1.5", "riops-1.5")
+QUICK = Quick("100 s runs (500 s at full scale)", {"duration_s": 100.0})
+SHARE = Claim("short-share-1.25", "short flows' share of goodput DropTail < RED <= RIO-PS at 1.25 Mbps",
+              "the short flows' share of goodput per queue at 1.25 Mbps (means over seeds)")
+TOTAL = Claim("total-goodput-1.25", "(paper, not a must-hold) RIO-PS total goodput >= RED's at 1.25 Mbps "
+              "(more loaded network)", "the total goodput in packets, RIO-PS's against RED's (means over seeds)",
+              must_hold=False)
+SHARE_15 = Claim("short-share-1.5", "(paper, not a must-hold) short share DropTail < RED <= RIO-PS at 1.5 Mbps",
+                 "the short flows' share of goodput per queue at 1.5 Mbps (means over seeds)", must_hold=False)
 ACCESS_DELAY_S = 0.001
 BOTTLENECK_DELAY_S = 0.020
 RTT_S = 2 * (2 * ACCESS_DELAY_S + BOTTLENECK_DELAY_S)
@@ -186,32 +194,29 @@ def run(seeds: Any = 10, duration_s: float = 500.0, short_max_flows: int | None 
     `quick`: 100 s runs. `jitter_us`/`admit_syn` of the command line do not apply."""
     seeds = seed_list(seeds)  # N: 1..N, or the list given
     if quick:
-        duration_s = min(duration_s, 100.0)
+        duration_s = min(duration_s, QUICK.values["duration_s"])
     scs = {v: scenario(v, duration_s, short_max_flows) for v in VARIANTS}
     run_one = functools.partial(run_variant, duration_s=duration_s, short_max_flows=short_max_flows,
                                 series_seed=seeds[0], scs=scs)
     per_seed, detail = run_seeds(VARIANTS, seeds, KEYS, run_one, client)
     variants = summarize(per_seed)
     share = {v: variants[v]["short_share"] for v in VARIANTS}
-    claims = [{
-        "claim": "short flows' share of goodput DropTail < RED <= RIO-PS at 1.25 Mbps",
-        "short_share_droptail": share["droptail-1.25"],
-        "short_share_red": share["red-1.25"],
-        "short_share_riops": share["riops-1.25"],
-        "paper_short_share": [PAPER[v]["short_share"] for v in ("droptail-1.25", "red-1.25", "riops-1.25")],
-        "holds": share["droptail-1.25"] < share["red-1.25"] <= share["riops-1.25"],
-    }, {
-        "claim": "(paper, not a must-hold) RIO-PS total goodput >= RED's at 1.25 Mbps (more loaded network)",
-        "red_pkts": variants["red-1.25"]["goodput_all_pkts"],
-        "riops_pkts": variants["riops-1.25"]["goodput_all_pkts"],
-        "holds": variants["riops-1.25"]["goodput_all_pkts"] >= variants["red-1.25"]["goodput_all_pkts"],
-    }, {
-        "claim": "(paper, not a must-hold) short share DropTail < RED <= RIO-PS at 1.5 Mbps",
-        "short_share_droptail": share["droptail-1.5"],
-        "short_share_red": share["red-1.5"],
-        "short_share_riops": share["riops-1.5"],
-        "holds": share["droptail-1.5"] < share["red-1.5"] <= share["riops-1.5"],
-    }]
+    claims = [SHARE.result(
+        short_share_droptail=share["droptail-1.25"],
+        short_share_red=share["red-1.25"],
+        short_share_riops=share["riops-1.25"],
+        paper_short_share=[PAPER[v]["short_share"] for v in ("droptail-1.25", "red-1.25", "riops-1.25")],
+        holds=share["droptail-1.25"] < share["red-1.25"] <= share["riops-1.25"],
+    ), TOTAL.result(
+        red_pkts=variants["red-1.25"]["goodput_all_pkts"],
+        riops_pkts=variants["riops-1.25"]["goodput_all_pkts"],
+        holds=variants["riops-1.25"]["goodput_all_pkts"] >= variants["red-1.25"]["goodput_all_pkts"],
+    ), SHARE_15.result(
+        short_share_droptail=share["droptail-1.5"],
+        short_share_red=share["red-1.5"],
+        short_share_riops=share["riops-1.5"],
+        holds=share["droptail-1.5"] < share["red-1.5"] <= share["riops-1.5"],
+    )]
     params = params_from(param_table(list(VARIANTS)), scs)
     params["duration_s"]["source"] = "our specification" if not quick else "ours (--quick)"
     params["short_max_flows"] = {"value": short_max_flows,
@@ -237,5 +242,7 @@ EXPERIMENT = Experiment(
     run=run,
     variants=VARIANTS,
     options=("quick",),  # the command line's --quick
+    quick=QUICK,
+    claims=(SHARE, TOTAL, SHARE_15),
     figures="superpacket.experiments.figures.riops_goodput:riops_goodput",
 )

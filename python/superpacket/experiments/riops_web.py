@@ -51,7 +51,7 @@ from superpacket.experiments.common import (
     spaced,
     summarize,
 )
-from superpacket.experiments.record import GUO_MATTA_2001, Experiment
+from superpacket.experiments.record import GUO_MATTA_2001, Claim, Experiment, Quick
 from superpacket.experiments.riops_common import (
     CLASSIFIER,
     HEADER,
@@ -89,6 +89,21 @@ PAPER_CUTS = {
     "exp1-ito3": {"short": (25.0, 30.0), "medium": (25.0, 30.0)},
     "exp1-ito1": {"short": (10.0, 15.0), "medium": (15.0, 25.0)},
 }
+
+DURATION_S, WARMUP_S = 4000.0, 2000.0  # the paper's
+QUICK = Quick("600 s runs with 200 s warm-up (4000 s and 2000 s at full scale)",
+              {"duration_s": 600.0, "warmup_s": 200.0})
+#: The claims, per experiment ({exp}: exp1-ito3, ...) where RED and RIO-PS both run.
+SHORT = Claim("short-response", "{exp}: RIO-PS short-flow response time below RED's",
+              "the short flows' mean response time, RIO-PS's against RED's (means over seeds)")
+LONG = Claim("long-response", "{exp}: RIO-PS long-flow response time within 10 % of RED's",
+             "the long flows' mean response time, RIO-PS's over RED's (means over seeds)")
+GOODPUT = Claim("goodput", "{exp}: RIO-PS goodput within 2 % of RED's",
+                "goodput in bytes, RIO-PS's over RED's (means over seeds)")
+MEDIUM = Claim("medium-response-cut", "(paper, not a must-hold) {exp}: RIO-PS cuts the medium-flow response "
+               "time by {cut:g} % or more vs RED",
+               "the medium flows' mean response time, RIO-PS's cut against RED's (means over seeds), where the paper "
+               "gives one", must_hold=False)
 
 ACCESS_DELAY_S = 0.001
 BOTTLENECK_DELAY_S = 0.048
@@ -373,8 +388,8 @@ def run(seeds: Any = 10, quick: bool = False, duration_s: float | None = None, w
         schemes: tuple[str, ...] = SCHEMES, client: Any = None, verbose: bool = True, **_: Any) -> dict[str, Any]:
     """`quick`: 600 s runs with 200 s warm-up. `jitter_us`/`admit_syn` do not apply."""
     seeds = seed_list(seeds)  # N: 1..N, or the list given
-    dur = duration_s if duration_s is not None else (600.0 if quick else 4000.0)
-    warm = warmup_s if warmup_s is not None else (200.0 if quick else 2000.0)
+    dur = duration_s if duration_s is not None else (QUICK.values["duration_s"] if quick else DURATION_S)
+    warm = warmup_s if warmup_s is not None else (QUICK.values["warmup_s"] if quick else WARMUP_S)
     chosen = {}
     for exp in experiments:
         rate = EXPERIMENTS[exp]["rate_mbps"] * 1e6
@@ -409,34 +424,33 @@ def run(seeds: Any = 10, quick: bool = False, duration_s: float | None = None, w
             red, rio = variants[f"{exp}/red"], variants[f"{exp}/riops"]
             cut = {b: (1.0 - rio[f"mean_response_{b}_s"] / red[f"mean_response_{b}_s"]) * 100.0
                    for b in ("short", "medium", "long")}
-            claims.append({
-                "claim": f"{exp}: RIO-PS short-flow response time below RED's",
-                "red_s": red["mean_response_short_s"], "riops_s": rio["mean_response_short_s"],
-                "improvement_pct": cut["short"],
-                "paper_improvement_pct": PAPER_CUTS.get(exp, {}).get("short"),
-                "holds": rio["mean_response_short_s"] < red["mean_response_short_s"],
-            })
-            claims.append({
-                "claim": f"{exp}: RIO-PS long-flow response time within 10 % of RED's",
-                "red_s": red["mean_response_long_s"], "riops_s": rio["mean_response_long_s"],
-                "ratio": rio["mean_response_long_s"] / red["mean_response_long_s"],
-                "holds": rio["mean_response_long_s"] <= 1.10 * red["mean_response_long_s"],
-            })
-            claims.append({
-                "claim": f"{exp}: RIO-PS goodput within 2 % of RED's",
-                "red_bytes": red["goodput_bytes"], "riops_bytes": rio["goodput_bytes"],
-                "ratio": rio["goodput_bytes"] / red["goodput_bytes"],
-                "holds": abs(rio["goodput_bytes"] / red["goodput_bytes"] - 1.0) <= 0.02,
-            })
+            claims.append(SHORT.result(
+                {"exp": exp},
+                red_s=red["mean_response_short_s"], riops_s=rio["mean_response_short_s"],
+                improvement_pct=cut["short"],
+                paper_improvement_pct=PAPER_CUTS.get(exp, {}).get("short"),
+                holds=rio["mean_response_short_s"] < red["mean_response_short_s"],
+            ))
+            claims.append(LONG.result(
+                {"exp": exp},
+                red_s=red["mean_response_long_s"], riops_s=rio["mean_response_long_s"],
+                ratio=rio["mean_response_long_s"] / red["mean_response_long_s"],
+                holds=rio["mean_response_long_s"] <= 1.10 * red["mean_response_long_s"],
+            ))
+            claims.append(GOODPUT.result(
+                {"exp": exp},
+                red_bytes=red["goodput_bytes"], riops_bytes=rio["goodput_bytes"],
+                ratio=rio["goodput_bytes"] / red["goodput_bytes"],
+                holds=abs(rio["goodput_bytes"] / red["goodput_bytes"] - 1.0) <= 0.02,
+            ))
             if exp in PAPER_CUTS:
                 lo = PAPER_CUTS[exp]["medium"][0]
-                claims.append({
-                    "claim": f"(paper, not a must-hold) {exp}: RIO-PS cuts the medium-flow response time "
-                             f"by {lo:g} % or more vs RED",
-                    "improvement_pct": cut["medium"],
-                    "paper_improvement_pct": PAPER_CUTS[exp]["medium"],
-                    "holds": cut["medium"] >= lo,
-                })
+                claims.append(MEDIUM.result(
+                    {"exp": exp, "cut": lo},
+                    improvement_pct=cut["medium"],
+                    paper_improvement_pct=PAPER_CUTS[exp]["medium"],
+                    holds=cut["medium"] >= lo,
+                ))
     params = params_from(param_table(names), scs)
     params["duration_s"]["source"] = "paper" if not quick else "our specification (--quick)"
     params["warmup_s"] = {"value": warm, "source": "paper" if not quick else "our specification (--quick)"}
@@ -463,5 +477,7 @@ EXPERIMENT = Experiment(
     run=run,
     variants=tuple(PAPER),
     options=("quick",),  # the command line's --quick
+    quick=QUICK,
+    claims=(SHORT, LONG, GOODPUT, MEDIUM),
     figures="superpacket.experiments.figures.riops_web:riops_web",
 )
