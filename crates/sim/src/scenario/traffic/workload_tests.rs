@@ -1,9 +1,14 @@
-//! Tests of scenario_workload.rs (a child module, for the generators' state): the
-//! offered load of each bundled table through the schema, permutations, host patterns,
-//! link_rate, short_tcp, incast rounds and the one-line errors naming each field.
+//! Tests of the workload and incast kinds (a child module of workload.rs, for the
+//! generators' state): the offered load of each bundled table through the schema,
+//! permutations, host patterns, link_rate, short_tcp, incast rounds and the one-line
+//! errors naming each field.
 
+use crate::scenario::traffic::hosts::glob;
 use super::*;
+use crate::core::time::SimTime;
+use crate::engine::sim::Sim;
 use crate::scenario::Scenario;
+use crate::traffic::FlowSpec;
 
 /// A two-tier graph named like the leaf-spine fabric: hosts h{leaf}_{i} on leaf{leaf},
 /// leaves on spine0; host links at `host_rate` except h1_3's at 1 Gbps.
