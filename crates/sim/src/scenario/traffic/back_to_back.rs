@@ -11,7 +11,7 @@ use crate::core::time::SimTime;
 use crate::scenario::common::Dur;
 use crate::scenario::tcp::TcpSpec;
 use crate::traffic::closed_loop::BackToBack;
-use crate::traffic::{FlowSpec, GenKind, Generator};
+use crate::traffic::FlowSpec;
 
 /// Random streams of this kind (rng.rs).
 const STREAM_B2B: u64 = 2 << 40;
@@ -83,10 +83,7 @@ impl TrafficKind for BackToBackSpec {
             let start = self.start.0 + SimTime((rng.uniform() * self.start_jitter.0.ns() as f64) as u64);
             let flow = FlowSpec { src, dst, params, cc: cc.clone(), size };
             let stop = self.stop.map_or(ctx.end, |s| s.0);
-            ctx.add_generator(Generator {
-                kind: GenKind::BackToBack(BackToBack::new(flow, start, stop, self.max_flows)),
-                rng,
-            });
+            ctx.add_generator(BackToBack::new(flow, start, stop, self.max_flows), rng);
         }
         Ok(())
     }

@@ -18,7 +18,7 @@ use crate::core::time::SimTime;
 use crate::scenario::common::Dur;
 use crate::scenario::tcp::TcpSpec;
 use crate::traffic::incast::{IncastServer, Rounds};
-use crate::traffic::{FlowSpec, GenKind, Generator};
+use crate::traffic::FlowSpec;
 
 /// Random streams of this kind (rng.rs).
 const STREAM_INCAST: u64 = 6 << 40;
@@ -127,7 +127,7 @@ impl TrafficKind for IncastSpec {
             let flow = FlowSpec { src: s, dst: client, params, cc: cc.clone(), size: c.bytes };
             let server = IncastServer::new(flow, rounds, start, stop, c.jitter.0, rounds_rng.clone());
             let rng = ctx.rng(STREAM_INCAST + ((ctx.k as u64) << 24) + j as u64);
-            ctx.add_generator(Generator { kind: GenKind::Incast(Box::new(server)), rng });
+            ctx.add_generator(server, rng);
         }
         Ok(())
     }

@@ -14,7 +14,7 @@ use crate::scenario::tcp::{tcp_config_line, TcpSpec};
 use crate::tcp::cc::{CcConfig, CongestionControl};
 use crate::tcp::TcpParams;
 use crate::traffic::raw::RawSource;
-use crate::traffic::Generator;
+use crate::traffic::{FlowSource, Generator};
 
 /// A traffic kind's scenario table.
 pub trait TrafficKind {
@@ -128,9 +128,9 @@ impl<'a> TrafficCtx<'a> {
         self.sim.add_flow(src, dst, params, cc, size, start).map(|_| ())
     }
 
-    /// Adds a generator, which opens flows as the run goes.
-    pub fn add_generator(&mut self, g: Generator) {
-        self.sim.add_generator(g)
+    /// Adds a generator, which opens flows as the run goes, drawing from `rng`.
+    pub fn add_generator(&mut self, source: impl FlowSource, rng: Rng) {
+        self.sim.add_generator(Generator::new(Box::new(source), rng))
     }
 
     /// Adds a non-TCP source.

@@ -1,5 +1,5 @@
 //! `kind = "poisson"`: TCP flows of a fixed size arriving as a Poisson process at each
-//! source (traffic/mod.rs `GenKind::Poisson`).
+//! source (traffic/poisson.rs).
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -9,7 +9,8 @@ use crate::core::memory::{MemoryEstimate, FLOW_ROW_BYTES, LIVE_FLOW_BYTES};
 use crate::core::time::SimTime;
 use crate::scenario::common::Dur;
 use crate::scenario::tcp::TcpSpec;
-use crate::traffic::{FlowSpec, GenKind, Generator};
+use crate::traffic::poisson::PoissonArrivals;
+use crate::traffic::FlowSpec;
 
 /// Poisson flow arrivals at `rate_per_s` from `start` until `stop` (default: the end).
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
@@ -74,10 +75,7 @@ impl TrafficKind for PoissonSpec {
             ctx.route(dst, src).map_err(|e| format!("{path}: {e}"))?;
             let flow = FlowSpec { src, dst, params, cc: cc.clone(), size };
             let stop = self.stop.map_or(ctx.end, |s| s.0);
-            ctx.add_generator(Generator {
-                kind: GenKind::Poisson { rate_per_s, start: self.start.0, stop, flow },
-                rng,
-            });
+            ctx.add_generator(PoissonArrivals { rate_per_s, start: self.start.0, stop, flow }, rng);
             Ok(())
         })
     }

@@ -13,7 +13,6 @@ use crate::core::time::SimTime;
 use crate::scenario::common::Dur;
 use crate::scenario::tcp::TcpSpec;
 use crate::traffic::web::{WebModel, WebSession};
-use crate::traffic::{GenKind, Generator};
 
 /// Random streams of this kind (rng.rs).
 const STREAM_WEB: u64 = 3 << 40;
@@ -164,7 +163,7 @@ impl TrafficKind for WebSpec {
             let client = clients[(j % w.client_count) as usize];
             let s = WebSession::new(model, client, servers.clone(), params, cc.clone(), w.start.0, stop);
             let rng = ctx.rng(STREAM_WEB + ((ctx.k as u64) << 24) + u64::from(j));
-            ctx.add_generator(Generator { kind: GenKind::Web(s), rng });
+            ctx.add_generator(s, rng);
         }
         Ok(())
     }

@@ -28,7 +28,6 @@ use crate::scenario::common::{Dur, Rate};
 use crate::scenario::tcp::TcpSpec;
 use crate::traffic::cdf::FlowSizeCdf;
 use crate::traffic::workload::{self, derangement, Dest, ShortTcp, WorkloadSource};
-use crate::traffic::{GenKind, Generator};
 
 /// Random streams of this kind (rng.rs).
 const STREAM_WORKLOAD: u64 = 4 << 40;
@@ -276,7 +275,7 @@ impl TrafficKind for WorkloadSpec {
                 bytes: 0,
             };
             let rng = ctx.rng(STREAM_WORKLOAD + ((ctx.k as u64) << 24) + i as u64);
-            ctx.add_generator(Generator { kind: GenKind::Workload(Box::new(src)), rng });
+            ctx.add_generator(src, rng);
         }
         Ok(())
     }
