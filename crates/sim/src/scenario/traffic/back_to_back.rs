@@ -60,6 +60,13 @@ impl TrafficKind for BackToBackSpec {
         mem.charge(&format!("{path}.count"), f64::from(self.count) * (LIVE_FLOW_BYTES + FLOW_ROW_BYTES))
     }
 
+    fn validate(&self, path: &str) -> Result<(), String> {
+        if self.max_flows == Some(0) {
+            return Err(format!("{path}.max_flows: must be >= 1"));
+        }
+        Ok(())
+    }
+
     fn tcp(&self) -> Option<&TcpSpec> {
         Some(&self.tcp)
     }
@@ -68,9 +75,7 @@ impl TrafficKind for BackToBackSpec {
         let path = ctx.path.clone();
         let (params, cc) = ctx.resolve_tcp(&self.tcp)?;
         let size = flow_size(self.size_bytes, self.size_pkts, params.mss, &path)?;
-        if self.max_flows == Some(0) {
-            return Err(format!("{path}.max_flows: must be >= 1"));
-        }
+        self.validate(&path)?;
         let srcs = nodes(ctx, &self.from, self.first, self.count, &format!("{path}.from"))?;
         let dsts = nodes(ctx, &self.to, self.first, self.count, &format!("{path}.to"))?;
         for (i, (&src, &dst)) in srcs.iter().zip(&dsts).enumerate() {

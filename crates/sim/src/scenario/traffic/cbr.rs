@@ -37,16 +37,20 @@ pub struct CbrSpec {
 }
 
 impl TrafficKind for CbrSpec {
+    fn validate(&self, path: &str) -> Result<(), String> {
+        let b = check_bytes(path, self.packet_bytes, "packet_bytes")?;
+        check_stream(path, self.rate, b, self.start, self.stop)
+    }
+
     fn tcp(&self) -> Option<&TcpSpec> {
         None
     }
 
     fn build(&self, ctx: &mut TrafficCtx) -> Result<(), String> {
         add_sources(ctx, &self.from, &self.to, self.count, |ctx, _, _, _| {
-            let b = check_bytes(&ctx.path, self.packet_bytes, "packet_bytes")?;
-            check_stream(&ctx.path, self.rate, b, self.start, self.stop)?;
+            self.validate(&ctx.path)?;
             let stop = stop_of(self.stop, ctx.end);
-            Ok(RawKind::Stream(Stream::new(self.rate.0 .0 as f64, b, None, self.start.0, stop)))
+            Ok(RawKind::Stream(Stream::new(self.rate.0 .0 as f64, self.packet_bytes, None, self.start.0, stop)))
         })
     }
 }

@@ -12,9 +12,9 @@ use serde::Deserialize;
 
 use super::hosts::{select, window, MAX_EXPECTED_FLOWS};
 use super::kind::{TrafficCtx, TrafficKind};
+use crate::core::check::positive;
 use crate::core::memory::{FLOW_ROW_BYTES, LIVE_FLOW_BYTES};
 use crate::core::packet::NodeId;
-use crate::core::time::SimTime;
 use crate::scenario::common::Dur;
 use crate::scenario::tcp::TcpSpec;
 use crate::traffic::incast::{IncastServer, Rounds};
@@ -58,6 +58,16 @@ pub struct IncastSpec {
 }
 
 impl TrafficKind for IncastSpec {
+    /// The bytes per response (the rounds need the entry's window, checked against the
+    /// run's end when built).
+    fn validate(&self, path: &str) -> Result<(), String> {
+        let max = crate::traffic::cdf::MAX_SIZE_BYTES;
+        if self.bytes == 0 || self.bytes > max as u64 {
+            return Err(format!("{path}.bytes: must be in 1..={max:e} (got {})", self.bytes));
+        }
+        Ok(())
+    }
+
     fn tcp(&self) -> Option<&TcpSpec> {
         Some(&self.tcp)
     }
@@ -69,13 +79,7 @@ impl TrafficKind for IncastSpec {
         let path = ctx.path.clone();
         let (params, cc) = ctx.resolve_tcp(&c.tcp)?;
         ctx.record_tcp(path.clone(), &params, &cc);
-        if c.bytes == 0 || c.bytes > crate::traffic::cdf::MAX_SIZE_BYTES as u64 {
-            return Err(format!(
-                "{path}.bytes: must be in 1..={:e} (got {})",
-                crate::traffic::cdf::MAX_SIZE_BYTES,
-                c.bytes
-            ));
-        }
+        self.validate(&path)?;
         let client = ctx.node(&c.client, &format!("{path}.client"))?;
         let servers: Vec<NodeId> =
             select(ctx, &c.servers, &format!("{path}.servers"))?.into_iter().filter(|&s| s != client).collect();
@@ -94,9 +98,7 @@ impl TrafficKind for IncastSpec {
         }
         let (rounds, expected) = match (c.period, c.rate_per_s) {
             (Some(p), None) => {
-                if p.0 == SimTime::ZERO {
-                    return Err(format!("{path}.period: must be > 0"));
-                }
+                positive(&path, "period", p.0)?;
                 (Rounds::Periodic(p.0), (secs / p.0.as_secs_f64()).ceil())
             }
             (None, Some(r)) => {

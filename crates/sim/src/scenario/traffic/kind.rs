@@ -26,6 +26,14 @@ pub trait TrafficKind {
         Ok(())
     }
 
+    /// Refuses a value out of range that nothing built is needed to check, naming the
+    /// field under `path` (the shared checks of core/check.rs). A kind calls it from its
+    /// `build` where these checks have always come, so that which error a table with
+    /// several reports is unchanged.
+    fn validate(&self, _path: &str) -> Result<(), String> {
+        Ok(())
+    }
+
     /// The entry's own `tcp` table; None for a non-TCP source.
     fn tcp(&self) -> Option<&TcpSpec>;
 

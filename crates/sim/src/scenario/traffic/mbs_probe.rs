@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use super::kind::{TrafficCtx, TrafficKind};
 use super::raw::{add_sources, check_bytes};
-use crate::core::time::SimTime;
+use crate::core::check::{int_range, open_unit, positive};
 use crate::scenario::common::Dur;
 use crate::scenario::tcp::TcpSpec;
 use crate::traffic::mbs_probe::{MbsProbe, ProbeParams};
@@ -78,50 +78,52 @@ pub(crate) mod probe_default {
     }
 }
 
+impl MbsProbeSpec {
+    /// The probe's parameters, its defaults where the table leaves a field out.
+    fn params(&self) -> ProbeParams {
+        let (c, d) = (self, ProbeParams::default());
+        ProbeParams {
+            pkt_bytes: c.packet_bytes.unwrap_or(d.pkt_bytes),
+            trials: c.trials.unwrap_or(d.trials),
+            max_train: c.max_train.unwrap_or(d.max_train),
+            resolution: c.resolution.unwrap_or(d.resolution),
+            fac_train: c.fac_train.unwrap_or(d.fac_train),
+            fac_epsilon: c.fac_epsilon.unwrap_or(d.fac_epsilon),
+            fac_rounds: c.fac_rounds.unwrap_or(d.fac_rounds),
+            init_timeout: c.init_timeout.map_or(d.init_timeout, |x| x.0),
+            start: c.start.0,
+        }
+    }
+}
+
 impl TrafficKind for MbsProbeSpec {
+    fn validate(&self, path: &str) -> Result<(), String> {
+        let p = self.params();
+        check_bytes(path, p.pkt_bytes, "packet_bytes")?;
+        int_range(path, "trials", p.trials.into(), 1, 100)?;
+        if !(2..=1_000_000).contains(&p.max_train) {
+            return Err(format!("{path}.max_train: must be 2..1000000 packets (got {})", p.max_train));
+        }
+        if !(0.0..0.5).contains(&p.resolution) {
+            return Err(format!("{path}.resolution: must be in [0, 0.5) (got {})", p.resolution));
+        }
+        if p.fac_train < 2 {
+            return Err(format!("{path}.fac_train: must be >= 2 packets (got {})", p.fac_train));
+        }
+        open_unit(path, "fac_epsilon", p.fac_epsilon)?;
+        int_range(path, "fac_rounds", p.fac_rounds.into(), 1, 1000)?;
+        positive(path, "init_timeout", p.init_timeout)
+    }
+
     fn tcp(&self) -> Option<&TcpSpec> {
         None
     }
 
     fn build(&self, ctx: &mut TrafficCtx) -> Result<(), String> {
-        let c = self;
-        add_sources(ctx, &c.from, &c.to, 1, |ctx, _, _, fwd| {
-            let path = &ctx.path;
-            let d = ProbeParams::default();
-            let p = ProbeParams {
-                pkt_bytes: check_bytes(path, c.packet_bytes.unwrap_or(d.pkt_bytes), "packet_bytes")?,
-                trials: c.trials.unwrap_or(d.trials),
-                max_train: c.max_train.unwrap_or(d.max_train),
-                resolution: c.resolution.unwrap_or(d.resolution),
-                fac_train: c.fac_train.unwrap_or(d.fac_train),
-                fac_epsilon: c.fac_epsilon.unwrap_or(d.fac_epsilon),
-                fac_rounds: c.fac_rounds.unwrap_or(d.fac_rounds),
-                init_timeout: c.init_timeout.map_or(d.init_timeout, |x| x.0),
-                start: c.start.0,
-            };
-            if p.trials == 0 || p.trials > 100 {
-                return Err(format!("{path}.trials: must be 1..100 (got {})", p.trials));
-            }
-            if !(2..=1_000_000).contains(&p.max_train) {
-                return Err(format!("{path}.max_train: must be 2..1000000 packets (got {})", p.max_train));
-            }
-            if !(0.0..0.5).contains(&p.resolution) {
-                return Err(format!("{path}.resolution: must be in [0, 0.5) (got {})", p.resolution));
-            }
-            if p.fac_train < 2 {
-                return Err(format!("{path}.fac_train: must be >= 2 packets (got {})", p.fac_train));
-            }
-            if !(p.fac_epsilon > 0.0 && p.fac_epsilon < 1.0) {
-                return Err(format!("{path}.fac_epsilon: must be in (0, 1) (got {})", p.fac_epsilon));
-            }
-            if p.fac_rounds == 0 || p.fac_rounds > 1000 {
-                return Err(format!("{path}.fac_rounds: must be 1..1000 (got {})", p.fac_rounds));
-            }
-            if p.init_timeout == SimTime::ZERO {
-                return Err(format!("{path}.init_timeout: must be > 0"));
-            }
+        add_sources(ctx, &self.from, &self.to, 1, |ctx, _, _, fwd| {
+            self.validate(&ctx.path)?;
             let line = ctx.first_link_rate(fwd);
-            Ok(RawKind::Probe(Box::new(MbsProbe::new(p, line))))
+            Ok(RawKind::Probe(Box::new(MbsProbe::new(self.params(), line))))
         })
     }
 }

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::kind::{TrafficCtx, TrafficKind};
 use super::raw::{add_sources, check_bytes, check_stream, d_pkt_bytes, stop_of};
-use crate::core::time::SimTime;
+use crate::core::check::positive;
 use crate::scenario::common::{Dur, Rate};
 use crate::scenario::tcp::TcpSpec;
 use crate::traffic::raw::{Periods, RawKind, Stream};
@@ -55,25 +55,26 @@ pub struct OnOffSpec {
 }
 
 impl TrafficKind for OnOffSpec {
+    fn validate(&self, path: &str) -> Result<(), String> {
+        let b = check_bytes(path, self.packet_bytes, "packet_bytes")?;
+        check_stream(path, self.rate, b, self.start, self.stop)?;
+        positive(path, "on_time", self.on_time.0)
+    }
+
     fn tcp(&self) -> Option<&TcpSpec> {
         None
     }
 
     fn build(&self, ctx: &mut TrafficCtx) -> Result<(), String> {
         add_sources(ctx, &self.from, &self.to, self.count, |ctx, _, _, _| {
-            let path = &ctx.path;
-            let b = check_bytes(path, self.packet_bytes, "packet_bytes")?;
-            check_stream(path, self.rate, b, self.start, self.stop)?;
-            if self.on_time.0 == SimTime::ZERO {
-                return Err(format!("{path}.on_time: must be > 0"));
-            }
+            self.validate(&ctx.path)?;
             let how = match self.distribution {
                 PeriodsSpec::Exponential => Periods::Exponential,
                 PeriodsSpec::Fixed => Periods::Fixed,
             };
             let p = Some((self.on_time.0, self.off_time.0, how));
             let stop = stop_of(self.stop, ctx.end);
-            Ok(RawKind::Stream(Stream::new(self.rate.0 .0 as f64, b, p, self.start.0, stop)))
+            Ok(RawKind::Stream(Stream::new(self.rate.0 .0 as f64, self.packet_bytes, p, self.start.0, stop)))
         })
     }
 }

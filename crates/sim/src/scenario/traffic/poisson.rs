@@ -5,6 +5,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::kind::{each_pair, flow_size, TrafficCtx, TrafficKind};
+use crate::core::check::positive_finite;
 use crate::core::memory::{MemoryEstimate, FLOW_ROW_BYTES, LIVE_FLOW_BYTES};
 use crate::core::time::SimTime;
 use crate::scenario::common::Dur;
@@ -56,6 +57,10 @@ impl TrafficKind for PoissonSpec {
         mem.charge(&format!("{path}.rate_per_s"), flows * FLOW_ROW_BYTES)
     }
 
+    fn validate(&self, path: &str) -> Result<(), String> {
+        positive_finite(path, "rate_per_s", self.rate_per_s)
+    }
+
     fn tcp(&self) -> Option<&TcpSpec> {
         Some(&self.tcp)
     }
@@ -67,9 +72,7 @@ impl TrafficKind for PoissonSpec {
         each_pair(ctx, &self.from, &self.to, self.count, |ctx, i, src, dst| {
             let rng = ctx.source_rng(i);
             let path = ctx.path.clone();
-            if rate_per_s.is_nan() || rate_per_s <= 0.0 || !rate_per_s.is_finite() {
-                return Err(format!("{path}.rate_per_s: must be > 0"));
-            }
+            self.validate(&path)?;
             let size = flow_size(self.size_bytes, self.size_pkts, params.mss, &path)?;
             ctx.route(src, dst).map_err(|e| format!("{path}: {e}"))?;
             ctx.route(dst, src).map_err(|e| format!("{path}: {e}"))?;

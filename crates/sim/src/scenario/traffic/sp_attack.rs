@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use super::kind::{TrafficCtx, TrafficKind};
 use super::raw::{add_sources, check_bytes, stop_of, MAX_SOURCE_PPS};
-use crate::core::time::SimTime;
+use crate::core::check::{int_range, positive};
 use crate::scenario::common::Dur;
 use crate::scenario::tcp::TcpSpec;
 use crate::traffic::attack::{AttackMode, Attacker};
@@ -65,7 +65,39 @@ pub(crate) fn d_aim_per_victim() -> u32 {
 }
 
 
+impl SpAttackSpec {
+    /// The attack `attack` names.
+    fn mode(&self, path: &str) -> Result<AttackMode, String> {
+        match self.attack.as_str() {
+            "spoof_flood" => Ok(AttackMode::SpoofFlood),
+            "bloom_pollution" => Ok(AttackMode::BloomPollution),
+            "outstanding_drain" => Ok(AttackMode::OutstandingDrain),
+            "epoch_sync" => Ok(AttackMode::EpochSync),
+            other => Err(format!(
+                "{path}.attack: unknown attack {other:?} (spoof_flood, bloom_pollution, outstanding_drain, epoch_sync)"
+            )),
+        }
+    }
+}
+
 impl TrafficKind for SpAttackSpec {
+    fn validate(&self, path: &str) -> Result<(), String> {
+        let c = self;
+        self.mode(path)?;
+        if !(c.rate_pps.is_finite() && c.rate_pps > 0.0 && c.rate_pps <= MAX_SOURCE_PPS) {
+            return Err(format!("{path}.rate_pps: must be in (0, 1e8] packets/s (got {})", c.rate_pps));
+        }
+        check_bytes(path, c.packet_bytes, "packet_bytes")?;
+        if c.len == 0 {
+            return Err(format!("{path}.len: must be >= 1 packet"));
+        }
+        positive(path, "epoch", c.epoch.0)?;
+        if c.aim_slots != 0 && !(c.aim_slots.is_power_of_two() && c.aim_slots <= 1 << 26) {
+            return Err(format!("{path}.aim_slots: must be 0 or a power of two up to 2^26 (got {})", c.aim_slots));
+        }
+        int_range(path, "aim_per_victim", c.aim_per_victim.into(), 1, 4096)
+    }
+
     fn tcp(&self) -> Option<&TcpSpec> {
         None
     }
@@ -74,36 +106,8 @@ impl TrafficKind for SpAttackSpec {
         let c = self;
         add_sources(ctx, &c.from, &c.to, 1, |ctx, src, dst, fwd| {
             let path = &ctx.path;
-            let mode = match c.attack.as_str() {
-                "spoof_flood" => AttackMode::SpoofFlood,
-                "bloom_pollution" => AttackMode::BloomPollution,
-                "outstanding_drain" => AttackMode::OutstandingDrain,
-                "epoch_sync" => AttackMode::EpochSync,
-                other => {
-                    return Err(format!(
-                        "{path}.attack: unknown attack {other:?} (spoof_flood, bloom_pollution, outstanding_drain, epoch_sync)"
-                    ))
-                }
-            };
-            if !(c.rate_pps.is_finite() && c.rate_pps > 0.0 && c.rate_pps <= MAX_SOURCE_PPS) {
-                return Err(format!("{path}.rate_pps: must be in (0, 1e8] packets/s (got {})", c.rate_pps));
-            }
-            let b = check_bytes(path, c.packet_bytes, "packet_bytes")?;
-            if c.len == 0 {
-                return Err(format!("{path}.len: must be >= 1 packet"));
-            }
-            if c.epoch.0 == SimTime::ZERO {
-                return Err(format!("{path}.epoch: must be > 0"));
-            }
-            if c.aim_slots != 0 && !(c.aim_slots.is_power_of_two() && c.aim_slots <= 1 << 26) {
-                return Err(format!(
-                    "{path}.aim_slots: must be 0 or a power of two up to 2^26 (got {})",
-                    c.aim_slots
-                ));
-            }
-            if !(1..=4096).contains(&c.aim_per_victim) {
-                return Err(format!("{path}.aim_per_victim: must be 1..4096 (got {})", c.aim_per_victim));
-            }
+            self.validate(path)?;
+            let mode = self.mode(path)?;
             let mut victims = Vec::new();
             for (j, v) in c.victims.iter().enumerate() {
                 victims.push(ctx.node(v, &format!("{path}.victims[{j}]"))?);
@@ -113,8 +117,8 @@ impl TrafficKind for SpAttackSpec {
             }
             let line = ctx.first_link_rate(fwd);
             let stop = stop_of(c.stop, ctx.end);
-            let mut a =
-                Attacker::new(mode, c.rate_pps, b, c.len, c.start.0, stop, src, dst, victims, c.epoch.0, line);
+            let (b, start, epoch) = (c.packet_bytes, c.start.0, c.epoch.0);
+            let mut a = Attacker::new(mode, c.rate_pps, b, c.len, start, stop, src, dst, victims, epoch, line);
             if c.aim_slots > 0 {
                 a.aim(c.aim_slots, c.aim_per_victim as usize);
             }

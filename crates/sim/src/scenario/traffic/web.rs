@@ -94,7 +94,39 @@ pub struct WebSpec {
     pub tcp: TcpSpec,
 }
 
+impl WebSpec {
+    /// The session model of traffic/web.rs.
+    fn model(&self) -> WebModel {
+        let w = self;
+        WebModel {
+            inter_page_s: w.inter_page.0.as_secs_f64(),
+            inter_object_s: w.inter_object.0.as_secs_f64(),
+            objects_min: w.objects_min,
+            objects_max: w.objects_max,
+            size_min: w.size_min_bytes,
+            size_max: w.size_max_bytes,
+            shape: w.shape,
+        }
+    }
+}
+
 impl TrafficKind for WebSpec {
+    /// The model (its own check, fields named relative to the entry), the sessions and
+    /// the pools' sizes.
+    fn validate(&self, path: &str) -> Result<(), String> {
+        let w = self;
+        w.model().validate().map_err(|e| format!("{path}.{e}"))?;
+        if w.sessions == 0 || w.sessions > 1 << 20 {
+            return Err(format!("{path}.sessions: must be in 1..=2^20 (got {})", w.sessions));
+        }
+        for (field, n) in [("server_count", w.server_count), ("client_count", w.client_count)] {
+            if n == 0 {
+                return Err(format!("{path}.{field}: must be at least 1 (got 0)"));
+            }
+        }
+        Ok(())
+    }
+
     /// A live flow per session and a row per object expected over [start, stop).
     fn charge(&self, mem: &mut MemoryEstimate, path: &str, end: SimTime) -> Result<(), String> {
         let w = self;
@@ -128,24 +160,8 @@ impl TrafficKind for WebSpec {
         let w = self;
         let path = ctx.path.clone();
         let (params, cc) = ctx.resolve_tcp(&w.tcp)?;
-        let model = WebModel {
-            inter_page_s: w.inter_page.0.as_secs_f64(),
-            inter_object_s: w.inter_object.0.as_secs_f64(),
-            objects_min: w.objects_min,
-            objects_max: w.objects_max,
-            size_min: w.size_min_bytes,
-            size_max: w.size_max_bytes,
-            shape: w.shape,
-        };
-        model.validate().map_err(|e| format!("{path}.{e}"))?;
-        if w.sessions == 0 || w.sessions > 1 << 20 {
-            return Err(format!("{path}.sessions: must be in 1..=2^20 (got {})", w.sessions));
-        }
-        for (field, n) in [("server_count", w.server_count), ("client_count", w.client_count)] {
-            if n == 0 {
-                return Err(format!("{path}.{field}: must be at least 1 (got 0)"));
-            }
-        }
+        self.validate(&path)?;
+        let model = self.model();
         let servers: Arc<[u32]> =
             nodes(ctx, &w.servers, w.server_first, w.server_count, &format!("{path}.servers"))?.into();
         let clients = nodes(ctx, &w.clients, w.client_first, w.client_count, &format!("{path}.clients"))?;

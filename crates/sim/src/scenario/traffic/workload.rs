@@ -174,6 +174,15 @@ pub struct WorkloadSpec {
 }
 
 impl TrafficKind for WorkloadSpec {
+    /// The load (`short_tcp.max_bytes` is checked with its TCP table, the rest needs the
+    /// flow-size table and the hosts' links).
+    fn validate(&self, path: &str) -> Result<(), String> {
+        if !(self.load > 0.0 && self.load <= 1.0) {
+            return Err(format!("{path}.load: must be in (0, 1] (a fraction of the host link rate; got {})", self.load));
+        }
+        Ok(())
+    }
+
     fn tcp(&self) -> Option<&TcpSpec> {
         Some(&self.tcp)
     }
@@ -208,9 +217,7 @@ impl TrafficKind for WorkloadSpec {
                 Some(ShortTcp { max_bytes: s.max_bytes, params, cc })
             }
         };
-        if !(w.load > 0.0 && w.load <= 1.0) {
-            return Err(format!("{path}.load: must be in (0, 1] (a fraction of the host link rate; got {})", w.load));
-        }
+        self.validate(&path)?;
         let cdf = Arc::new(w.cdf.load(&format!("{path}.cdf"))?);
         let mean = cdf.mean();
         if mean < 1.0 {
