@@ -27,6 +27,14 @@ pub fn int_range(path: &str, field: &str, v: u64, lo: u64, hi: u64) -> Result<()
     Ok(())
 }
 
+/// A fraction above 0, at most 1: "{path}.{field}: must be in (0, 1] (got x)".
+pub fn unit_fraction(path: &str, field: &str, x: f64) -> Result<(), String> {
+    if !(x > 0.0 && x <= 1.0) {
+        return Err(format!("{path}.{field}: must be in (0, 1] (got {x})"));
+    }
+    Ok(())
+}
+
 /// A fraction strictly between 0 and 1: "{path}.{field}: must be in (0, 1) (got x)".
 pub fn open_unit(path: &str, field: &str, x: f64) -> Result<(), String> {
     if !(x > 0.0 && x < 1.0) {
@@ -51,5 +59,7 @@ mod tests {
         assert!(int_range("t", "trials", 100, 1, 100).is_ok());
         assert_eq!(open_unit("t", "beta", 1.0).unwrap_err(), "t.beta: must be in (0, 1) (got 1)");
         assert!(open_unit("t", "beta", f64::NAN).is_err());
+        assert_eq!(unit_fraction("t", "gamma", 0.0).unwrap_err(), "t.gamma: must be in (0, 1] (got 0)");
+        assert!(unit_fraction("t", "gamma", 1.0).is_ok());
     }
 }
