@@ -22,7 +22,7 @@
 //! Not charged (bounded elsewhere or not known before the run): flows open at the same
 //! time in open-loop traffic (the network's own business: a rate above the capacity
 //! piles them up), closed-loop (back_to_back) flows after the first of each source,
-//! the workload kind (refused above 10^7 expected flows, scenario_workload.rs), queued
+//! the workload kind (refused above 10^7 expected flows, scenario/traffic/workload.rs), queued
 //! packets (each queue's `limit`).
 //!
 //! The budget: `SUPERPACKET_MEMORY_BUDGET` (the machine's operator knows the machine)

@@ -2,6 +2,7 @@
 //! the event list, the memory estimate, and the schema building blocks every family's
 //! parser uses. Imports nothing from the layers above.
 
+pub mod check;
 pub mod event;
 pub mod memory;
 pub mod packet;

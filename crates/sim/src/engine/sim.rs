@@ -590,9 +590,7 @@ impl Sim {
         self.emit(f, out);
         if let Some(g) = done_owner {
             // the flow completed (every byte acknowledged): its generator may open the next
-            if let Some(spec) = self.gens[g as usize].on_flow_done(now) {
-                self.open_generated(g, spec);
-            }
+            self.generator_flow_done(g, now);
         }
     }
 }

@@ -4,8 +4,6 @@
 //! (A queue's own tables, the super-packet router's, are its `QueueKind::prealloc_bytes`.)
 
 use super::riops::ClassifierSpec;
-use super::traffic::{BulkSpec, FlowSpecToml, PoissonSpec, TrafficSpec};
-use crate::core::memory::{MemoryEstimate, FLOW_ROW_BYTES, LIVE_FLOW_BYTES};
 use crate::core::time::SimTime;
 
 /// A classifier table of `max_flows` entries (classifier.rs `Classifier::new`): slots (a
@@ -44,58 +42,6 @@ pub const MIN_WIRE_BYTES: f64 = 28.0;
 /// per packet (peak RSS of 6.7 x 10^6 packets in two 10 Gb/s pipes of 4 s), about
 /// `size_of::<Packet>()`.
 pub const PIPE_PACKET_BYTES: f64 = std::mem::size_of::<crate::core::packet::Packet>() as f64;
-
-/// Charges traffic entry `k` (at `path`): flows open at once and rows of finished flows.
-pub fn charge_traffic(mem: &mut MemoryEstimate, path: &str, t: &TrafficSpec, end: SimTime) -> Result<(), String> {
-    let span = |start: SimTime, stop: Option<SimTime>| stop.unwrap_or(end).min(end).saturating_sub(start).as_secs_f64();
-    match t {
-        TrafficSpec::Bulk(BulkSpec { count, .. }) | TrafficSpec::Flow(FlowSpecToml { count, .. }) => {
-            mem.charge(&format!("{path}.count"), f64::from(*count) * (LIVE_FLOW_BYTES + FLOW_ROW_BYTES))
-        }
-        TrafficSpec::Poisson(PoissonSpec { count, rate_per_s, start, stop, .. }) => {
-            if !(rate_per_s.is_finite() && *rate_per_s > 0.0) {
-                return Ok(()); // refused by name when the entry is built
-            }
-            let flows = f64::from(*count) * rate_per_s * span(start.0, stop.map(|s| s.0));
-            mem.charge(&format!("{path}.count"), f64::from(*count) * LIVE_FLOW_BYTES)?;
-            mem.charge(&format!("{path}.rate_per_s"), flows * FLOW_ROW_BYTES)
-        }
-        TrafficSpec::BackToBack(b) => {
-            // one open flow per source; the flows after it are not known before the run
-            mem.charge(&format!("{path}.count"), f64::from(b.count) * (LIVE_FLOW_BYTES + FLOW_ROW_BYTES))
-        }
-        TrafficSpec::Web(w) => {
-            let refused = w.objects_max > crate::traffic::web::MAX_OBJECTS_PER_PAGE || w.sessions > 1 << 20;
-            if refused || w.inter_page.0 == SimTime::ZERO || w.inter_object.0 == SimTime::ZERO {
-                return Ok(()); // refused by name when the entry is built
-            }
-            // objects per second per session: pages/s x objects per page, at most one
-            // per inter-object gap (traffic/web.rs)
-            let per_page = (f64::from(w.objects_min) + f64::from(w.objects_max)) / 2.0;
-            let page_rate = per_page / w.inter_page.0.as_secs_f64();
-            let object_rate = 1.0 / w.inter_object.0.as_secs_f64();
-            let per_session = page_rate.min(object_rate) * span(w.start.0, w.stop.map(|s| s.0));
-            let field = if per_session < 1e5 {
-                "sessions"
-            } else if object_rate < page_rate {
-                "inter_object"
-            } else {
-                "inter_page"
-            };
-            let sessions = f64::from(w.sessions);
-            mem.charge(&format!("{path}.{field}"), sessions * (LIVE_FLOW_BYTES + (1.0 + per_session) * FLOW_ROW_BYTES))
-        }
-        // workload and incast: charged when added (scenario_workload.rs), where the
-        // hosts' link rates give the flows expected; the raw kinds hold one small state
-        // per source and a row per source
-        TrafficSpec::Workload(_)
-        | TrafficSpec::Incast(_)
-        | TrafficSpec::Cbr(_)
-        | TrafficSpec::OnOff(_)
-        | TrafficSpec::MbsProbe(_)
-        | TrafficSpec::SpAttack(_) => Ok(()),
-    }
-}
 
 #[cfg(test)]
 mod tests {

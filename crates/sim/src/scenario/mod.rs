@@ -13,20 +13,17 @@ pub mod fabric;
 pub mod links;
 pub mod output;
 pub mod queue;
-pub mod raw;
 pub mod recovery;
 pub mod registry;
 pub mod reorder;
-/// The RIO-PS pieces of the schema: rio/riops queues, edge classifiers, back_to_back and
-/// web traffic.
+/// The RIO-PS edge classifier's table.
 pub mod riops;
 pub mod schema;
 pub mod tcp;
 pub mod tcp_choices;
 pub mod topology;
+/// The traffic kinds' registry, one file per kind.
 pub mod traffic;
-/// The datacenter workloads (traffic/workload.rs, traffic/cdf.rs): workload and incast traffic.
-pub mod workload;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -162,7 +159,7 @@ impl Scenario {
         // network (workload, incast: the hosts' link rates) charge it as they are added
         sim.memory = mem;
         for (k, t) in self.traffic.iter().enumerate() {
-            traffic::add_traffic(&self.tcp, &mut sim, k, t, seed, self.duration.0)?;
+            t.build(&self.tcp, &mut sim, k, seed, self.duration.0)?;
         }
         self.check_ecn_marking(&sim)?;
         self.output.attach(&mut sim, self.duration.0)?;
@@ -211,7 +208,7 @@ impl Scenario {
     fn cost(&self) -> Result<MemoryEstimate, String> {
         let mut mem = MemoryEstimate::new(MemoryEstimate::budget_of(self.output.memory_budget.as_deref())?);
         for (k, t) in self.traffic.iter().enumerate() {
-            costs::charge_traffic(&mut mem, &format!("traffic[{k}]"), t, self.duration.0)?;
+            t.charge(&mut mem, &format!("traffic[{k}]"), self.duration.0)?;
         }
         Ok(mem)
     }

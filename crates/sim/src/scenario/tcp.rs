@@ -1,6 +1,7 @@
 //! `[tcp]` and a traffic entry's `tcp` table: every field optional, resolved over the
 //! scenario's table and then the defaults into `TcpParams`.
 
+use crate::core::check::int_range;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -484,9 +485,7 @@ impl TcpSpec {
             ack_batch: match self.ack_batch {
                 None => None,
                 Some(b) => {
-                    if b.pkts == 0 || b.pkts > 100_000 {
-                        return Err(format!("{path}.ack_batch.pkts: must be 1..100000 (got {})", b.pkts));
-                    }
+                    int_range(&format!("{path}.ack_batch"), "pkts", b.pkts.into(), 1, 100_000)?;
                     if b.timeout.0 == SimTime::ZERO || b.timeout.0 > SimTime::from_secs(10) {
                         return Err(format!(
                             "{path}.ack_batch.timeout: must be above 0 and at most 10s (got {}s)",

@@ -7,7 +7,8 @@
 //! and 10 short sources sending 100-packet flows back to back for about 500 s. The
 //! simulator calls [`BackToBack::on_flow_done`] from its flow-completion hook (sim.rs).
 
-use super::spec::FlowSpec;
+use super::spec::{FlowSource, FlowSpec};
+use crate::core::rng::Rng;
 use crate::core::time::SimTime;
 
 #[derive(Clone, Debug)]
@@ -44,6 +45,22 @@ impl BackToBack {
     /// The source's flow completed at `now`: open the next one at once.
     pub fn on_flow_done(&mut self, now: SimTime) -> Option<FlowSpec> {
         self.next_flow(now)
+    }
+}
+
+/// The first flow at `start`; each next one when the previous completes (no timed
+/// events after the first, no random draws).
+impl FlowSource for BackToBack {
+    fn first_arrival(&mut self, _rng: &mut Rng) -> Option<SimTime> {
+        BackToBack::first_arrival(self)
+    }
+
+    fn fire(&mut self, now: SimTime, _rng: &mut Rng) -> (Option<FlowSpec>, Option<SimTime>) {
+        (self.next_flow(now), None)
+    }
+
+    fn on_flow_done(&mut self, now: SimTime) -> Option<FlowSpec> {
+        BackToBack::on_flow_done(self, now)
     }
 }
 

@@ -14,7 +14,7 @@
 //! stream. Should a jitter carry a flow past the next round's start, that round's flow
 //! opens right after it (never earlier than the previous one).
 
-use super::spec::FlowSpec;
+use super::spec::{FlowSource, FlowSpec};
 use crate::core::rng::Rng;
 use crate::core::time::SimTime;
 
@@ -78,8 +78,10 @@ impl IncastServer {
         };
         SimTime(round_at.ns().saturating_add(j.ns())).max(self.last_open)
     }
+}
 
-    pub fn first_arrival(&mut self, rng: &mut Rng) -> Option<SimTime> {
+impl FlowSource for IncastServer {
+    fn first_arrival(&mut self, rng: &mut Rng) -> Option<SimTime> {
         let r = self.next_round()?;
         let t = self.open_time(r, rng);
         self.last_open = t;
@@ -87,7 +89,7 @@ impl IncastServer {
     }
 
     /// This server's response of the current round, at `now`, and the next one's time.
-    pub fn fire(&mut self, _now: SimTime, rng: &mut Rng) -> (Option<FlowSpec>, Option<SimTime>) {
+    fn fire(&mut self, _now: SimTime, rng: &mut Rng) -> (Option<FlowSpec>, Option<SimTime>) {
         self.round += 1;
         let next = self.next_round().map(|r| self.open_time(r, rng));
         if let Some(t) = next {

@@ -22,7 +22,7 @@
 
 use std::sync::Arc;
 
-use super::spec::FlowSpec;
+use super::spec::{FlowSource, FlowSpec};
 use crate::core::packet::NodeId;
 use crate::core::rng::Rng;
 use crate::core::time::SimTime;
@@ -144,20 +144,22 @@ impl WebSession {
         }
     }
 
-    pub fn first_arrival(&mut self, rng: &mut Rng) -> Option<SimTime> {
-        self.next_page = self.start + secs(rng.exponential(self.model.inter_page_s));
-        (self.next_page < self.stop).then_some(self.next_page)
-    }
-
     fn object(&mut self, rng: &mut Rng) -> FlowSpec {
         let m = &self.model;
         let size = rng.bounded_pareto(m.size_min, m.size_max, m.shape).ceil().max(1.0) as u64;
         self.objects += 1;
         FlowSpec { src: self.server, dst: self.client, params: self.params, cc: self.cc.clone(), size }
     }
+}
+
+impl FlowSource for WebSession {
+    fn first_arrival(&mut self, rng: &mut Rng) -> Option<SimTime> {
+        self.next_page = self.start + secs(rng.exponential(self.model.inter_page_s));
+        (self.next_page < self.stop).then_some(self.next_page)
+    }
 
     /// The session's event at `now`: the object to open and the next event time.
-    pub fn fire(&mut self, now: SimTime, rng: &mut Rng) -> (Option<FlowSpec>, Option<SimTime>) {
+    fn fire(&mut self, now: SimTime, rng: &mut Rng) -> (Option<FlowSpec>, Option<SimTime>) {
         let spec = if self.left > 0 && self.next_obj <= now {
             self.left -= 1;
             if self.left > 0 {

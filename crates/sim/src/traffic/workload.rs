@@ -23,7 +23,7 @@
 use std::sync::Arc;
 
 use super::cdf::FlowSizeCdf;
-use super::spec::FlowSpec;
+use super::spec::{FlowSource, FlowSpec};
 use crate::core::packet::NodeId;
 use crate::core::rng::Rng;
 use crate::core::time::SimTime;
@@ -92,14 +92,16 @@ impl WorkloadSource {
         let gap = SimTime::from_secs_f64(rng.exponential(1.0 / self.rate_per_s));
         SimTime(t.ns().saturating_add(gap.ns()))
     }
+}
 
-    pub fn first_arrival(&mut self, rng: &mut Rng) -> Option<SimTime> {
+impl FlowSource for WorkloadSource {
+    fn first_arrival(&mut self, rng: &mut Rng) -> Option<SimTime> {
         let t = self.after(self.start, rng);
         (t < self.stop).then_some(t)
     }
 
     /// The arrival at `now`: the flow to open and the next arrival time.
-    pub fn fire(&mut self, now: SimTime, rng: &mut Rng) -> (Option<FlowSpec>, Option<SimTime>) {
+    fn fire(&mut self, now: SimTime, rng: &mut Rng) -> (Option<FlowSpec>, Option<SimTime>) {
         let size = self.cdf.sample(rng);
         let dst = self.dest.draw(rng);
         let (params, cc) = match &self.short {

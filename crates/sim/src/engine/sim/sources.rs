@@ -32,6 +32,17 @@ impl Sim {
         }
     }
 
+    /// A flow generator `g` opened completed at `now`: a closed-loop source opens its
+    /// next one. Out of line: a generator's call is through its trait object, and the
+    /// per-ACK path that calls this (sim.rs) is the run's hottest.
+    #[inline(never)]
+    pub(super) fn generator_flow_done(&mut self, g: u32, now: crate::core::time::SimTime) {
+        if let Some(spec) = self.gens[g as usize].on_flow_done(now) {
+            self.open_generated(g, spec);
+        }
+    }
+
+    #[inline(never)]
     pub(super) fn generator_fire(&mut self, g: u32) {
         let now = self.now;
         let (spec, next) = self.gens[g as usize].fire(now);

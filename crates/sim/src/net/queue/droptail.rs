@@ -19,6 +19,7 @@
 
 use super::disc::{d_limit, QueueKind};
 use super::disc::{DropReason, QueueDisc, QueueState, Unit, Verdict};
+use crate::core::check::positive;
 use crate::core::packet::{flags, Packet};
 use crate::core::rng::Rng;
 use crate::core::time::BitsPerSec;
@@ -117,9 +118,7 @@ pub struct DropTailSpec {
 impl QueueKind for DropTailSpec {
     fn build(&self, _: &'static str, _: BitsPerSec, _: Rng, path: &str) -> Result<Box<dyn QueueDisc>, String> {
         let &DropTailSpec { limit, unit, ecn_threshold } = self;
-        if limit == 0 {
-            return Err(format!("{path}.limit: must be > 0"));
-        }
+        positive(path, "limit", limit)?;
         if let Some(k) = ecn_threshold {
             if k == 0 || k > limit {
                 return Err(format!("{path}.ecn_threshold: must be in 1..=limit ({limit}) (got {k})"));

@@ -6,6 +6,7 @@
 use super::disc::{d_limit, d_mean_pkt, d_p_max, d_true, d_w_q, max_th_warning, QueueKind};
 use super::disc::{DropReason, QueueDisc, QueueState, Unit, Verdict};
 use super::red::{red_action, red_start_idle, red_update_avg, RedAction, RedParams, RedVars};
+use crate::core::check::positive;
 use crate::core::packet::{flags, Packet};
 use crate::core::rng::Rng;
 use crate::core::time::BitsPerSec;
@@ -160,9 +161,7 @@ pub struct RedSpec {
 impl QueueKind for RedSpec {
     fn build(&self, _: &'static str, rate: BitsPerSec, rng: Rng, path: &str) -> Result<Box<dyn QueueDisc>, String> {
         let &RedSpec { limit, unit, min_th, max_th, p_max, w_q, gentle, wait, ecn, mean_pkt_size } = self;
-        if limit == 0 {
-            return Err(format!("{path}.limit: must be > 0"));
-        }
+        positive(path, "limit", limit)?;
         let params = RedParams {
             min_th,
             max_th,

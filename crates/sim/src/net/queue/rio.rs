@@ -35,6 +35,7 @@
 use super::disc::{max_th_warning, QueueKind};
 use super::disc::{DropReason, QueueDisc, QueueState, Unit, Verdict};
 use super::red::{red_action, red_start_idle, red_update_avg, RedAction, RedParams, RedVars};
+use crate::core::check::positive;
 use crate::core::packet::{flags, Packet};
 use crate::core::rng::Rng;
 use crate::core::time::BitsPerSec;
@@ -291,9 +292,7 @@ fn rio_aliases(s: &mut schemars::Schema) {
 
 impl QueueKind for RioSpec {
     fn build(&self, name: &'static str, rate: BitsPerSec, rng: Rng, path: &str) -> Result<Box<dyn QueueDisc>, String> {
-        if self.limit == 0 {
-            return Err(format!("{path}.limit: must be > 0"));
-        }
+        positive(path, "limit", self.limit)?;
         let class = |c: &RioClassSpec, field: &str| -> Result<RedParams, String> {
             let p = RedParams {
                 min_th: c.min_th,

@@ -15,6 +15,7 @@
 //!   ceil(df x sum outstanding), t_min, buffSize). These readings are ours; the paper
 //!   leaves the rules as ideas.
 
+use crate::core::check::unit_fraction;
 use std::collections::HashMap;
 
 use admission::{Admission, Config, Defences, DropReason as AdmDrop, PacketMeta, SpHeaderRepr, Verdict as AdmVerdict};
@@ -416,9 +417,7 @@ impl QueueKind for SuperpacketSpec {
                 ((sp.port_share * sp.max_pairs as f64).floor() as u32).max(1)
             },
         };
-        if !(sp.port_share > 0.0 && sp.port_share <= 1.0) {
-            return Err(format!("{path}.port_share: must be in (0, 1] (got {})", sp.port_share));
-        }
+        unit_fraction(path, "port_share", sp.port_share)?;
         // named by the scenario's fields (the library's are buff_size, epoch_ns)
         cfg.validate().map_err(|e| {
             use admission::ConfigError as E;

@@ -31,6 +31,7 @@
 //!
 //! Per-ACK cost: a few multiplications; the cube root is taken once per epoch.
 
+use crate::core::check::open_unit;
 use super::control::{CcState, CongestionControl, CongestionEvent};
 use crate::core::time::SimTime;
 use schemars::JsonSchema;
@@ -75,10 +76,7 @@ impl Params {
         if !(self.c.is_finite() && self.c > 0.0) {
             return Err(format!("{path}.c: must be a finite number > 0 (got {})", self.c));
         }
-        if !(self.beta > 0.0 && self.beta < 1.0) {
-            return Err(format!("{path}.beta: must be in (0, 1) (got {})", self.beta));
-        }
-        Ok(())
+        open_unit(path, "beta", self.beta)
     }
 
     pub fn build(&self) -> Cubic {

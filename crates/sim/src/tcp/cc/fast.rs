@@ -24,6 +24,7 @@
 //! Not here: ns-2's "window pacing" (an increase spread over the next period's ACKs) and
 //! its fast-expire retransmission; the increase is applied at once.
 
+use crate::core::check::unit_fraction;
 use super::control::{CcState, CongestionControl, CongestionEvent};
 use crate::core::time::SimTime;
 use schemars::JsonSchema;
@@ -58,9 +59,7 @@ impl Params {
         if !(self.alpha.is_finite() && self.alpha > 0.0 && self.alpha <= 1e6) {
             return Err(format!("{path}.alpha: must be a finite number in (0, 1000000] packets (got {})", self.alpha));
         }
-        if !(self.gamma > 0.0 && self.gamma <= 1.0) {
-            return Err(format!("{path}.gamma: must be in (0, 1] (got {})", self.gamma));
-        }
+        unit_fraction(path, "gamma", self.gamma)?;
         if !(self.mi_threshold.is_finite() && self.mi_threshold >= 0.0 && self.mi_threshold < 10.0) {
             return Err(format!("{path}.mi_threshold: must be in [0, 10) seconds (got {})", self.mi_threshold));
         }

@@ -29,6 +29,7 @@
 //!   FlightSize + 1) under NewReno), K is recomputed from cwnd ("recompute K whenever cwnd
 //!   changes by more than one layer").
 
+use crate::core::check::open_unit;
 use super::control::{CcState, CongestionControl, CongestionEvent};
 use crate::core::time::SimTime;
 use schemars::JsonSchema;
@@ -55,10 +56,7 @@ impl Params {
         if !(self.w_t.is_finite() && self.w_t >= 1.0) {
             return Err(format!("{path}.w_t: must be a finite number of segments >= 1 (got {})", self.w_t));
         }
-        if !(self.beta.is_finite() && self.beta > 0.0 && self.beta < 1.0) {
-            return Err(format!("{path}.beta: must be in (0, 1) (got {})", self.beta));
-        }
-        Ok(())
+        open_unit(path, "beta", self.beta)
     }
 
     pub fn build(&self) -> Ltcp {

@@ -25,6 +25,7 @@
 //! most 7/8 of a segment more otherwise. The same ssthresh on fast retransmit, ECN and RTO
 //! (Linux and ns-3 call ssthresh() on RTO too). Slow start is RFC 5681's, as in newreno.rs.
 
+use crate::core::check::open_unit;
 use super::control::{CcState, CongestionControl, CongestionEvent};
 use crate::core::time::SimTime;
 use schemars::JsonSchema;
@@ -84,10 +85,7 @@ impl Params {
                 return Err(format!("{path}.legacy_window: must be a finite number >= 0 (got {l})"));
             }
         }
-        if !(self.b.is_finite() && self.b > 0.0 && self.b < 1.0) {
-            return Err(format!("{path}.b: must be in (0, 1) (got {})", self.b));
-        }
-        Ok(())
+        open_unit(path, "b", self.b)
     }
 
     pub fn build(&self) -> Scalable {

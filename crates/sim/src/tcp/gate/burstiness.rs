@@ -68,6 +68,7 @@
 //! B_th = 10: n - u = 105 gives B = 5 (send); n - u = 111 gives B = 11, held until
 //! t' = (111 - 10) / 1000 = 0.101 s.
 
+use crate::core::check::int_range;
 use std::collections::VecDeque;
 
 use crate::core::time::SimTime;
@@ -134,9 +135,7 @@ pub struct BcParams {
 impl GateKind for BcParams {
     fn validate(&self, path: &str) -> Result<(), String> {
         let p = self;
-        if p.filter_rtts == 0 || p.filter_rtts > 10_000 {
-            return Err(format!("{path}.filter_rtts: must be 1..10000 (got {})", p.filter_rtts));
-        }
+        int_range(path, "filter_rtts", p.filter_rtts.into(), 1, 10_000)?;
         for (name, v) in [("headroom", p.headroom), ("ss_headroom", p.ss_headroom)] {
             if !(v.is_finite() && (1.0..=100.0).contains(&v)) {
                 return Err(format!("{path}.{name}: must be a finite number in 1..100 (got {v})"));

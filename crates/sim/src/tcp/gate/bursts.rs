@@ -7,6 +7,7 @@
 //! sender of Fig. 4b moved as bursts with proper gaps; section II: "choosing a proper burst
 //! size with a proper gap between bursts will effectively reduce packet loss".
 
+use crate::core::check::int_range;
 use crate::core::time::SimTime;
 use crate::core::units::Rate;
 use crate::tcp::sched::{GateView, SendGate};
@@ -36,10 +37,7 @@ impl std::fmt::Debug for BurstsParams {
 
 impl GateKind for BurstsParams {
     fn validate(&self, path: &str) -> Result<(), String> {
-        if self.burst_pkts == 0 || self.burst_pkts > 1_000_000 {
-            return Err(format!("{path}.burst_pkts: must be 1..1000000 (got {})", self.burst_pkts));
-        }
-        Ok(())
+        int_range(path, "burst_pkts", self.burst_pkts.into(), 1, 1_000_000)
     }
 
     fn build(&self, _: f64, _: Option<u64>, _: u32, _: u32) -> Box<dyn SendGate> {

@@ -42,6 +42,7 @@
 //!   for `hold_rtts`; if A is still below after the hold, balance: rate grows by
 //!   `balance_step` x C per SRTT (no decrease on loss) until A rises above it again.
 
+use crate::core::check::unit_fraction;
 use std::collections::VecDeque;
 
 use crate::core::time::SimTime;
@@ -95,9 +96,7 @@ impl GateKind for PdaParams {
             ("balance_step", p.balance_step),
             ("min_share", p.min_share),
         ] {
-            if !(v > 0.0 && v <= 1.0) {
-                return Err(format!("{path}.{name}: must be in (0, 1] (got {v})"));
-            }
+            unit_fraction(path, name, v)?;
         }
         if p.hold_rtts > 1000 {
             return Err(format!("{path}.hold_rtts: must be at most 1000 (got {})", p.hold_rtts));

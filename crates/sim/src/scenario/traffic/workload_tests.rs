@@ -1,9 +1,14 @@
-//! Tests of scenario_workload.rs (a child module, for the generators' state): the
-//! offered load of each bundled table through the schema, permutations, host patterns,
-//! link_rate, short_tcp, incast rounds and the one-line errors naming each field.
+//! Tests of the workload and incast kinds (a child module of workload.rs, for the
+//! generators' state): the offered load of each bundled table through the schema,
+//! permutations, host patterns, link_rate, short_tcp, incast rounds and the one-line
+//! errors naming each field.
 
+use crate::scenario::traffic::hosts::glob;
 use super::*;
+use crate::core::time::SimTime;
+use crate::engine::sim::Sim;
 use crate::scenario::Scenario;
+use crate::traffic::FlowSpec;
 
 /// A two-tier graph named like the leaf-spine fabric: hosts h{leaf}_{i} on leaf{leaf},
 /// leaves on spine0; host links at `host_rate` except h1_3's at 1 Gbps.
@@ -63,7 +68,7 @@ fn offered_load_matches_the_target_for_each_table() {
         let mut sim = build(&fabric("10Gbps", &format!("{}s", secs + 1), &traffic), 1).unwrap();
         assert_eq!(sim.gens.len(), 8);
         for (i, g) in sim.gens.iter().enumerate() {
-            let GenKind::Workload(w) = &g.kind else { panic!("generator {i}") };
+            let w = g.source_as::<WorkloadSource>().unwrap_or_else(|| panic!("generator {i}"));
             let want = if i == 7 { want_rate / 10.0 } else { want_rate };
             assert!((w.rate_per_s / want - 1.0).abs() < 1e-3, "{cdf} host {i}: {} flows/s", w.rate_per_s);
         }
@@ -111,7 +116,7 @@ fn hosts_short_tcp_and_link_rate_take_effect() {
     let rack: Vec<NodeId> = (0..4).map(|i| sim.net.node(&format!("h1_{i}")).unwrap()).collect();
     assert_eq!(sim.gens.len(), 4);
     for g in &sim.gens {
-        let GenKind::Workload(w) = &g.kind else { panic!() };
+        let w = g.source_as::<WorkloadSource>().unwrap();
         assert!((w.rate_per_s - 519.0).abs() < 0.1, "{}", w.rate_per_s);
     }
     let flows = arrivals(&mut sim);
@@ -221,7 +226,7 @@ fn schema_errors_name_the_field() {
     // a file of fractions is read (relative paths: from the current directory)
     let ok = wl("load = 0.5").replace("\"web_search\"", &format!("{{ file = {:?} }}", good.to_str().unwrap()));
     let sim = build(&fabric("10Gbps", "1s", &ok), 1).unwrap();
-    let GenKind::Workload(w) = &sim.gens[0].kind else { panic!() };
+    let w = sim.gens[0].source_as::<WorkloadSource>().unwrap();
     // half the flows at 1,000 B (the first point's mass), half uniform on [1,000,
     // 3,000]: 0.5 x 1,000 + 0.5 x 2,000
     assert_eq!(w.cdf.mean(), 1500.0);
