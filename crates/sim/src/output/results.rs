@@ -6,7 +6,8 @@ use crate::engine::flows::FlowRecord;
 use crate::engine::sim::Sim;
 use crate::net::mbs;
 use crate::net::queue::DropReason;
-use crate::traffic::raw::{RawKind, RawSource};
+use crate::traffic::mbs_probe::MbsProbe;
+use crate::traffic::raw::RawSource;
 
 #[derive(Clone, Debug)]
 pub enum Column {
@@ -390,7 +391,7 @@ fn raw_tables(sim: &Sim) -> (Table, Table, Vec<serde_json::Value>) {
     let mut tr = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut probes = Vec::new();
     for (i, s) in ss.iter().enumerate() {
-        let RawKind::Probe(p) = &s.kind else { continue };
+        let Some(p) = s.kind.as_any().downcast_ref::<MbsProbe>() else { continue };
         for r in &p.records {
             tr.0.push(s.traffic.clone());
             tr.1.push(r.t.as_secs_f64());

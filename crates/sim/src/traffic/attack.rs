@@ -26,6 +26,8 @@ use crate::core::packet::{NodeId, SpHdr};
 use crate::core::rng::Rng;
 use crate::core::time::SimTime;
 
+use super::raw::{PacketSource, RawPkt};
+
 /// Which attack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AttackMode {
@@ -201,6 +203,31 @@ impl Attacker {
     fn new_first(&mut self) -> SpHdr {
         self.next_sid = self.next_sid.wrapping_add(1);
         SpHdr { sid: self.next_sid, len: self.len, first: true }
+    }
+}
+
+/// As a non-TCP source: every packet claims the source address and super-packet header
+/// the attack chose; its long-run rate is `rate_pps` packets of `pkt_bytes`.
+impl PacketSource for Attacker {
+    fn name(&self) -> &'static str {
+        "sp_attack"
+    }
+
+    fn mean_rate_bps(&self) -> f64 {
+        self.rate_pps * self.pkt_bytes as f64 * 8.0
+    }
+
+    fn first(&mut self, _rng: &mut Rng) -> Option<SimTime> {
+        Attacker::first(self)
+    }
+
+    fn fire(&mut self, _now: SimTime, sent: u64, rng: &mut Rng) -> (Option<RawPkt>, Option<SimTime>) {
+        let (ap, next) = Attacker::fire(self, rng);
+        (Some(RawPkt { train: 0, seq: sent, bytes: self.pkt_bytes, claimed_src: Some(ap.src), sp: Some(ap.sp) }), next)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 

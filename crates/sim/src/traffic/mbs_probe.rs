@@ -23,6 +23,8 @@
 //! r_out = (received - 1) x s x 8 / (last arrival - first arrival), arrival times as
 //! the receiver stamped them (netest's receiver-side dispersion).
 
+use super::raw::{PacketSource, RawPkt};
+use crate::core::rng::Rng;
 use crate::core::time::SimTime;
 use crate::net::mbs;
 
@@ -342,5 +344,46 @@ impl MbsProbe {
         self.result.abw_bps = self.abw_est;
         self.phase = Phase::Done;
         self.next_train_at = None;
+    }
+}
+
+/// As a non-TCP source: its packets are the trains' (train id, index), each reported back
+/// by the receiver; it uses no randomness and counts as no cross traffic.
+impl PacketSource for MbsProbe {
+    fn name(&self) -> &'static str {
+        "mbs_probe"
+    }
+
+    fn mean_rate_bps(&self) -> f64 {
+        0.0
+    }
+
+    fn first(&mut self, _rng: &mut Rng) -> Option<SimTime> {
+        self.next_wake()
+    }
+
+    fn fire(&mut self, now: SimTime, _sent: u64, _rng: &mut Rng) -> (Option<RawPkt>, Option<SimTime>) {
+        let k = MbsProbe::fire(self, now);
+        let pkt = k.map(|(train, idx)| RawPkt {
+            train: train as u64,
+            seq: idx as u64,
+            bytes: self.p.pkt_bytes,
+            claimed_src: None,
+            sp: None,
+        });
+        (pkt, self.next_wake())
+    }
+
+    fn wants_reports(&self) -> bool {
+        true
+    }
+
+    fn on_report(&mut self, train: u64, arrived: SimTime, sent: SimTime, now: SimTime) -> Option<SimTime> {
+        MbsProbe::on_report(self, train as u32, arrived, sent, now);
+        self.next_wake()
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }

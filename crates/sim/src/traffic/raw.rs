@@ -14,8 +14,7 @@
 //! them per link like any packet and per source here (sent = delivered + dropped + in
 //! the network, checked by `Sim::check_conservation`).
 
-use super::mbs_probe::MbsProbe;
-use crate::core::packet::{NodeId, RouteId};
+use crate::core::packet::{NodeId, RouteId, SpHdr};
 use crate::core::rng::Rng;
 use crate::core::time::SimTime;
 
@@ -118,12 +117,69 @@ impl Stream {
     }
 }
 
-/// What a raw source is.
-pub enum RawKind {
-    Stream(Stream),
-    Probe(Box<MbsProbe>),
-    /// An attacker on the super-packet router's state (attack.rs).
-    Attack(Box<super::attack::Attacker>),
+/// A packet a raw source sends now: its train and index (the `ack` and `seq` fields; a
+/// probe's reports name them), its wire bytes, the source address it claims (an
+/// attacker's spoofed one; None: its own) and its super-packet header, if any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RawPkt {
+    pub train: u64,
+    pub seq: u64,
+    pub bytes: u32,
+    pub claimed_src: Option<NodeId>,
+    pub sp: Option<SpHdr>,
+}
+
+/// What a non-TCP source does: one implementation per behaviour (a stream here, the MBS
+/// probe in mbs_probe.rs, the attacker in attack.rs). The engine (engine/sim/sources.rs)
+/// calls it at the times it asks for and builds, counts and delivers its packets.
+pub trait PacketSource {
+    /// Its name in the sources table ("cbr", "onoff", "mbs_probe", "sp_attack").
+    fn name(&self) -> &'static str;
+    /// Long-run mean rate as cross traffic, bits/s (what the MBS fluid model counts).
+    fn mean_rate_bps(&self) -> f64;
+    /// The time of its first event, if any.
+    fn first(&mut self, rng: &mut Rng) -> Option<SimTime>;
+    /// At an event time: the packet that leaves now, if any (`sent`: the source's packets
+    /// sent so far), and the time of its next event.
+    fn fire(&mut self, now: SimTime, sent: u64, rng: &mut Rng) -> (Option<RawPkt>, Option<SimTime>);
+    /// Whether the receiver reports each packet back to it (40 B, on the reverse route).
+    fn wants_reports(&self) -> bool {
+        false
+    }
+    /// A report came back at `now` for packet (`train`, `seq`) that reached the receiver
+    /// at `arrived` and had left at `sent`; returns when the source next needs to act.
+    fn on_report(&mut self, _train: u64, _arrived: SimTime, _sent: SimTime, _now: SimTime) -> Option<SimTime> {
+        None
+    }
+    /// The source itself, for the results tables of a kind that has its own (the probe's).
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+impl PacketSource for Stream {
+    fn name(&self) -> &'static str {
+        if self.on_off.is_some() {
+            "onoff"
+        } else {
+            "cbr"
+        }
+    }
+
+    fn mean_rate_bps(&self) -> f64 {
+        Stream::mean_rate_bps(self)
+    }
+
+    fn first(&mut self, rng: &mut Rng) -> Option<SimTime> {
+        Stream::first(self, rng)
+    }
+
+    fn fire(&mut self, now: SimTime, sent: u64, rng: &mut Rng) -> (Option<RawPkt>, Option<SimTime>) {
+        let (send, next) = Stream::fire(self, now, rng);
+        (send.then_some(RawPkt { train: 0, seq: sent, bytes: self.pkt_bytes, claimed_src: None, sp: None }), next)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }
 
 /// Per-source counters.
@@ -149,7 +205,7 @@ pub struct RawSource {
     pub fwd: RouteId,
     /// The receiver's reports travel back on this route.
     pub rev: RouteId,
-    pub kind: RawKind,
+    pub kind: Box<dyn PacketSource>,
     pub rng: Rng,
     pub stats: RawStats,
     /// The time of the source's pending event (stale events are skipped, as flow timers).
@@ -158,21 +214,12 @@ pub struct RawSource {
 
 impl RawSource {
     pub fn kind_name(&self) -> &'static str {
-        match &self.kind {
-            RawKind::Stream(s) if s.on_off.is_some() => "onoff",
-            RawKind::Stream(_) => "cbr",
-            RawKind::Probe(_) => "mbs_probe",
-            RawKind::Attack(_) => "sp_attack",
-        }
+        self.kind.name()
     }
 
     /// Long-run mean rate as cross traffic (a probe counts as none).
     pub fn mean_rate_bps(&self) -> f64 {
-        match &self.kind {
-            RawKind::Stream(s) => s.mean_rate_bps(),
-            RawKind::Probe(_) => 0.0,
-            RawKind::Attack(a) => a.rate_pps * a.pkt_bytes as f64 * 8.0,
-        }
+        self.kind.mean_rate_bps()
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::{Ev, Sim};
 use crate::core::packet::{flags, Packet};
-use crate::traffic::raw::{RawKind, RawSource};
+use crate::traffic::raw::{RawPkt, RawSource};
 use crate::traffic::Generator;
 
 impl Sim {
@@ -19,11 +19,7 @@ impl Sim {
 
     /// Adds a non-TCP source; its first event is its own (`Stream::first`, a probe's start).
     pub fn add_source(&mut self, mut s: RawSource) {
-        let first = match &mut s.kind {
-            RawKind::Stream(st) => st.first(&mut s.rng),
-            RawKind::Probe(p) => p.next_wake(),
-            RawKind::Attack(a) => a.first(),
-        };
+        let first = s.kind.first(&mut s.rng);
         let id = self.sources.len() as u32;
         s.wake_at = first;
         self.sources.push(s);
@@ -61,30 +57,12 @@ impl Sim {
         if src.wake_at != Some(now) {
             return; // superseded
         }
-        src.wake_at = None;
-        let mut forged = None;
-        let pkt = match &mut src.kind {
-            RawKind::Stream(st) => {
-                let (send, next) = st.fire(now, &mut src.rng);
-                src.wake_at = next;
-                send.then_some((0, src.stats.pkts_sent, st.pkt_bytes))
-            }
-            RawKind::Probe(p) => {
-                let k = p.fire(now);
-                src.wake_at = p.next_wake();
-                k.map(|(train, idx)| (train as u64, idx as u64, p.p.pkt_bytes))
-            }
-            RawKind::Attack(a) => {
-                let (ap, next) = a.fire(&mut src.rng);
-                src.wake_at = next;
-                forged = Some(ap);
-                Some((0, src.stats.pkts_sent, a.pkt_bytes))
-            }
-        };
+        let (pkt, next) = src.kind.fire(now, src.stats.pkts_sent, &mut src.rng);
+        src.wake_at = next;
         if let Some(t) = src.wake_at {
             self.events.push(t.ns(), Ev::Source(s));
         }
-        if let Some((train, seq, size)) = pkt {
+        if let Some(RawPkt { train, seq, bytes: size, claimed_src, sp }) = pkt {
             let src = &mut self.sources[s as usize];
             src.stats.pkts_sent += 1;
             src.stats.bytes_sent += size as u64;
@@ -101,11 +79,11 @@ impl Sim {
                 flags: flags::RAW,
                 ..Packet::default()
             };
-            if let Some(ap) = forged {
+            if let Some(a) = claimed_src {
                 // an attacker claims any source address (routing uses the route)
-                p.src = ap.src;
-                p.sp = Some(ap.sp);
+                p.src = a;
             }
+            p.sp = sp;
             self.inject(p);
         }
     }
@@ -119,9 +97,9 @@ impl Sim {
         let src = &mut self.sources[s as usize];
         if pkt.has(flags::ACK) {
             src.stats.replies_delivered += 1;
-            if let RawKind::Probe(p) = &mut src.kind {
-                p.on_report(pkt.ack as u32, pkt.ts, pkt.ts_echo, now);
-                if let Some(w) = p.next_wake().filter(|&w| Some(w) != src.wake_at) {
+            if src.kind.wants_reports() {
+                let wake = src.kind.on_report(pkt.ack, pkt.ts, pkt.ts_echo, now);
+                if let Some(w) = wake.filter(|&w| Some(w) != src.wake_at) {
                     src.wake_at = Some(w);
                     self.events.push(w.max(now).ns(), Ev::Source(s));
                 }
@@ -130,7 +108,7 @@ impl Sim {
         }
         src.stats.pkts_delivered += 1;
         src.stats.bytes_delivered += pkt.size as u64;
-        if let RawKind::Probe(_) = src.kind {
+        if src.kind.wants_reports() {
             src.stats.replies_sent += 1;
             let r = Packet {
                 seq: pkt.seq,

@@ -8,7 +8,7 @@ use super::kind::{TrafficCtx, TrafficKind};
 use super::raw::{add_sources, check_bytes, check_stream, d_pkt_bytes, stop_of};
 use crate::scenario::common::{Dur, Rate};
 use crate::scenario::tcp::TcpSpec;
-use crate::traffic::raw::{RawKind, Stream};
+use crate::traffic::raw::Stream;
 
 /// A constant-bit-rate source: `rate` in packets of `packet_bytes` wire bytes.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
@@ -50,7 +50,7 @@ impl TrafficKind for CbrSpec {
         add_sources(ctx, &self.from, &self.to, self.count, |ctx, _, _, _| {
             self.validate(&ctx.path)?;
             let stop = stop_of(self.stop, ctx.end);
-            Ok(RawKind::Stream(Stream::new(self.rate.0 .0 as f64, self.packet_bytes, None, self.start.0, stop)))
+            Ok(Box::new(Stream::new(self.rate.0 .0 as f64, self.packet_bytes, None, self.start.0, stop)))
         })
     }
 }

@@ -10,7 +10,6 @@ use crate::core::check::{int_range, open_unit, positive};
 use crate::scenario::common::Dur;
 use crate::scenario::tcp::TcpSpec;
 use crate::traffic::mbs_probe::{MbsProbe, ProbeParams};
-use crate::traffic::raw::RawKind;
 
 /// The MBS probe (traffic/mbs_probe.rs has the procedure and the defaults).
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
@@ -123,7 +122,7 @@ impl TrafficKind for MbsProbeSpec {
         add_sources(ctx, &self.from, &self.to, 1, |ctx, _, _, fwd| {
             self.validate(&ctx.path)?;
             let line = ctx.first_link_rate(fwd);
-            Ok(RawKind::Probe(Box::new(MbsProbe::new(self.params(), line))))
+            Ok(Box::new(MbsProbe::new(self.params(), line)))
         })
     }
 }

@@ -9,7 +9,7 @@ use super::raw::{add_sources, check_bytes, check_stream, d_pkt_bytes, stop_of};
 use crate::core::check::positive;
 use crate::scenario::common::{Dur, Rate};
 use crate::scenario::tcp::TcpSpec;
-use crate::traffic::raw::{Periods, RawKind, Stream};
+use crate::traffic::raw::{Periods, Stream};
 
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -74,7 +74,7 @@ impl TrafficKind for OnOffSpec {
             };
             let p = Some((self.on_time.0, self.off_time.0, how));
             let stop = stop_of(self.stop, ctx.end);
-            Ok(RawKind::Stream(Stream::new(self.rate.0 .0 as f64, self.packet_bytes, p, self.start.0, stop)))
+            Ok(Box::new(Stream::new(self.rate.0 .0 as f64, self.packet_bytes, p, self.start.0, stop)))
         })
     }
 }

@@ -6,7 +6,7 @@ use super::kind::{each_pair, TrafficCtx};
 use crate::core::packet::{NodeId, RouteId};
 use crate::core::time::SimTime;
 use crate::scenario::common::{Dur, Rate};
-use crate::traffic::raw::{RawKind, RawSource};
+use crate::traffic::raw::{PacketSource, RawSource};
 
 /// The fastest non-TCP source, packets a second (an attacker's `rate_pps` bound too):
 /// each packet is an event, so a faster one piles events up faster than any run ends.
@@ -24,7 +24,7 @@ pub fn add_sources(
     from: &str,
     to: &str,
     count: u32,
-    mut make: impl FnMut(&mut TrafficCtx, NodeId, NodeId, RouteId) -> Result<RawKind, String>,
+    mut make: impl FnMut(&mut TrafficCtx, NodeId, NodeId, RouteId) -> Result<Box<dyn PacketSource>, String>,
 ) -> Result<(), String> {
     each_pair(ctx, from, to, count, |ctx, i, src, dst| {
         let path = ctx.path.clone();

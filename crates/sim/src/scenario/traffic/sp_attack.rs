@@ -10,7 +10,6 @@ use crate::core::check::{int_range, positive};
 use crate::scenario::common::Dur;
 use crate::scenario::tcp::TcpSpec;
 use crate::traffic::attack::{AttackMode, Attacker};
-use crate::traffic::raw::RawKind;
 
 /// An attacker (traffic/attack.rs; the attacks of Li, UCB/EECS-2013-83, section 3.1): `attack` is
 /// `spoof_flood`, `bloom_pollution`, `outstanding_drain` or `epoch_sync`.
@@ -122,7 +121,7 @@ impl TrafficKind for SpAttackSpec {
             if c.aim_slots > 0 {
                 a.aim(c.aim_slots, c.aim_per_victim as usize);
             }
-            Ok(RawKind::Attack(Box::new(a)))
+            Ok(Box::new(a))
         })
     }
 }
