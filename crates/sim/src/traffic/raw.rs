@@ -131,8 +131,9 @@ pub struct RawPkt {
 
 /// What a non-TCP source does: one implementation per behaviour (a stream here, the MBS
 /// probe in mbs_probe.rs, the attacker in attack.rs). The engine (engine/sim/sources.rs)
-/// calls it at the times it asks for and builds, counts and delivers its packets.
-pub trait PacketSource {
+/// calls it at the times it asks for and builds, counts and delivers its packets; `Send`,
+/// as the simulation moves between threads (the Python extension releases the GIL).
+pub trait PacketSource: Send {
     /// Its name in the sources table ("cbr", "onoff", "mbs_probe", "sp_attack").
     fn name(&self) -> &'static str;
     /// Long-run mean rate as cross traffic, bits/s (what the MBS fluid model counts).
