@@ -312,26 +312,7 @@ impl Sim {
             Ev::Monitor => self.monitor_fire(),
             Ev::NicWake(l) => self.nic_wake(l),
             Ev::FlowSample => self.flow_sample_fire(),
-            Ev::Sample => {
-                for &l in &self.sample_links {
-                    self.net.links[l as usize].advance(self.now, &self.slab);
-                    let link = &self.net.links[l as usize];
-                    let (q, st) = (link.q, &link.stats);
-                    self.samples.push(QueueSample {
-                        t: self.now,
-                        link: l,
-                        pkts: q.pkts,
-                        bytes: q.bytes,
-                        arrivals: st.arrivals,
-                        drops: st.total_drops(),
-                        refusals: st.refusals,
-                        marks: st.marks,
-                        bytes_delivered: st.bytes_delivered,
-                    });
-                }
-                let next = self.now + self.sample_interval;
-                self.events.push(next.ns(), Ev::Sample);
-            }
+            Ev::Sample => self.queue_sample_fire(),
         }
     }
 

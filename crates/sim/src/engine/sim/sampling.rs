@@ -1,7 +1,7 @@
 //! What the run records as it goes: per-flow series, queue series of chosen links, and
 //! the high-frequency monitor of one link (engine/monitor.rs).
 
-use super::{Ev, FlowSample, Sim};
+use super::{Ev, FlowSample, QueueSample, Sim};
 use crate::core::packet::LinkId;
 use crate::core::time::SimTime;
 use crate::engine::monitor::{window_queue_bits, FluidFlow, Monitor, MonitorRow};
@@ -75,6 +75,30 @@ impl Sim {
         self.sample_links = links;
         self.sample_interval = interval;
         self.events.push(self.now.ns(), Ev::Sample);
+    }
+
+    /// One row of every sampled link's queue series (`Ev::Sample`); out of line, as the
+    /// other samplers, to keep the event loop's hot arms tight.
+    #[inline(never)]
+    pub(super) fn queue_sample_fire(&mut self) {
+        for &l in &self.sample_links {
+            self.net.links[l as usize].advance(self.now, &self.slab);
+            let link = &self.net.links[l as usize];
+            let (q, st) = (link.q, &link.stats);
+            self.samples.push(QueueSample {
+                t: self.now,
+                link: l,
+                pkts: q.pkts,
+                bytes: q.bytes,
+                arrivals: st.arrivals,
+                drops: st.total_drops(),
+                refusals: st.refusals,
+                marks: st.marks,
+                bytes_delivered: st.bytes_delivered,
+            });
+        }
+        let next = self.now + self.sample_interval;
+        self.events.push(next.ns(), Ev::Sample);
     }
 
     /// One row of every flow's series (`Ev::FlowSample`).

@@ -51,6 +51,7 @@ impl Sim {
     }
 
     /// A source's event: a packet time (stream, probe train) or a probe's decision.
+    #[inline(never)]
     pub(super) fn source_fire(&mut self, s: u32) {
         let now = self.now;
         let src = &mut self.sources[s as usize];
