@@ -47,6 +47,10 @@ def cmd_emulate(a: argparse.Namespace) -> int:
         return checks.fail(f"{a.file}: {e}")
     if not plan.flows:
         return checks.fail(f"{a.file}: traffic: no flow starts within the duration")
+    try:
+        emu.router_env()
+    except emu.Refused as e:
+        return checks.fail(f"emulate: {e}")
     if why := emu.unavailable():
         return checks.fail(f"emulate: {why}")
     binary = emu.router_binary()
@@ -64,6 +68,8 @@ def cmd_emulate(a: argparse.Namespace) -> int:
             return 1
     try:
         res = emu.emulate(plan, binary, scenario_text=text, progress=True)
+    except emu.Refused as e:
+        return checks.fail(f"emulate: {e}")
     except emu.TestbedError as e:
         print(f"superpacket: emulate: {e}", file=sys.stderr)
         return 1
