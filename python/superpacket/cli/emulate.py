@@ -34,15 +34,15 @@ def cmd_emulate(a: argparse.Namespace) -> int:
     a.file = packaged.resolve(a.file)
     try:
         text = _toml.read_scenario_file(a.file)
-        _core.validate(text)
+        sc = _toml.loads(text)
     except FileNotFoundError as e:
         return checks.fail(f"{a.file}: {e}")
     except (ScenarioError, OSError, UnicodeDecodeError) as e:
         return checks.fail(f"{a.file}: {e}")
     from superpacket import emulate as emu
 
-    try:
-        plan = emu.make_plan(_toml.loads(text))
+    try:  # the simulator's check of the file first, then the emulator's own
+        plan = emu.make_plan(sc, text)
     except emu.Refused as e:
         return checks.fail(f"{a.file}: {e}")
     if not plan.flows:

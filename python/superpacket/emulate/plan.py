@@ -252,23 +252,51 @@ def _expand(pattern: str, i: int) -> str:
     return pattern.replace("{i}", str(i))
 
 
-def _simulator_check(sc: Any) -> None:
+def _sizes(sc: dict[str, Any]) -> None:
+    """The emulator's bounds on what makes a run large (hosts, flows), checked before the
+    simulator builds the scenario to check it: with a raised `memory_budget` the
+    simulator would build a billion flows first (and hold them) only to be refused here."""
+    topo = sc.get("topology")
+    if isinstance(topo, dict):
+        if topo.get("kind") != "dumbbell" and isinstance(topo.get("kind"), str):
+            raise Refused(f"topology.kind: {topo['kind']!r} is not supported by the emulator yet (dumbbell only)")
+        pairs = topo.get("pairs")
+        if isinstance(pairs, int) and not isinstance(pairs, bool) and pairs > MAX_PAIRS:
+            raise Refused(f"topology.pairs: at most {MAX_PAIRS} in the emulator")
+    traffic = sc.get("traffic")
+    if isinstance(traffic, list):
+        total = 0
+        for n, t in enumerate(traffic):
+            count = t.get("count", 1) if isinstance(t, dict) else 1
+            total += count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 0
+            if total > MAX_FLOWS:
+                raise Refused(f"traffic[{n}].count: at most {MAX_FLOWS} flows in all in the emulator (each is a "
+                              f"thread and a socket of its sender's generator)")
+
+
+def _simulator_check(sc: Any, text: str | None) -> None:
     """The simulator's own parser first (one schema, one set of units): its refusal, the
-    same line `superpacket run` prints, is the emulator's."""
+    same line `superpacket run` prints, is the emulator's. `text`: the scenario's TOML,
+    when it came from a file (the simulator's lines then name the file's line)."""
     from superpacket import _core, _toml
 
     if not isinstance(sc, dict):
         raise Refused(f"scenario: a table of fields (a dict), not {type(sc).__name__}")
+    _sizes(sc)
     try:
-        _core.validate(_toml.scenario_json(sc), "json")
+        if text is None:
+            _core.validate(_toml.scenario_json(sc), "json")
+        else:
+            _core.validate(text)
     except _core.ScenarioError as e:
         raise Refused(" ".join(str(e).split())) from None
 
 
-def make_plan(sc: dict[str, Any]) -> Plan:
-    """The plan of a scenario, or Refused naming the first field the simulator or the
-    emulator cannot honour; nothing is created here."""
-    _simulator_check(sc)
+def make_plan(sc: dict[str, Any], text: str | None = None) -> Plan:
+    """The plan of a scenario (`text`: the TOML it was read from, if any), or Refused
+    naming the first field the simulator or the emulator cannot honour; nothing is
+    created here."""
+    _simulator_check(sc, text)
     _only(sc, {"name", "description", "duration", "seed", "topology", "tcp", "traffic", "output"}, "")
     duration_ns = parse_duration_ns(sc["duration"], "duration")
     duration = duration_ns / 1e9
@@ -338,8 +366,9 @@ def make_plan(sc: dict[str, Any]) -> Plan:
             src, dst = _expand(t["from"], i), _expand(t["to"], i)
             for key, h in (("from", src), ("to", dst)):
                 if h not in side:
-                    raise Refused(f"{where}.{key}: {h!r} is not a host of the emulated dumbbell (s0..s{pairs - 1}, "
-                                  f"d0..d{pairs - 1}): the routers R1 and R2 are the router process, which runs no TCP")
+                    raise Refused(f"{where}.{key}: {h!r} is not a host of the emulated dumbbell (its hosts are "
+                                  f"s0..s{pairs - 1} and d0..d{pairs - 1}; R1 and R2 are the router process, which "
+                                  f"runs no TCP)")
             at = start + every * i + (rng.uniform(0, jitter) if jitter > 0 else 0.0)
             if at >= duration:
                 continue
