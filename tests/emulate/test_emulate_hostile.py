@@ -287,6 +287,18 @@ def test_sampled_series_are_bounded_in_rows(tmp_path):
     assert MAX_SERIES_ROWS == 10**6
 
 
+def test_sample_queues_as_the_simulator_reads_them():
+    """Class 10: "all" among link names was refused ("no link 'all'") though the
+    simulator takes it as every link, and a link named twice was sampled twice (doubled
+    rows; the router now refuses a link twice in its configuration)."""
+    sc = base()
+    sc["output"]["sample_queues"] = ["R1->R2", "R1->R2"]
+    assert make_plan(sc).sample_queues == ["R1->R2"]
+    sc["output"]["sample_queues"] = ["R1->R2", "all"]
+    p = make_plan(sc)
+    assert sorted(p.sample_queues) == sorted(lk.name for lk in p.links)
+
+
 @pytest.mark.parametrize(("var", "value"), [("SUPERPACKET_EMU_SPIN_NS", "abc"),
                                             ("SUPERPACKET_EMU_SPIN_NS", "99999999999999999999999"),
                                             ("SUPERPACKET_EMU_RT_PRIORITY", "1_0"),
@@ -299,7 +311,7 @@ def test_router_settings_in_the_environment_are_read_before_anything_exists(tmp_
 
 
 @pytest.mark.parametrize("case", ["missing", "folder", "dev-zero", "syntax", "not-utf8", "empty", "out-is-a-file",
-                                  "out-under-a-file", "compare-out-under-a-file"])
+                                  "out-under-a-file", "compare-out-under-a-file", "out-in-proc"])
 def test_files_and_folders(tmp_path, case):
     """The file classes (they held before; kept so they go on holding)."""
     ok = write(tmp_path, "ok", base())
@@ -319,6 +331,9 @@ def test_files_and_folders(tmp_path, case):
         "out-is-a-file": ([str(ok), "--out", str(afile)], "--out"),
         "out-under-a-file": ([str(ok), "--out", str(afile / "sub")], "--out"),
         "compare-out-under-a-file": ([str(ok), "--compare", "--out", str(afile / "sub")], "--out"),
+        # root may write anywhere by access(2), and /proc takes no folder: it failed
+        # only after the whole run (a folder is now made and removed first)
+        "out-in-proc": ([str(ok), "--out", "/proc/superpacket-out"], "--out"),
     }[case]
     refused(tmp_path / "run", args, field)
     assert afile.read_text() == "x"

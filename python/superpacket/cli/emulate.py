@@ -25,11 +25,29 @@ def add_parser(sub: Any) -> None:
     e.set_defaults(fn=cmd_emulate)
 
 
+def _out_writable(path: str) -> str | None:
+    """Whether a folder can be made where --out goes, by making one (hidden, removed at
+    once): the emulation runs as root, for whom access(2) grants every write, so `--out
+    /proc/x` passed checks.out_dir and failed only after the whole run."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    q = Path(path).absolute()
+    while not q.exists():
+        q = q.parent
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".superpacket-probe-", dir=q))
+    except OSError as e:
+        return f"--out {path}: not writable ({q}: {e.strerror or e})"
+    return None
+
+
 def cmd_emulate(a: argparse.Namespace) -> int:
     from superpacket import _core, _toml, packaged
     from superpacket._core import ScenarioError
 
-    if bad := checks.out_dir(a.out) if a.out else None:
+    if bad := (checks.out_dir(a.out) or _out_writable(a.out)) if a.out else None:
         return checks.fail(bad)
     a.file = packaged.resolve(a.file)
     try:

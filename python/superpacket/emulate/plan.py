@@ -386,8 +386,9 @@ def make_plan(sc: dict[str, Any], text: str | None = None) -> Plan:
     out = sc.get("output", {})
     _only(out, {"sample_queues", "sample_interval", "sample_flows", "memory_budget"}, "output.")
     sq = list(out.get("sample_queues", []))
-    if sq == ["all"]:
+    if "all" in sq:  # as the simulator: "all" among names is every link
         sq = [lk.name for lk in links]
+    sq = list(dict.fromkeys(sq))  # a link named twice is sampled once, as by the simulator
     for q in sq:
         if q not in idx:
             raise Refused(f"output.sample_queues: no link {q!r} in the emulated dumbbell")
