@@ -450,6 +450,23 @@ def test_values_past_the_run_end_with_the_run(tmp_path, over):
         assert flows["bytes_received"].sum() > 0
 
 
+@needs_netns
+def test_a_router_path_with_a_space_or_semicolon(tmp_path):
+    """Class 11: the router's path ($SUPERPACKET_EMU) went unquoted into the shell
+    scripts that set up each namespace: a space broke the set-up (exit 1 after the
+    namespaces were made), and a ";" would have run the rest of the path as a command."""
+    import shutil
+
+    d = tmp_path / "dir with; space"
+    d.mkdir()
+    exe = d / "superpacket-emu"
+    shutil.copy(router_binary(), exe)
+    p = subprocess.run([*EMULATE, str(write(tmp_path, "ok", base()))], capture_output=True, text=True, check=False,
+                       timeout=60, env={**os.environ, "SUPERPACKET_EMU": str(exe)})
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert left_of(tag_of(p.stderr.splitlines()[0])) == []
+
+
 # ---- part 2: the property, over the emulator's fields -----------------------------------------
 
 INTS = [0, 1, -1, 2, 16, 17, 117, 256, 257, 2**31 - 1, 2**32, 2**53 + 1, 2**63 - 1, 2**64 - 1, -(2**63)]
