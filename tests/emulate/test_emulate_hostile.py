@@ -311,7 +311,8 @@ def test_router_settings_in_the_environment_are_read_before_anything_exists(tmp_
 
 
 @pytest.mark.parametrize("case", ["missing", "folder", "dev-zero", "syntax", "not-utf8", "empty", "out-is-a-file",
-                                  "out-under-a-file", "compare-out-under-a-file", "out-in-proc"])
+                                  "out-under-a-file", "compare-out-under-a-file", "out-in-proc",
+                                  "out-holds-a-folder-named-flows.parquet", "compare-out-holds-a-file-named-simulated"])
 def test_files_and_folders(tmp_path, case):
     """The file classes (they held before; kept so they go on holding)."""
     ok = write(tmp_path, "ok", base())
@@ -334,7 +335,19 @@ def test_files_and_folders(tmp_path, case):
         # root may write anywhere by access(2), and /proc takes no folder: it failed
         # only after the whole run (a folder is now made and removed first)
         "out-in-proc": ([str(ok), "--out", "/proc/superpacket-out"], "--out"),
+        # what the run writes into an existing --out must be free for it: found after
+        # the run, a failed write lost the results
+        "out-holds-a-folder-named-flows.parquet": ([str(ok), "--out", str(tmp_path / "full")], "flows.parquet"),
+        "compare-out-holds-a-file-named-simulated": ([str(ok), "--compare", "--out", str(tmp_path / "full")],
+                                                     "simulated"),
     }[case]
+    if case.endswith(("flows.parquet", "simulated")):
+        full = tmp_path / "full"
+        full.mkdir()
+        if "flows" in case:
+            (full / "flows.parquet").mkdir()
+        else:
+            (full / "simulated").write_text("mine")
     refused(tmp_path / "run", args, field)
     assert afile.read_text() == "x"
 

@@ -43,11 +43,30 @@ def _out_writable(path: str) -> str | None:
     return None
 
 
+def _out_names_free(path: str, compare: bool) -> str | None:
+    """The names the emulation writes into an existing --out must be free for it (a file
+    where it writes a file, a folder for `simulated`): found after the run, the results
+    would be lost in a failed write."""
+    from pathlib import Path
+
+    from superpacket import outputs
+
+    d = Path(path)
+    files = [f"{t.name}.parquet" for t in outputs.EMULATE_TABLES] + ["summary.json", "router.json", "scenario.toml"]
+    for name in files + (["compare.parquet"] if compare else []):
+        if (d / name).is_dir():
+            return f"--out {path}: {name} is a folder there, and the emulation writes a file of that name"
+    if compare and (d / "simulated").exists() and not (d / "simulated").is_dir():
+        return f"--out {path}: simulated is a file there, and --compare writes the simulator's tables into a folder " \
+               f"of that name"
+    return None
+
+
 def cmd_emulate(a: argparse.Namespace) -> int:
     from superpacket import _core, _toml, packaged
     from superpacket._core import ScenarioError
 
-    if bad := (checks.out_dir(a.out) or _out_writable(a.out)) if a.out else None:
+    if bad := (checks.out_dir(a.out) or _out_writable(a.out) or _out_names_free(a.out, a.compare)) if a.out else None:
         return checks.fail(bad)
     a.file = packaged.resolve(a.file)
     try:
