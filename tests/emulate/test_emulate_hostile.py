@@ -45,7 +45,7 @@ TIMEOUT_S = 10.0
 MEMORY_BYTES = 2 * 2**30  # address space per case
 PEAK_RSS_BYTES = 2**30
 SEED = 30
-N_CLI, N_API, N_REAL = 40, 400, 2
+N_CLI, N_API, N_REAL = 32, 400, 2
 # the limit set in a small parent of the command, which writes the command's peak
 # resident set (KiB) to a file and passes on its exit status (test_hostile_surface_property)
 _LIMITED = """
