@@ -125,6 +125,12 @@ pub fn parse_mac(s: &str) -> Result<[u8; 6], String> {
 impl Config {
     /// Reads, parses and checks the file at `path`: at most MAX_CONFIG_BYTES are read.
     pub fn read(path: &str) -> Result<Config, String> {
+        use std::os::unix::fs::FileTypeExt;
+        // open(2) of a named pipe waits for a writer, without end
+        let kind = std::fs::metadata(path).map_err(|e| format!("{path}: {e}"))?.file_type();
+        if kind.is_fifo() || kind.is_socket() {
+            return Err(format!("{path}: a named pipe or socket, not a router configuration"));
+        }
         let f = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
         let mut bytes = Vec::new();
         f.take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes).map_err(|e| format!("{path}: {e}"))?;
@@ -263,6 +269,14 @@ mod tests {
         assert!(Config::read("/nonexistent/router.json").unwrap_err().starts_with("/nonexistent/router.json: "));
         let dir = std::env::temp_dir();
         assert!(Config::read(dir.to_str().unwrap()).is_err());
+        // a named pipe: open(2) waited for a writer forever
+        let fifo = dir.join(format!("superpacket-emu-test-{}.fifo", std::process::id()));
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: c is a valid C string
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let e = Config::read(fifo.to_str().unwrap());
+        let _ = std::fs::remove_file(&fifo);
+        assert!(e.unwrap_err().contains("named pipe"));
     }
 
     #[test]
