@@ -153,6 +153,8 @@ def read_scenario_file(path: str | Path) -> str:
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(f"scenario file not found: {p}")
+    if p.is_fifo() or p.is_socket():  # open() would wait for a writer, without end
+        raise ScenarioError(f"a {'named pipe' if p.is_fifo() else 'socket'}, not a scenario file")
     with p.open("rb") as f:
         data = f.read(MAX_SCENARIO_BYTES + 1)
     if len(data) > MAX_SCENARIO_BYTES:

@@ -63,20 +63,26 @@ def test_kernel_settings_from_the_scenario():
 
 
 @pytest.mark.parametrize(("over", "field"), [
-    ({"topology__kind": "star"}, "topology.kind"),
+    # each scenario is valid for the simulator, which checks it first: these are the
+    # emulator's own refusals
+    ({"topology": {"kind": "star", "senders": 2, "sender_link": {"rate": "1Gbps", "delay": "1ms"},
+                   "receiver_link": {"rate": "100Mbps", "delay": "1ms"}},
+      "traffic": [{"kind": "bulk", "from": "s0", "to": "d"}]}, "topology.kind"),
     ({"topology__pairs": 99}, "topology.pairs"),
-    ({"topology__bottleneck__queue": {"kind": "riops"}}, "topology.bottleneck.queue.kind"),
+    ({"topology__bottleneck__queue": {"kind": "rio", "in": {"min_th": 5, "max_th": 15, "p_max": 0.02},
+                                      "out": {"min_th": 2, "max_th": 6, "p_max": 0.5}}},
+     "topology.bottleneck.queue.kind"),
     ({"topology__bottleneck__queue": {"kind": "red", "min_th": 5, "max_th": 15, "ecn": True}},
      "topology.bottleneck.queue.ecn"),
     ({"topology__bottleneck__loss": 0.01}, "topology.bottleneck.loss"),
     ({"topology__access__rate": "10Gbps"}, "topology.access.rate"),
-    ({"traffic__0__kind": "poisson"}, "traffic[0].kind"),
+    ({"traffic": [{"kind": "cbr", "from": "s0", "to": "d0", "rate": "1Mbps"}]}, "traffic[0].kind"),
     ({"tcp__cc": "vegas"}, "tcp.cc"),
     ({"tcp__delayed_ack": False}, "tcp.delayed_ack"),
     ({"tcp__mss": 1460}, "tcp.mss"),
     ({"tcp__min_rto": "1500us"}, "tcp.min_rto"),
     ({"tcp__ecn": True}, "tcp.ecn"),
-    ({"reorder": [{"link": "R1->R2"}]}, "reorder"),
+    ({"reorder": [{"links": ["R1->R2"], "q": 0.01, "delay_mean": "1ms"}]}, "reorder"),
     ({"output": {"pcap": ["all"]}}, "output.pcap"),
 ])
 def test_refusals_name_the_field_in_one_line(over, field):

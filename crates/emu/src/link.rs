@@ -35,7 +35,7 @@ pub type Ns = u64;
 pub fn ser_ns(len: u32, rate_bps: u64) -> Ns {
     let num = len as u128 * 8 * 1_000_000_000;
     let rate = rate_bps as u128;
-    ((num + rate / 2) / rate) as Ns
+    ((num + rate / 2) / rate).min(Ns::MAX as u128) as Ns
 }
 
 /// A packet on the link with its schedule.
@@ -169,11 +169,13 @@ impl<P> Link<P> {
         }
         let start = arrival.max(self.last_end);
         self.last_start = start;
-        let end = start + ser_ns(len, self.rate_bps);
+        // saturating: a rate of 1 b/s with a delay of 10^7 s stays in range (config.rs
+        // bounds both), but a u64 must never wrap into "delivered at once"
+        let end = start.saturating_add(ser_ns(len, self.rate_bps));
         self.last_end = end;
         let wait = start > arrival;
         self.stats.max_pkts = self.stats.max_pkts.max(q + wait as u64);
-        self.slots.push_back(Slot { pkt, len, arrival, start, end, deliver: end + self.delay_ns });
+        self.slots.push_back(Slot { pkt, len, arrival, start, end, deliver: end.saturating_add(self.delay_ns) });
         true
     }
 
@@ -359,6 +361,19 @@ mod tests {
         assert!(!l.enqueue(4, 1500, 600_000));
         assert_eq!(avg(&l), 5.0);
         assert_eq!((l.stats.drops, l.stats.drops_red_forced, l.stats.drops_red_early), (1, 1, 0));
+    }
+
+    #[test]
+    fn schedules_saturate_instead_of_wrapping() {
+        // a delay near u64::MAX ns (config.rs refuses it; the link must not depend on
+        // that): the deliver time wrapped past zero, "delivered at once" (a panic in a
+        // debug build); now it saturates: never delivered
+        let mut l: Link<u32> = Link::new(1, u64::MAX - 5, 10, 0);
+        assert!(l.enqueue(0, 1500, 1_000));
+        assert_eq!(l.next_deliver(), Some(u64::MAX));
+        assert!(l.take(u64::MAX - 1).is_none());
+        // the longest serialisation, 2^32 - 1 bytes at 1 b/s, is past u64 ns: saturated
+        assert_eq!(ser_ns(u32::MAX, 1), u64::MAX);
     }
 
     #[test]

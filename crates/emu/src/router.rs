@@ -269,7 +269,7 @@ impl Router {
                 self.series.1.push(self.cfg.links[l].name.clone());
                 self.series.2.push(self.links[l].waiting(t));
             }
-            self.next_sample += iv;
+            self.next_sample = self.next_sample.saturating_add(iv);
         }
     }
 
@@ -302,7 +302,7 @@ impl Router {
             let next = self.links.iter().filter_map(|l| l.next_deliver()).min();
             let until = next.map_or(self.next_sample, |n| n.min(self.next_sample));
             let now = sys::now_ns();
-            if until > now + self.cfg.spin_ns {
+            if until > now.saturating_add(self.cfg.spin_ns) {
                 sys::wait_readable(&mut fds, Some(until - now - self.cfg.spin_ns));
             } else {
                 std::hint::spin_loop();

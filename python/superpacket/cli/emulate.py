@@ -25,28 +25,69 @@ def add_parser(sub: Any) -> None:
     e.set_defaults(fn=cmd_emulate)
 
 
+def _out_writable(path: str) -> str | None:
+    """Whether a folder can be made where --out goes, by making one (hidden, removed at
+    once): the emulation runs as root, for whom access(2) grants every write, so `--out
+    /proc/x` passed checks.out_dir and failed only after the whole run."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    q = Path(path).absolute()
+    while not q.exists():
+        q = q.parent
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".superpacket-probe-", dir=q))
+    except OSError as e:
+        return f"--out {path}: not writable ({q}: {e.strerror or e})"
+    return None
+
+
+def _out_names_free(path: str, compare: bool) -> str | None:
+    """The names the emulation writes into an existing --out must be free for it (a file
+    where it writes a file, a folder for `simulated`): found after the run, the results
+    would be lost in a failed write."""
+    from pathlib import Path
+
+    from superpacket import outputs
+
+    d = Path(path)
+    files = [f"{t.name}.parquet" for t in outputs.EMULATE_TABLES] + ["summary.json", "router.json", "scenario.toml"]
+    for name in files + (["compare.parquet"] if compare else []):
+        if (d / name).is_dir():
+            return f"--out {path}: {name} is a folder there, and the emulation writes a file of that name"
+    if compare and (d / "simulated").exists() and not (d / "simulated").is_dir():
+        return f"--out {path}: simulated is a file there, and --compare writes the simulator's tables into a folder " \
+               f"of that name"
+    return None
+
+
 def cmd_emulate(a: argparse.Namespace) -> int:
     from superpacket import _core, _toml, packaged
     from superpacket._core import ScenarioError
 
-    if bad := checks.out_dir(a.out) if a.out else None:
+    if bad := (checks.out_dir(a.out) or _out_writable(a.out) or _out_names_free(a.out, a.compare)) if a.out else None:
         return checks.fail(bad)
     a.file = packaged.resolve(a.file)
     try:
         text = _toml.read_scenario_file(a.file)
-        _core.validate(text)
+        sc = _toml.loads(text)
     except FileNotFoundError as e:
         return checks.fail(f"{a.file}: {e}")
     except (ScenarioError, OSError, UnicodeDecodeError) as e:
         return checks.fail(f"{a.file}: {e}")
     from superpacket import emulate as emu
 
-    try:
-        plan = emu.make_plan(_toml.loads(text))
+    try:  # the simulator's check of the file first, then the emulator's own
+        plan = emu.make_plan(sc, text)
     except emu.Refused as e:
         return checks.fail(f"{a.file}: {e}")
     if not plan.flows:
         return checks.fail(f"{a.file}: traffic: no flow starts within the duration")
+    try:
+        emu.router_env()
+    except emu.Refused as e:
+        return checks.fail(f"emulate: {e}")
     if why := emu.unavailable():
         return checks.fail(f"emulate: {why}")
     binary = emu.router_binary()
@@ -64,6 +105,8 @@ def cmd_emulate(a: argparse.Namespace) -> int:
             return 1
     try:
         res = emu.emulate(plan, binary, scenario_text=text, progress=True)
+    except emu.Refused as e:
+        return checks.fail(f"emulate: {e}")
     except emu.TestbedError as e:
         print(f"superpacket: emulate: {e}", file=sys.stderr)
         return 1

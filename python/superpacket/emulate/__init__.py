@@ -10,8 +10,8 @@ generator that runs inside the namespaces.
 """
 
 from superpacket.emulate.plan import Plan, Refused, make_plan
-from superpacket.emulate.run import EmulationResults, Interrupted, emulate
+from superpacket.emulate.run import EmulationResults, Interrupted, emulate, router_env
 from superpacket.emulate.testbed import TestbedError, leftovers, router_binary, unavailable
 
 __all__ = ["EmulationResults", "Interrupted", "Plan", "Refused", "TestbedError", "emulate", "leftovers", "make_plan",
-           "router_binary", "unavailable"]
+           "router_binary", "router_env", "unavailable"]

@@ -117,6 +117,9 @@ def _flow(f: dict[str, Any], end: float, results: dict[int, Any], socks: dict[in
     try:
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, f["cc"].encode())
         res["start_s"] = time.monotonic()
+        # connect gives up at the end of the run: a path that never delivers (a delay
+        # past the run) kept it blocked for the kernel's SYN retries, about 2 minutes
+        s.settimeout(max(0.05, end - time.monotonic()))
         s.connect((f["dst_ip"], f["port"]))
         res["connected_s"] = time.monotonic()
         res["local"] = f"{s.getsockname()[0]}:{s.getsockname()[1]}"
@@ -163,9 +166,10 @@ def client(spec: dict[str, Any]) -> None:
     print("ready", flush=True)
     t0, dt = spec["t0"], spec["sample_s"]
     k = max(0, int((time.monotonic() - t0) / dt) + 1)
-    while not _stop.is_set() and any(t.is_alive() for t in threads):
+    while not _stop.is_set() and time.monotonic() < spec["end"] and any(t.is_alive() for t in threads):
         due = t0 + k * dt
-        if _stop.wait(max(0.0, due - time.monotonic())):
+        # never past the end: a sample_flows longer than the run slept that long
+        if _stop.wait(max(0.0, min(due, spec["end"]) - time.monotonic())) or due > spec["end"]:
             break
         for fid, s in list(socks.items()):
             try:
@@ -175,8 +179,9 @@ def client(spec: dict[str, Any]) -> None:
             series.append([fid, due - t0, i["snd_cwnd"], i["rtt_us"], i["snd_ssthresh"], i["bytes_acked"],
                            i["total_retrans"]])
         k += 1
+    deadline = time.monotonic() + 2.0  # one wait for them all, not 2 s per flow
     for t in threads:
-        t.join(timeout=2.0)
+        t.join(timeout=max(0.0, deadline - time.monotonic()))
     _write(spec["out"], {"flows": list(results.values()),
                          "series": series,
                          "series_columns": ["flow_id", "t_s", "cwnd_pkts", "rtt_us", "ssthresh_pkts",

@@ -16,10 +16,18 @@ What the emulator honours (anything else is refused, naming the field):
   delays ACKs), `mss = 1448` with `header_bytes = 52` (what the kernel sends on a
   1500-byte MTU with TCP timestamps);
 - output: `sample_queues`, `sample_interval`, `sample_flows`, `memory_budget` (unused).
+
+The scenario is first checked by the simulator's own parser (`_core.validate`): what the
+simulator refuses, the emulator refuses with the same line, and the units (rates,
+durations) are read as the simulator reads them, rounding included. Then the emulator's
+own bounds: at most MAX_FLOWS flows (each is a thread and a socket of the generator) and
+MAX_SERIES_ROWS rows in each sampled series (the router and the generators hold them in
+memory until the run ends).
 """
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from dataclasses import dataclass, field
@@ -31,6 +39,14 @@ MAX_PAIRS = 16
 MAX_RATE_BPS = 1_000_000_000
 #: The longest run.
 MAX_DURATION_S = 3600.0
+#: Flows in all: each is a thread and a socket in its sender's generator.
+MAX_FLOWS = 256
+#: Rows of the queue series (sampled links x samples) and of the flow series (flows x
+#: samples), each: the router and the generators keep them in memory until the end.
+MAX_SERIES_ROWS = 1_000_000
+#: The simulator's limit on any one duration (crates/sim core/time.rs MAX_DURATION_NS).
+MAX_DURATION_NS = 10_000_000 * 1_000_000_000
+U64_MAX = 2**64 - 1
 #: The kernel's congestion controls by the scenario's names (tcp_cong.c registers reno,
 #: cubic, bbr on this kernel; "newreno" is RFC 6582's name for what Linux calls reno).
 KERNEL_CC = {"newreno": "reno", "cubic": "cubic"}
@@ -44,18 +60,63 @@ class Refused(ValueError):
     """A scenario field the emulator cannot honour; the message is one line naming it."""
 
 
+#: The simulator's number before a unit (Rust's f64 grammar less inf and NaN, which it
+#: refuses anyway); the unit in any case, as the simulator matches it.
+_DURATION = re.compile(r"\s*([0-9.eE+-]+)\s*(ns|us|ms|s)\s*", re.IGNORECASE)
+_RATE = re.compile(r"\s*([0-9.eE+-]+)\s*(gbps|mbps|kbps|bps)\s*", re.IGNORECASE)
+_NS_PER = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+_BPS_PER = {"gbps": 1e9, "mbps": 1e6, "kbps": 1e3, "bps": 1.0}
+
+
+def _round(x: float) -> int:
+    """Rust's f64::round for x >= 0: half away from zero (Python's round() goes to even:
+    2.5 bps was 2 here and 3 in the simulator). x - floor(x) is exact for a double."""
+    r = math.floor(x)
+    return r + 1 if x - r >= 0.5 else r
+
+
+def _number(v: Any, pattern: re.Pattern[str], what: str, example: str, where: str) -> tuple[float, str]:
+    m = pattern.fullmatch(v) if isinstance(v, str) else None
+    if m is None:
+        raise Refused(f"{where}: cannot read {what} {v!r} (a number and a unit as a string, e.g. {example!r})")
+    try:
+        x = float(m.group(1))
+    except ValueError:
+        raise Refused(f"{where}: cannot read {what} {v!r} (a number and a unit as a string, e.g. {example!r})") \
+            from None
+    return x, m.group(2).lower()
+
+
+def parse_duration_ns(v: Any, where: str) -> int:
+    """A duration as the simulator reads it (core/time.rs parse_duration): whole ns,
+    rounded half away from zero, refused when negative, not finite or past 10^7 s."""
+    x, unit = _number(v, _DURATION, "duration", "200ms", where)
+    if not (math.isfinite(x) and x >= 0):
+        raise Refused(f"{where}: bad duration {v!r}: must be >= 0")
+    y = x * _NS_PER[unit]
+    if y > 2 * MAX_DURATION_NS or _round(y) > MAX_DURATION_NS:
+        raise Refused(f"{where}: bad duration {v!r}: past the simulator's limit of "
+                      f"{MAX_DURATION_NS // 1_000_000_000} s for any one duration")
+    return _round(y)
+
+
 def parse_duration_s(v: Any, where: str) -> float:
-    m = re.fullmatch(r"\s*([0-9.eE+-]+)\s*(ns|us|ms|s)\s*", str(v), re.IGNORECASE)
-    if not m:
-        raise Refused(f"{where}: cannot read duration {v!r}")
-    return float(m.group(1)) * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[m.group(2).lower()]
+    return parse_duration_ns(v, where) / 1e9
 
 
 def parse_rate_bps(v: Any, where: str) -> int:
-    m = re.fullmatch(r"\s*([0-9.eE+-]+)\s*(gbps|mbps|kbps|bps)\s*", str(v), re.IGNORECASE)
-    if not m:
-        raise Refused(f"{where}: cannot read rate {v!r}")
-    return round(float(m.group(1)) * {"gbps": 1e9, "mbps": 1e6, "kbps": 1e3, "bps": 1.0}[m.group(2).lower()])
+    """A rate as the simulator reads it (core/time.rs parse_rate): whole bits per second,
+    rounded half away from zero, at least 1."""
+    x, unit = _number(v, _RATE, "rate", "100Mbps", where)
+    if not (math.isfinite(x) and x > 0):
+        raise Refused(f"{where}: bad rate {v!r}: must be > 0")
+    y = x * _BPS_PER[unit]
+    if not math.isfinite(y):
+        return U64_MAX  # the simulator's `as u64` saturates
+    bps = _round(y)
+    if bps < 1:
+        raise Refused(f"{where}: bad rate {v!r}: must be >= 1 bps")
+    return min(bps, U64_MAX)
 
 
 @dataclass(frozen=True)
@@ -64,10 +125,14 @@ class LinkPlan:
     src: str
     dst: str
     rate_bps: int
-    delay_s: float
+    delay_ns: int
     limit_pkts: int
     #: the router's queue config: {"kind": "droptail"} or RED's parameters
     queue: dict[str, Any] = field(default_factory=lambda: {"kind": "droptail"})
+
+    @property
+    def delay_s(self) -> float:
+        return self.delay_ns / 1e9
 
 
 @dataclass(frozen=True)
@@ -145,12 +210,12 @@ def _queue(q: Any, where: str) -> tuple[int, dict[str, Any]]:
 Queue = tuple[int, dict[str, Any]]
 
 
-def _link(spec: dict[str, Any], where: str) -> tuple[int, float, Queue, Queue]:
+def _link(spec: dict[str, Any], where: str) -> tuple[int, int, Queue, Queue]:
     _only(spec, {"rate", "delay", "queue", "reverse_queue"}, f"{where}.")
     rate = parse_rate_bps(spec["rate"], f"{where}.rate")
     if rate > MAX_RATE_BPS:
         raise Refused(f"{where}.rate: {spec['rate']} is above the {MAX_RATE_BPS / 1e9:g} Gb/s the emulator holds")
-    delay = parse_duration_s(spec["delay"], f"{where}.delay")
+    delay = parse_duration_ns(spec["delay"], f"{where}.delay")
     fwd = _queue(spec.get("queue"), f"{where}.queue")
     rev = _queue(spec.get("reverse_queue"), f"{where}.reverse_queue") if "reverse_queue" in spec else fwd
     return rate, delay, fwd, rev
@@ -177,20 +242,64 @@ def _tcp(merged: dict[str, Any], where: str) -> tuple[TcpPlan, str]:
     iw = merged.get("init_cwnd", 10)
     if float(iw) != int(iw) or int(iw) < 1:
         raise Refused(f"{where}.init_cwnd: whole segments only (the route's initcwnd)")
-    rto_ms = parse_duration_s(merged.get("min_rto", "200ms"), f"{where}.min_rto") * 1e3
-    if abs(rto_ms - round(rto_ms)) > 1e-9 or round(rto_ms) < 1:
+    rto_ns = parse_duration_ns(merged.get("min_rto", "200ms"), f"{where}.min_rto")
+    if rto_ns % 1_000_000 or rto_ns < 1_000_000:
         raise Refused(f"{where}.min_rto: whole milliseconds only (the route's rto_min)")
-    return TcpPlan(KERNEL_CC[cc], rec == "sack", int(iw), round(rto_ms)), cc
+    return TcpPlan(KERNEL_CC[cc], rec == "sack", int(iw), rto_ns // 1_000_000), cc
 
 
 def _expand(pattern: str, i: int) -> str:
     return pattern.replace("{i}", str(i))
 
 
-def make_plan(sc: dict[str, Any]) -> Plan:
-    """The plan of a scenario already valid for the simulator (`_core.validate`)."""
+def _sizes(sc: dict[str, Any]) -> None:
+    """The emulator's bounds on what makes a run large (hosts, flows), checked before the
+    simulator builds the scenario to check it: with a raised `memory_budget` the
+    simulator would build a billion flows first (and hold them) only to be refused here."""
+    topo = sc.get("topology")
+    if isinstance(topo, dict):
+        if topo.get("kind") != "dumbbell" and isinstance(topo.get("kind"), str):
+            raise Refused(f"topology.kind: {topo['kind']!r} is not supported by the emulator yet (dumbbell only)")
+        pairs = topo.get("pairs")
+        if isinstance(pairs, int) and not isinstance(pairs, bool) and pairs > MAX_PAIRS:
+            raise Refused(f"topology.pairs: at most {MAX_PAIRS} in the emulator")
+    traffic = sc.get("traffic")
+    if isinstance(traffic, list):
+        total = 0
+        for n, t in enumerate(traffic):
+            count = t.get("count", 1) if isinstance(t, dict) else 1
+            total += count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 0
+            if total > MAX_FLOWS:
+                raise Refused(f"traffic[{n}].count: at most {MAX_FLOWS} flows in all in the emulator (each is a "
+                              f"thread and a socket of its sender's generator)")
+
+
+def _simulator_check(sc: Any, text: str | None) -> None:
+    """The simulator's own parser first (one schema, one set of units): its refusal, the
+    same line `superpacket run` prints, is the emulator's. `text`: the scenario's TOML,
+    when it came from a file (the simulator's lines then name the file's line)."""
+    from superpacket import _core, _toml
+
+    if not isinstance(sc, dict):
+        raise Refused(f"scenario: a table of fields (a dict), not {type(sc).__name__}")
+    _sizes(sc)
+    try:
+        if text is None:
+            _core.validate(_toml.scenario_json(sc), "json")
+        else:
+            _core.validate(text)
+    except _core.ScenarioError as e:
+        raise Refused(" ".join(str(e).split())) from None
+
+
+def make_plan(sc: dict[str, Any], text: str | None = None) -> Plan:
+    """The plan of a scenario (`text`: the TOML it was read from, if any), or Refused
+    naming the first field the simulator or the emulator cannot honour; nothing is
+    created here."""
+    _simulator_check(sc, text)
     _only(sc, {"name", "description", "duration", "seed", "topology", "tcp", "traffic", "output"}, "")
-    duration = parse_duration_s(sc["duration"], "duration")
+    duration_ns = parse_duration_ns(sc["duration"], "duration")
+    duration = duration_ns / 1e9
     if duration > MAX_DURATION_S:
         raise Refused(f"duration: at most {MAX_DURATION_S:g} s in the emulator (real time)")
     topo = sc["topology"]
@@ -206,7 +315,7 @@ def make_plan(sc: dict[str, Any]) -> Plan:
     receivers = [f"d{i}" for i in range(pairs)]
     links: list[LinkPlan] = []
 
-    def add(src: str, dst: str, rate: int, delay: float, q: Queue) -> None:
+    def add(src: str, dst: str, rate: int, delay: int, q: Queue) -> None:
         links.append(LinkPlan(f"{src}->{dst}", src, dst, rate, delay, q[0], q[1]))
 
     add("R1", "R2", b_rate, b_delay, b_fwd)
@@ -249,8 +358,17 @@ def make_plan(sc: dict[str, Any]) -> Plan:
         start = parse_duration_s(t.get("start", "0s"), f"{where}.start")
         every = parse_duration_s(t.get("start_interval", "0s"), f"{where}.start_interval")
         jitter = parse_duration_s(t.get("start_jitter", "0s"), f"{where}.start_jitter")
-        for i in range(int(t.get("count", 1))):
+        count = int(t.get("count", 1))
+        if len(flows) + count > MAX_FLOWS:  # before the loop: a count of 10^9 is refused at once
+            raise Refused(f"{where}.count: at most {MAX_FLOWS} flows in all in the emulator (each is a thread "
+                          f"and a socket of its sender's generator)")
+        for i in range(count):
             src, dst = _expand(t["from"], i), _expand(t["to"], i)
+            for key, h in (("from", src), ("to", dst)):
+                if h not in side:
+                    raise Refused(f"{where}.{key}: {h!r} is not a host of the emulated dumbbell (its hosts are "
+                                  f"s0..s{pairs - 1} and d0..d{pairs - 1}; R1 and R2 are the router process, which "
+                                  f"runs no TCP)")
             at = start + every * i + (rng.uniform(0, jitter) if jitter > 0 else 0.0)
             if at >= duration:
                 continue
@@ -268,16 +386,24 @@ def make_plan(sc: dict[str, Any]) -> Plan:
     out = sc.get("output", {})
     _only(out, {"sample_queues", "sample_interval", "sample_flows", "memory_budget"}, "output.")
     sq = list(out.get("sample_queues", []))
-    if sq == ["all"]:
+    if "all" in sq:  # as the simulator: "all" among names is every link
         sq = [lk.name for lk in links]
+    sq = list(dict.fromkeys(sq))  # a link named twice is sampled once, as by the simulator
     for q in sq:
         if q not in idx:
             raise Refused(f"output.sample_queues: no link {q!r} in the emulated dumbbell")
-    interval = parse_duration_s(out.get("sample_interval", "1ms"), "output.sample_interval")
-    if interval < 1e-4:
+    interval_ns = parse_duration_ns(out.get("sample_interval", "1ms"), "output.sample_interval")
+    if interval_ns < 100_000:
         raise Refused("output.sample_interval: at least 100us in the emulator")
+    interval = interval_ns / 1e9
+    if len(sq) * (duration_ns // interval_ns) > MAX_SERIES_ROWS:
+        raise Refused(f"output.sample_interval: {len(sq)} sampled link(s) over the duration is above "
+                      f"{MAX_SERIES_ROWS} rows in the emulator (a longer interval or fewer sample_queues)")
     sample_flows = parse_duration_s(out["sample_flows"], "output.sample_flows") if "sample_flows" in out else 0.1
     if sample_flows < 1e-3:
         raise Refused("output.sample_flows: at least 1ms in the emulator (TCP_INFO is read from Python)")
+    if len(flows) * (duration // sample_flows) > MAX_SERIES_ROWS:
+        raise Refused(f"output.sample_flows: {len(flows)} flow(s) over the duration is above {MAX_SERIES_ROWS} "
+                      f"rows in the emulator (a longer interval)")
     return Plan(str(sc.get("name", "")), duration, hosts, links, routes, flows, host_tcp, sq, interval,
                 sample_flows, seed)

@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -25,7 +26,7 @@ from typing import Any
 
 import polars as pl
 
-from superpacket.emulate.plan import Plan
+from superpacket.emulate.plan import Plan, Refused
 from superpacket.emulate.testbed import Testbed, TestbedError, host_ip
 
 #: Time from starting the senders to t = 0 (plus 0.1 s per host): they must be running
@@ -91,20 +92,41 @@ class EmulationResults:
         return d
 
 
-def _router_config(plan: Plan, tb: Testbed, stats_path: Path) -> dict[str, Any]:
+#: Environment variables that tune the router, with their bounds (the router refuses
+#: the same, config.rs): the busy-wait before a deadline (at most 1 s) and the
+#: SCHED_FIFO priority (0: the normal scheduler).
+ROUTER_ENV = {"SUPERPACKET_EMU_SPIN_NS": ("spin_ns", 0, 1_000_000_000),
+              "SUPERPACKET_EMU_RT_PRIORITY": ("rt_priority", 0, 99)}
+
+
+def router_env() -> dict[str, int]:
+    """The router's settings from the environment, or Refused naming the variable; read
+    before anything is created."""
+    out = {}
+    for var, (key, lo, hi) in ROUTER_ENV.items():
+        text = os.environ.get(var)
+        if text is None:
+            continue
+        digits = text.strip()
+        v = int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 12 else None
+        if v is None or not lo <= v <= hi:
+            raise Refused(f"{var}: a whole number in {lo}..{hi} (got {text[:40]!r})")
+        out[key] = v
+    return out
+
+
+def _router_config(plan: Plan, tb: Testbed, stats_path: Path, env: dict[str, int] | None = None) -> dict[str, Any]:
     ports = [{"ifname": tb.router_if(n), "mac": f"02:53:50:01:{n >> 8 & 0xff:02x}:{n & 0xff:02x}",
               "peer_mac": f"02:53:50:00:{n >> 8 & 0xff:02x}:{n & 0xff:02x}"} for n in range(len(plan.hosts))]
     num = {h: n for n, h in enumerate(plan.hosts)}
     routes = [{"in_port": num[a], "dst": host_ip(num[b]), "links": path, "out_port": num[b]}
               for (a, b), path in plan.routes.items()]
-    links = [{"name": lk.name, "rate_bps": lk.rate_bps, "delay_ns": round(lk.delay_s * 1e9),
+    links = [{"name": lk.name, "rate_bps": lk.rate_bps, "delay_ns": lk.delay_ns,
               "limit_pkts": lk.limit_pkts, "queue": lk.queue} for lk in plan.links]
     return {"ports": ports, "links": links, "routes": routes, "stats_path": str(stats_path),
             "sample_links": [plan.link_index(q) for q in plan.sample_queues],
             "sample_interval_ns": round(plan.sample_interval_s * 1e9), "seed": plan.seed,
-            **({"spin_ns": int(os.environ["SUPERPACKET_EMU_SPIN_NS"])} if "SUPERPACKET_EMU_SPIN_NS" in os.environ else {}),
-            **({"rt_priority": int(os.environ["SUPERPACKET_EMU_RT_PRIORITY"])}
-               if "SUPERPACKET_EMU_RT_PRIORITY" in os.environ else {})}
+            **(router_env() if env is None else env)}
 
 
 def _wait_ready(pr: Any, what: str, timeout: float = 10.0) -> None:
@@ -124,7 +146,10 @@ def _wait_ready(pr: Any, what: str, timeout: float = 10.0) -> None:
 
 def emulate(plan: Plan, binary: Path, scenario_text: str = "", progress: bool = False) -> EmulationResults:
     """Runs the plan on a fresh testbed; the testbed is removed before this returns or
-    raises (Ctrl-C, SIGTERM and SIGHUP included)."""
+    raises (Ctrl-C, SIGTERM and SIGHUP included). Refused (before anything is created)
+    for a bad router setting in the environment; TestbedError, one line, for a run that
+    fails."""
+    env = router_env()
     tb = Testbed(plan)
     if progress:  # the tag names the run's namespaces (sp-TAG-...) and its work folder
         print(f"emulating {plan.duration_s:g} s (testbed {tb.tag})", file=sys.stderr, flush=True)
@@ -133,7 +158,7 @@ def emulate(plan: Plan, binary: Path, scenario_text: str = "", progress: bool = 
         with _signals_raise():
             tb.build(binary)
             cfg_path = work / "router-config.json"
-            cfg_path.write_text(json.dumps(_router_config(plan, tb, work / "router.json")))
+            cfg_path.write_text(json.dumps(_router_config(plan, tb, work / "router.json", env)))
             router = tb.spawn(tb.router_ns, [str(binary), str(cfg_path)])
             _wait_ready(router, "the router")
             # the receivers first (they need no start time: they read until told to stop),
@@ -167,16 +192,25 @@ def emulate(plan: Plan, binary: Path, scenario_text: str = "", progress: bool = 
             # the router's window is the run: it stops at the end, then the senders
             # (they stop by themselves at `end`) and the receivers
             router.send_signal(signal.SIGTERM)
-            router.wait(timeout=5.0)
-            for pr in clients.values():
-                pr.wait(timeout=15.0)
-            for pr in servers.values():
-                pr.send_signal(signal.SIGTERM)
-                pr.wait(timeout=5.0)
-            stats = json.loads((work / "router.json").read_text())
-            sent = {h: json.loads((work / f"sent-{h}.json").read_text()) for h in clients}
-            got = {h: json.loads((work / f"got-{h}.json").read_text()) for h in servers}
-            return tables(plan, stats, sent, got, t0, scenario_text)
+            try:
+                router.wait(timeout=5.0)
+                for pr in clients.values():
+                    pr.wait(timeout=15.0)
+                for pr in servers.values():
+                    pr.send_signal(signal.SIGTERM)
+                    pr.wait(timeout=5.0)
+            except subprocess.TimeoutExpired as e:
+                raise TestbedError(f"{' '.join(map(str, e.cmd[3:5]))} did not stop within {e.timeout:g} s") from None
+            # a process that died leaves no results (or half of them): one line, not a traceback
+            try:
+                stats = json.loads((work / "router.json").read_text())
+                sent = {h: json.loads((work / f"sent-{h}.json").read_text()) for h in clients}
+                got = {h: json.loads((work / f"got-{h}.json").read_text()) for h in servers}
+                return tables(plan, stats, sent, got, t0, scenario_text)
+            except (OSError, ValueError, KeyError, TypeError) as e:
+                why = router.stderr.read().decode(errors="replace").strip().splitlines() if router.stderr else []
+                raise TestbedError(f"the run's results could not be read ({type(e).__name__}: {e})"
+                                   + (f"; the router said: {why[-1]}" if why else "")) from None
     finally:
         left = tb.close()
         shutil.rmtree(work, ignore_errors=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shlex
 import shutil
 import signal
 import subprocess
@@ -115,6 +116,9 @@ class Testbed:
     def build(self, binary: Path) -> None:
         """Creates the namespaces, veths, addresses, routes and TCP settings."""
         p = self.plan
+        # the binary's path goes into the shell scripts below: quoted, a path with a space
+        # (or a ";") is one word, not a broken (or another) command
+        exe = shlex.quote(str(binary))
         for ns in [self.router_ns] + [self.host_ns(h) for h in p.hosts]:
             run_cmd(["ip", "netns", "add", ns])
             self.namespaces.append(ns)
@@ -128,13 +132,13 @@ class Testbed:
             neigh = "; ".join(f"ip neigh replace {host_ip(m)} lladdr {mac(1, n)} dev {hi} nud permanent"
                               for m in range(len(p.hosts)) if m != n)
             self.ns_sh(self.host_ns(h),
-                       f"{binary} offloads-off {hi} && ip link set {hi} up && "
+                       f"{exe} offloads-off {hi} && ip link set {hi} up && "
                        f"ip addr add {host_ip(n)}/32 dev {hi} && "
                        f"ip route add 10.0.0.0/16 dev {hi} src {host_ip(n)} initcwnd {t.init_cwnd} "
                        f"rto_min {t.min_rto_ms}ms && "
                        f"sysctl -qw net.ipv4.tcp_sack={int(t.sack)} && {neigh}")
         ifs = " ".join(self.router_if(n) for n in range(len(p.hosts)))
-        self.ns_sh(self.router_ns, f"{binary} offloads-off {ifs} && for i in {ifs}; do ip link set $i up; done")
+        self.ns_sh(self.router_ns, f"{exe} offloads-off {ifs} && for i in {ifs}; do ip link set $i up; done")
 
     def ns_sh(self, ns: str, script: str) -> None:
         run_cmd(["ip", "netns", "exec", ns, "sh", "-ec", script])

@@ -49,7 +49,16 @@ fn blast(a: &[String]) -> ExitCode {
     let parsed = (|| -> Result<_, String> {
         let ip = |s: &String| s.parse::<Ipv4Addr>().map_err(|e| format!("{s}: {e}"));
         let num = |s: &String| s.parse::<f64>().map_err(|e| format!("{s}: {e}"));
-        Ok((parse_mac(&a[1])?, parse_mac(&a[2])?, ip(&a[3])?, ip(&a[4])?, num(&a[5])? as usize, num(&a[6])?))
+        // a UDP payload that fits a 1500-byte frame (IPv4 20 + UDP 8), for at most an hour
+        let payload = match a[5].parse::<usize>() {
+            Ok(p) if p <= 1472 => p,
+            _ => return Err(format!("PAYLOAD: a whole number of bytes in 0..1472 (got {:?})", a[5])),
+        };
+        let seconds = num(&a[6])?;
+        if !(seconds.is_finite() && (0.0..=3600.0).contains(&seconds)) {
+            return Err(format!("SECONDS: a number in 0..3600 (got {:?})", a[6]));
+        }
+        Ok((parse_mac(&a[1])?, parse_mac(&a[2])?, ip(&a[3])?, ip(&a[4])?, payload, seconds))
     })();
     let (dst_mac, src_mac, src, dst, payload, seconds) = match parsed {
         Ok(p) => p,
@@ -66,13 +75,10 @@ fn blast(a: &[String]) -> ExitCode {
 }
 
 fn run(path: &str) -> ExitCode {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => return fail(format!("{path}: {e}")),
-    };
-    let cfg: Config = match serde_json::from_str(&text) {
+    // read, parse and check everything before the process changes anything about itself
+    let cfg = match Config::read(path) {
         Ok(c) => c,
-        Err(e) => return fail(format!("{path}: {e}")),
+        Err(e) => return fail(e),
     };
     let stats_path = cfg.stats_path.clone();
     if cfg.rt_priority > 0 {
