@@ -648,9 +648,13 @@ EMULATE_SUMMARY: tuple[Output, ...] = (
        "against the time the link model delivers it, on average: the router's own timing error."),
     _c("send_lateness_max_s", "s", "float", "The largest such lateness."),
     _c("frames_not_forwarded", "", "int", "Frames the router received and did not forward: not IPv4 (ARP, "
-       "IPv6), no route, too long (offloads left on) or refused by the kernel on send."),
+       "IPv6), no route, too long (offloads left on), dropped because the router was full, or refused by the "
+       "kernel on send."),
     _c("oversize_frames", "", "int", "Frames longer than 2048 bytes (a veth's segmentation offload left on); "
        "not forwarded."),
+    _c("router_full_frames", "", "int", "Frames dropped on arrival because the router already held 262,144 "
+       "frames (waiting and on its links' delay lines together), its bound on memory (under 600 MB); 0 in any "
+       "run whose queues and bandwidth-delay products are below that."),
 )
 
 EMULATE_FILES: tuple[Output, ...] = (

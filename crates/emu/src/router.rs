@@ -22,6 +22,13 @@ use std::sync::atomic::Ordering;
 const ETH_HLEN: usize = 14;
 const ETHERTYPE_IPV4: [u8; 2] = [0x08, 0x00];
 const MAX_FRAME: usize = 2048;
+/// The most frames the router holds at once, waiting and on the links' delay lines
+/// together: with frames of at most MAX_FRAME bytes and a slot each, under 600 MB at
+/// worst. The kernel's send buffers bound what TCP can have in flight, but 256 flows of
+/// 4 MB each could otherwise take a gigabyte; a frame past this bound is dropped on
+/// arrival and counted (`router_full`). At 1 Gb/s it is 3 s of full-size frames, far
+/// above any queue plus bandwidth-delay product the emulator is meant for.
+pub const MAX_HELD_FRAMES: usize = 1 << 18;
 
 /// A frame on its way: the route it follows and the link it is on.
 #[derive(Debug)]
@@ -46,6 +53,8 @@ struct PortStats {
     no_route: u64,
     /// Frames longer than MAX_FRAME (offloads left on): dropped.
     oversize: u64,
+    /// Frames dropped on arrival because the router held MAX_HELD_FRAMES already.
+    router_full: u64,
 }
 
 /// How late the final sends were against their delivery times.
@@ -237,6 +246,10 @@ impl Router {
                     continue;
                 }
                 if let Some(route) = self.classify(p, &buf[..n]) {
+                    if self.links.iter().map(|l| l.on_link()).sum::<usize>() >= MAX_HELD_FRAMES {
+                        self.ports[p].router_full += 1;
+                        continue;
+                    }
                     self.forward(Pkt { frame: buf[..n].to_vec(), route, hop: 0 }, now);
                 }
             }

@@ -292,7 +292,9 @@ def tables(plan: Plan, stats: dict[str, Any], sent: dict[str, Any], got: dict[st
         "mean_fct_s": flows["fct_s"].mean() if flows["fct_s"].is_not_null().any() else None,
         "send_lateness_mean_s": late["mean_ns"] / 1e9,
         "send_lateness_max_s": late["max_ns"] / 1e9,
-        "frames_not_forwarded": sum(p["not_ipv4"] + p["no_route"] + p["oversize"] + p["tx_errors"] for p in ports),
+        "frames_not_forwarded": sum(p["not_ipv4"] + p["no_route"] + p["oversize"] + p["tx_errors"]
+                                    + p["router_full"] for p in ports),
         "oversize_frames": sum(p["oversize"] for p in ports),
+        "router_full_frames": sum(p["router_full"] for p in ports),
     }
     return EmulationResults(flows, links, queue_series, flow_series, summary, stats, scenario_text)
