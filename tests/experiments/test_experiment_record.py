@@ -10,6 +10,7 @@ import subprocess
 import sys
 from importlib import import_module
 from pathlib import Path
+from string import Formatter
 
 import pytest
 import superpacket.experiments as pkg
@@ -57,11 +58,28 @@ def test_options_are_run_parameters(name):
     assert list(exp.variants) == list(dict.fromkeys(exp.variants)), name  # an order, no repeats
 
 
+def _format_fields(words: str) -> int:
+    """How many of its arguments a str.format template reads ("{}" or "{0}", "{1[0]}")."""
+    auto = 0
+    used: set[int] = set()
+    for _, f, _, _ in Formatter().parse(words):
+        if f is None:
+            continue
+        head = f.split("[")[0].split(".")[0]
+        if head == "":
+            used.add(auto)
+            auto += 1
+        else:
+            used.add(int(head))
+    return len(used)
+
+
 @pytest.mark.parametrize("name", sorted(EXPERIMENTS))
 def test_claims_and_quick_scale_are_declared(name):
     """Every experiment declares the claims it judges, each with an id of its own, its
-    text and what it is judged on; a claim whose text says it is not a must-hold is not
-    one. `--quick` is an option exactly where the record says what it means. (That each
+    text and what it is judged on (and the number its verdict is shown beside, if any, a
+    template reading each of the keys it names); a claim whose text says it is not a
+    must-hold is not one. `--quick` is an option exactly where the record says what it means. (That each
     run's claims are these is checked on the runs the experiments' tests make:
     tests/record_check.py.)"""
     exp = EXPERIMENTS[name]
@@ -73,6 +91,13 @@ def test_claims_and_quick_scale_are_declared(name):
         assert c.text and c.judges, (name, c.id)
         if "not a must-hold" in c.text:
             assert not c.must_hold, (name, c.id)
+        if c.number is not None:  # the number its verdict is shown beside: keys and words agree
+            n = c.number
+            assert n.keys and len(set(n.keys)) == len(n.keys), (name, c.id)
+            if n.against is not None:
+                assert len(n.keys) == 1 and n.words == "{}" and not n.percent, (name, c.id)
+            else:
+                assert _format_fields(n.words) == len(n.keys), (name, c.id)
     assert ("quick" in exp.options) == (exp.quick is not None), name
     assert bool(exp.regimes) == ("regime" in exp.options), name  # incast only
     if exp.quick is not None:

@@ -326,7 +326,7 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
     if exp.regimes:
         _print_regimes(r)
     for c in r["claims"]:
-        how = verdicts.judged(c)
+        how = verdicts.judged(c, verdicts.number(exp, c))
         mark = " (indicative)" if sc["indicative"] else ""
         print(f"claim: {c['claim']}: {'HOLDS' if c['holds'] else 'DOES NOT HOLD'}{mark}{f' ({how})' if how else ''}")
     if sc["indicative"] and r["claims"]:

@@ -49,7 +49,7 @@ from superpacket.experiments.pda_common import (
     check_seeds,
     mbps,
 )
-from superpacket.experiments.record import JIN_2004, Claim, Experiment, Quick
+from superpacket.experiments.record import JIN_2004, Claim, Experiment, Number, Quick
 
 DEFAULT_SEEDS = 10  # our specification
 REPORT_TABLES = {"contest_table": (("The two contests flow by flow: ours (mean over seeds) beside the paper's "
@@ -226,7 +226,8 @@ CONTEST_CLAIMS = {window: Claim(
     f"paced-vs-{window}",
     f"the paced sender finishes with fewer losses and at least the throughput of {window} (5 s contest, means over "
     "seeds" + ("; paper, Lion vs Linux TCP: 327 vs 175 Mb/s)" if window == "newreno" else "; no paper figure)"),
-    f"losses and throughput (means over seeds), the paced sender's against {window}'s in their contest")
+    f"losses and throughput (means over seeds), the paced sender's against {window}'s in their contest",
+    number=Number(("ratio",), "ratio {:.2f}"))
     for window in ("newreno", "cubic")}
 
 
