@@ -104,6 +104,19 @@ def test_list_claims(root):
         assert f"    --quick: {exp.quick.text if exp.quick else 'none'}" in block, exp.name
 
 
+def test_reproduce_quick_help_names_the_records_small_scales(root):
+    """`reproduce --help`: --quick names the experiments whose record declares a small
+    scale, every one and no other, read from the records (it was hand-written and named
+    two of them); what each runs is left to `list --claims`."""
+    from superpacket.experiments import EXPERIMENTS
+
+    r = sp("reproduce", "--help", cwd=root)
+    assert r.returncode == 0, r.stderr
+    line = " ".join(r.stdout.split("  --quick ", 1)[1].split("  --scheduler", 1)[0].split())
+    named = line.split("small scale, for ", 1)[1].split(" (`superpacket list --claims`", 1)[0]
+    assert named.replace(" and ", ", ").split(", ") == sorted(n for n, e in EXPERIMENTS.items() if e.quick)
+
+
 def test_list_shows_every_registered_kind(root):
     """`list` shows every name the scenario schema accepts for each pluggable family
     (read here from the checked-in JSON Schema, itself generated from the scenario types

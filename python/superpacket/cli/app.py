@@ -226,6 +226,31 @@ def _num(x: float) -> str:
     return f"{x:.4f}" if abs(x) < 1000 else f"{x:.6g}"
 
 
+#: `reproduce --quick`'s help; `_ReproduceHelp` names the experiments it applies to.
+QUICK_HELP = "the experiment's small scale (`superpacket list --claims` says what it runs for each)"
+
+
+class _ReproduceHelp(argparse.HelpFormatter):
+    """`reproduce --help`: the --quick line names the experiments with a small scale, read
+    from their records when the help is shown (importing every experiment takes seconds,
+    too long for each start of the command line)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.help == QUICK_HELP:
+            from superpacket.experiments import EXPERIMENTS
+
+            names = sorted(n for n, e in EXPERIMENTS.items() if e.quick is not None)
+            return (f"the experiment's small scale, for {checks.join(names)} (`superpacket list --claims` says "
+                    "what it runs for each)")
+        return super()._get_help_string(action)
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+
+        # an experiment's name whole on one line ("riops-goodput", not "riops-" / "goodput")
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
 def cmd_reproduce(a: argparse.Namespace) -> int:
     from superpacket.experiments import EXPERIMENTS
 
@@ -477,7 +502,8 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("--out", default=None, metavar="DIR",
                    help="also write results.parquet, results.json, report.md and the figures here")
     v.set_defaults(fn=cmd_validate)
-    rp = sub.add_parser("reproduce", help="run a built-in experiment: a paper's experiment, judged against its claims (`superpacket list` names them)")
+    rp = sub.add_parser("reproduce", help="run a built-in experiment: a paper's experiment, judged against its claims (`superpacket list` names them)",
+                        formatter_class=_ReproduceHelp)
     rp.add_argument("name")
     rp.add_argument("--seeds", default=None, metavar="N|A..B|LIST",
                     help="N (seeds 1..N), A..B (inclusive) or a list such as 1,3,5 or 3..5,9, as `sweep "
@@ -495,7 +521,7 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("--json", action="store_true")
     rp.add_argument("--out", default=None, help="write summary.json here")
     rp.add_argument("--quick", action="store_true",
-                    help="the experiment's small scale (riops-web: 600 s runs; incast-map: 3 seeds)")
+                    help=QUICK_HELP)
     rp.add_argument("--scheduler", default=None, help="run the seeds on this Dask scheduler")
     rp.add_argument("--workers", type=int, default=None,
                     help="run the seeds on a local Dask cluster of N workers (0: one after another here; "
