@@ -226,16 +226,29 @@ def _num(x: float) -> str:
     return f"{x:.4f}" if abs(x) < 1000 else f"{x:.6g}"
 
 
-#: `reproduce --quick`'s help; `_ReproduceHelp` names the experiments it applies to.
+#: `reproduce --quick`'s and `--seeds`' help; `_ReproduceHelp` names the experiments
+#: each applies to.
 QUICK_HELP = "the experiment's small scale (`superpacket list --claims` says what it runs for each)"
+SEEDS_HELP = (f"N (seeds 1..N), A..B (inclusive) or a list such as 1,3,5 or 3..5,9, as `sweep --seeds`; at most "
+              f"{checks.MAX_EXPERIMENT_SEEDS} (default: the experiment's)")
 
 
 class _ReproduceHelp(argparse.HelpFormatter):
-    """`reproduce --help`: the --quick line names the experiments with a small scale, read
-    from their records when the help is shown (importing every experiment takes seconds,
-    too long for each start of the command line)."""
+    """`reproduce --help`: the --quick line names the experiments with a small scale, and
+    the --seeds line each experiment's default seeds, read from their records when the help
+    is shown (importing every experiment takes seconds, too long for each start of the
+    command line)."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.help == SEEDS_HELP:
+            from superpacket.experiments import EXPERIMENTS
+            from superpacket.experiments.record import FALLBACK_DEFAULT_SEEDS
+
+            own = sorted(f"{n} {e.default_seeds}" for n, e in EXPERIMENTS.items()
+                         if e.default_seeds != FALLBACK_DEFAULT_SEEDS)
+            return SEEDS_HELP.removesuffix("(default: the experiment's)") + (
+                f"(default {FALLBACK_DEFAULT_SEEDS} seeds" + (f"; {checks.join(own)}" if own else "")
+                + ", see their params)")
         if action.help == QUICK_HELP:
             from superpacket.experiments import EXPERIMENTS
 
@@ -506,10 +519,7 @@ def main(argv: list[str] | None = None) -> int:
                         formatter_class=_ReproduceHelp)
     rp.add_argument("name")
     rp.add_argument("--seeds", default=None, metavar="N|A..B|LIST",
-                    help="N (seeds 1..N), A..B (inclusive) or a list such as 1,3,5 or 3..5,9, as `sweep "
-                         "--seeds`; "
-                         f"at most {checks.MAX_EXPERIMENT_SEEDS} (default 10 seeds; dcr 2 and "
-                         "dcr-multihop 3, see their params)")
+                    help=SEEDS_HELP)
     rp.add_argument("--jitter-us", type=float, default=None,
                     help="uniform start offsets per flow (incast, incast-map; default 100)")
     rp.add_argument("--regime", default=None, metavar="NAME",
