@@ -1,7 +1,8 @@
 """A result's claims against its experiment's record (superpacket.experiments.record):
 each judgement names a claim the record declares, carries that claim's text (with the
 run's values where the text leaves one to the run, and a run's note after "; ") and its
-must-hold, and judges it once per value; every declared claim the run covers is judged.
+must-hold and the keys its declared number is read from, and judges it once per value;
+every declared claim the run covers is judged.
 The experiments' tests call it on the results they already make."""
 
 from __future__ import annotations
@@ -32,12 +33,14 @@ def assert_claims_declared(result: dict[str, Any], not_judged: tuple[str, ...] =
         assert c["must_hold"] is d.must_hold, (exp.name, d.id)
         assert isinstance(c["holds"], bool), (exp.name, d.id)
         assert text_pattern(d).fullmatch(c["claim"]), (exp.name, d.id, c["claim"])
+        if d.number is not None:  # the keys the report reads the shown number from
+            missing = [k for k in d.number.keys if k not in c]
+            assert not missing, (exp.name, d.id, missing)
         if not d.fields():  # a claim the run fills nothing in: its text as declared
             assert c["claim"] == d.text or c["claim"].startswith(f"{d.text}; "), (exp.name, d.id)
-    # one judgement per claim and value: no two judgements with the same id, text and
-    # variant (fast-burstiness and datatag judge no-host-drops with and without burstiness
-    # control under one text; their `variant` tells them apart)
-    twice = [k for k, n in Counter((c["id"], c["claim"], c.get("variant")) for c in judged).items() if n > 1]
+    # one judgement per claim and value: no two judgements with the same id and text (the
+    # text names the values a claim is judged once per, so that a report's rows differ)
+    twice = [k for k, n in Counter((c["id"], c["claim"]) for c in judged).items() if n > 1]
     assert not twice, (exp.name, twice)
     for d in exp.claims:
         n = sum(c["id"] == d.id for c in judged)

@@ -163,6 +163,8 @@ def test_lion_claims_logic():
                 "paced-vs-cubic": v(300e6, 0.0), "cubic": v(300e6, 1.0)}
     cs = lion.claims(variants)
     assert [c["holds"] for c in cs] == [True, True]  # equal throughput is "at least"
+    assert "(5 s contest," in cs[0]["claim"]  # the text says how long the contests ran
+    assert "(2 s contest," in lion.claims(variants, 2.0)[1]["claim"]
     assert cs[0]["ratio"] == pytest.approx(4 / 3)
     variants["cubic"]["losses"] = 0.0  # equal losses are not "fewer"
     variants["paced"]["throughput_bps"] = 299e6

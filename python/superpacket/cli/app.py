@@ -226,6 +226,44 @@ def _num(x: float) -> str:
     return f"{x:.4f}" if abs(x) < 1000 else f"{x:.6g}"
 
 
+#: `reproduce --quick`'s and `--seeds`' help; `_ReproduceHelp` names the experiments
+#: each applies to.
+QUICK_HELP = "the experiment's small scale (`superpacket list --claims` says what it runs for each)"
+SEEDS_HELP = (f"N (seeds 1..N), A..B (inclusive) or a list such as 1,3,5 or 3..5,9, as `sweep --seeds`; at most "
+              f"{checks.MAX_EXPERIMENT_SEEDS} (default: the experiment's)")
+
+
+class _ReproduceHelp(argparse.HelpFormatter):
+    """`reproduce --help`: the --quick line names the experiments with a small scale, and
+    the --seeds line each experiment's default seeds, read from their records when the help
+    is shown (importing every experiment takes seconds, too long for each start of the
+    command line)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.help == SEEDS_HELP:
+            from superpacket.experiments import EXPERIMENTS
+            from superpacket.experiments.record import FALLBACK_DEFAULT_SEEDS
+
+            own = sorted(f"{n} {e.default_seeds}" for n, e in EXPERIMENTS.items()
+                         if e.default_seeds != FALLBACK_DEFAULT_SEEDS)
+            return SEEDS_HELP.removesuffix("(default: the experiment's)") + (
+                f"(default {FALLBACK_DEFAULT_SEEDS} seeds" + (f"; {checks.join(own)}" if own else "")
+                + ", see their params)")
+        if action.help == QUICK_HELP:
+            from superpacket.experiments import EXPERIMENTS
+
+            names = sorted(n for n, e in EXPERIMENTS.items() if e.quick is not None)
+            return (f"the experiment's small scale, for {checks.join(names)} (`superpacket list --claims` says "
+                    "what it runs for each)")
+        return super()._get_help_string(action)
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+
+        # an experiment's name whole on one line ("riops-goodput", not "riops-" / "goodput")
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
 def cmd_reproduce(a: argparse.Namespace) -> int:
     from superpacket.experiments import EXPERIMENTS
 
@@ -326,7 +364,7 @@ def cmd_reproduce(a: argparse.Namespace) -> int:
     if exp.regimes:
         _print_regimes(r)
     for c in r["claims"]:
-        how = verdicts.judged(c)
+        how = verdicts.judged(c, verdicts.number(exp, c))
         mark = " (indicative)" if sc["indicative"] else ""
         print(f"claim: {c['claim']}: {'HOLDS' if c['holds'] else 'DOES NOT HOLD'}{mark}{f' ({how})' if how else ''}")
     if sc["indicative"] and r["claims"]:
@@ -477,13 +515,11 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("--out", default=None, metavar="DIR",
                    help="also write results.parquet, results.json, report.md and the figures here")
     v.set_defaults(fn=cmd_validate)
-    rp = sub.add_parser("reproduce", help="run a built-in experiment: a paper's experiment, judged against its claims (`superpacket list` names them)")
+    rp = sub.add_parser("reproduce", help="run a built-in experiment: a paper's experiment, judged against its claims (`superpacket list` names them)",
+                        formatter_class=_ReproduceHelp)
     rp.add_argument("name")
     rp.add_argument("--seeds", default=None, metavar="N|A..B|LIST",
-                    help="N (seeds 1..N), A..B (inclusive) or a list such as 1,3,5 or 3..5,9, as `sweep "
-                         "--seeds`; "
-                         f"at most {checks.MAX_EXPERIMENT_SEEDS} (default 10 seeds; dcr 2 and "
-                         "dcr-multihop 3, see their params)")
+                    help=SEEDS_HELP)
     rp.add_argument("--jitter-us", type=float, default=None,
                     help="uniform start offsets per flow (incast, incast-map; default 100)")
     rp.add_argument("--regime", default=None, metavar="NAME",
@@ -495,7 +531,7 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("--json", action="store_true")
     rp.add_argument("--out", default=None, help="write summary.json here")
     rp.add_argument("--quick", action="store_true",
-                    help="the experiment's small scale (riops-web: 600 s runs; incast-map: 3 seeds)")
+                    help=QUICK_HELP)
     rp.add_argument("--scheduler", default=None, help="run the seeds on this Dask scheduler")
     rp.add_argument("--workers", type=int, default=None,
                     help="run the seeds on a local Dask cluster of N workers (0: one after another here; "

@@ -72,7 +72,7 @@ from superpacket.experiments.pda_common import (
     check_seeds,
     mbps,
 )
-from superpacket.experiments.record import Claim, Quick
+from superpacket.experiments.record import Claim, Number, Quick
 
 BcInputError = PdaInputError  # one line naming the field
 
@@ -418,9 +418,10 @@ def run(setup: Setup, seeds: Any, quick: bool = False, duration_s: float | None 
 #: txqueuelen with the reverse traffic; the hosts' drops with the largest txqueuelen and none.
 CUTS_LOSS = Claim("cuts-router-loss", "burstiness control cuts router loss at the same or higher throughput ({scheme}, "
                   "txqueuelen {txqueuelen}, 20 % reverse traffic; means over seeds)",
-                  "router drops and throughput (means over seeds), with burstiness control against without")
+                  "router drops and throughput (means over seeds), with burstiness control against without",
+                  number=Number(("ratio",), "ratio {:.2f}"))
 NO_HOST_DROPS = Claim("no-host-drops", "with txqueuelen {txqueuelen} and no reverse traffic the host drops nothing "
-                      "(sanity check against theory; every seed)",
+                      "({scheme}, burstiness control {gate}; sanity check against theory; every seed)",
                       "the most packets a host dropped in any seed, with and without burstiness control")
 CLAIMS = (CUTS_LOSS, NO_HOST_DROPS)
 
@@ -465,7 +466,7 @@ def claims(setup: Setup, variants: dict[str, dict[str, Any]]) -> list[dict[str, 
                 continue
             per = variants[v]["sender_drops_per_seed"]
             out.append(NO_HOST_DROPS.result(
-                {"txqueuelen": big},
+                {"txqueuelen": big, "scheme": s, "gate": "on" if with_bc else "off"},
                 variant=v,
                 sender_drops_max=max(per),
                 max_txq_pkts=max(variants[v]["max_txq_pkts_per_seed"]),

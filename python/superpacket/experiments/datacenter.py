@@ -110,7 +110,7 @@ from superpacket.experiments.common import (
     spaced,
     summarize,
 )
-from superpacket.experiments.record import ALIZADEH_2010, Claim, Experiment, Quick
+from superpacket.experiments.record import ALIZADEH_2010, Claim, Experiment, Number, Quick
 
 DEFAULT_SEEDS = 3
 
@@ -464,7 +464,8 @@ def run_point(variant: str, seed: int, scale: Scale = FULL, scs: dict[str, dict[
 #: Our datacenter specification's must-hold, per load run of 50 % and 70 % ({load}).
 DCTCP_P99 = Claim("dctcp-small-p99", "DCTCP's small-flow (< 100 KB) p99 slowdown below DropTail's (NewReno) at {load:g} "
                   "web-search load (the DCTCP paper's headline)",
-                  "the small flows' p99 slowdown, DCTCP's against DropTail's (NewReno hosts; means over seeds)")
+                  "the small flows' p99 slowdown, DCTCP's against DropTail's (NewReno hosts; means over seeds)",
+                  number=Number(("ratio",), "ratio {:.2f}"))
 DCTCP_QUEUE = Claim("dctcp-queue-p99", "(finding, not a must-hold) DCTCP keeps the incast client's host-facing port's "
                     "p99 queue below DropTail's (NewReno) at {load:g} web-search load (the DCTCP paper: a short queue "
                     "near K instead of a full buffer)",

@@ -53,7 +53,7 @@ from superpacket.experiments.dcr_common import (
     tcp_table,
     window_metrics,
 )
-from superpacket.experiments.record import BHANDARKAR_REDDY_2007, Claim, Experiment, Quick
+from superpacket.experiments.record import BHANDARKAR_REDDY_2007, Claim, Experiment, Number, Quick
 
 # Seeds: 10 is our usual count; the default is reduced so that `superpacket reproduce
 # dcr` (122 runs per seed, on a local cluster of one worker per core) fits in
@@ -84,13 +84,18 @@ COLLAPSE_RATIO = 0.5  # ours: "collapses" = below half of the q = 0 utilisation
 MONOTONE_SLACK = 0.02  # ours: a rise of more than 2 points between q steps is no collapse "as q grows"
 NO_REORDER_CHANGE = 0.05  # our specification: DCR changes utilisation and fairness by under 5 %
 QUICK = Quick("20 s runs (100 s at full scale)", {"duration_s": 20.0})
+#: The numbers the claims' verdicts are shown beside: the least utilisation over q and
+#: the q it falls to; the largest relative change without reordering.
+LEAST = Number(("min_utilisation", "at"), "min utilisation {:.3f} at {}")
+LARGEST_CHANGE = Number(("max_change",), "largest change {:.1f} %", percent=True)
 #: The claims, per protocol ({protocol}), part of the dumbbell ({part}: reorder, 1 flow;
 #: both, 4 flows) and the largest q run ({qmax}); TCP-NCR's reported beside DCR's.
 COLLAPSE = Claim("collapse-without-dcr", "{protocol}/{part}: without DCR utilisation collapses as q grows (ours, fixed "
                  f"before the first full run: utilisation at q = {{qmax:g}} below {COLLAPSE_RATIO:g} x that at q = 0, "
                  f"and no rise of more than {MONOTONE_SLACK:g} between q steps; over the measurement window, means "
                  "over seeds; the whole run beside)",
-                 "utilisation over the measurement window at each q (means over seeds), at the largest q against q = 0")
+                 "utilisation over the measurement window at each q (means over seeds), at the largest q against q = 0",
+                 number=Number(("ratio",), "ratio {:.2f}"))
 
 
 def _floor(suffix: str, label: str) -> str:
@@ -107,18 +112,20 @@ def _no_change(suffix: str, what: str) -> str:
 
 FLOORS = {
     "-dcr": Claim("dcr-utilisation-floor", _floor("-dcr", "with DCR"),
-                  "the least utilisation over the measurement window over q (means over seeds)"),
+                  "the least utilisation over the measurement window over q (means over seeds)",
+                  number=LEAST),
     "-ncr": Claim("ncr-utilisation-floor",
                   _floor("-ncr", "with TCP-NCR (RFC 4653, reported beside DCR; not a must-hold)"),
-                  "the least utilisation over the measurement window over q (means over seeds)", must_hold=False),
+                  "the least utilisation over the measurement window over q (means over seeds)", must_hold=False,
+                  number=LEAST),
 }
 NO_CHANGES = {
     "-dcr": Claim("dcr-congestion-only", _no_change("-dcr", "DCR"),
                   "the relative change of utilisation and Jain index with 4 flows and q = 0, with the response against "
-                  "without (means over seeds)"),
+                  "without (means over seeds)", number=LARGEST_CHANGE),
     "-ncr": Claim("ncr-congestion-only", _no_change("-ncr", "TCP-NCR (beside DCR; not a must-hold)"),
                   "the relative change of utilisation and Jain index with 4 flows and q = 0, with the response against "
-                  "without (means over seeds)", must_hold=False),
+                  "without (means over seeds)", must_hold=False, number=LARGEST_CHANGE),
 }
 
 # our specification: the claims are judged over [WINDOW_START x duration, duration]

@@ -46,7 +46,7 @@ from superpacket.experiments.dcr_common import (
     window_flow_bytes,
     window_metrics,
 )
-from superpacket.experiments.record import BHANDARKAR_REDDY_2007, Claim, Experiment, Quick
+from superpacket.experiments.record import BHANDARKAR_REDDY_2007, Claim, Experiment, Number, Quick
 
 DEFAULT_SEEDS = 3
 REPORT_TABLES = {"table": (("Utilisation (%) of the four loaded links over the measurement window: ours (mean over "
@@ -86,7 +86,7 @@ COLLAPSE = Claim("collapse-without-dcr", "{protocol}: without DCR utilisation co
                  f"{COLLAPSE_RATIO:g} x the mean of the links without reordered flows R1->R2, R5->R4; over the "
                  "measurement window; paper: 5-13 % vs 94-97 %)",
                  "the most utilisation of the reordered links against the mean of the others (over the measurement "
-                 "window, means over seeds)")
+                 "window, means over seeds)", number=Number(("ratio",), "ratio {:.2f}"))
 
 
 def _with(suffix: str, label: str) -> str:

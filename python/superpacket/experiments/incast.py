@@ -43,7 +43,7 @@ from superpacket.experiments.common import (
     summarize,
     whole,
 )
-from superpacket.experiments.record import LI_2013, Claim, Experiment
+from superpacket.experiments.record import LI_2013, Claim, Experiment, Number
 
 THRESHOLD_T = 5
 FLOWS = 10
@@ -77,12 +77,15 @@ DATACENTER_ROUND1_RANGE = (2.0, 5.0)  # our specification's finding for the seco
 #: datacenter regime's finding beside them (not a must-hold).
 FCT_CUTS = {name: Claim(f"{name}-fct-cut",
                         f"paper regime: {name} mean FCT at least {floor:g} % below droptail (paper: {p:g} %)",
-                        f"the paper regime's mean FCT over seeds, {name}'s against droptail's")
+                        f"the paper regime's mean FCT over seeds, {name}'s against droptail's",
+                        number=Number(("improvement_pct",), against="droptail's"))
             for name, floor, p in (("superpacket", SP_CUT_PCT, 33.8), ("ideal", IDEAL_CUT_PCT, 56.0))}
 ROUND1 = Claim("round1-admitted",
                f"paper regime: on average {ROUND1_RANGE[0]:g} to {ROUND1_RANGE[1]:g} super-packets admitted in round 1 "
                "(paper: 6)",
-               "super-packets admitted in round 1 (mean over seeds), superpacket and ideal")
+               "super-packets admitted in round 1 (mean over seeds), superpacket and ideal",
+               number=Number(tuple(f"{n}_round1_admitted" for n in SP_VARIANTS),
+                             ", ".join(f"{n} {{:.1f}}" for n in SP_VARIANTS) + " admitted in round 1"))
 SHAPE = Claim("fig4-shape",
               "paper regime, the shape of Fig. 4a-c: most droptail flows time out (paper 9 of 10); most "
               "superpacket and ideal flows finish in one round (paper 6 of 10); no ideal flow needs more than "
@@ -94,7 +97,7 @@ DATACENTER = Claim("datacenter-regime",
                    f"to {DATACENTER_ROUND1_RANGE[1]:g} super-packets admitted in round 1 and superpacket mean FCT "
                    "above droptail",
                    "the datacenter regime's super-packets admitted in round 1 and mean FCT, superpacket's against "
-                   "droptail's", must_hold=False)
+                   "droptail's", must_hold=False, number=Number(("improvement_pct",), against="droptail's"))
 
 PAPER = {
     "droptail": {"mean_fct_s": 0.197, "flows_with_timeout": 9},

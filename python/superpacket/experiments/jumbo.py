@@ -33,7 +33,7 @@ from superpacket.experiments.common import (
     seed_list,
     summarize,
 )
-from superpacket.experiments.record import LI_2013, Claim, Experiment
+from superpacket.experiments.record import LI_2013, Claim, Experiment, Number
 
 PAPER = {
     "jumbo": {"special_kBps": 2280.0, "regular_mean_kBps": 178.0, "ratio": 2280.0 / 178.0},
@@ -48,7 +48,8 @@ RATIOS = {v: Claim(f"{v}-ratio",
                    f"{v}: special flow gets >= {CLAIM_RATIO:g}x the mean regular flow, judged on the lower bound of "
                    f"the per-seed ratio's {{interval}} (paper: {PAPER[v.partition('-')[0]]['ratio']:.1f}x)",
                    "the lower bound of the interval of the per-seed ratio of the special flow's rate to the mean "
-                   "regular flow's")
+                   "regular flow's",
+                   number=Number(("ratio", "ratio_ci95"), "ratio {0:.2f}, interval [{1[0]:.2f}, {1[1]:.2f}]"))
           for v in VARIANTS}
 
 # The scenario's numbers, each written once: the builder uses them and the report reads

@@ -5,9 +5,9 @@ instead of attributes looked up on the module.
 The record names the experiment, the paper and the part of it reproduced, how to run it
 (`run`, the command-line options it takes and the check of their values, its default
 seeds, whether it runs on a local Dask cluster by default, what `--quick` makes of it),
-the claims it judges (each with its own text and what it is judged on), and what its
-report shows (the order of its variants, whether the generic bar charts are drawn, its
-extra tables, its own figures).
+the claims it judges (each with its own text, what it is judged on and the number its
+verdict is shown beside), and what its report shows (the order of its variants, whether
+the generic bar charts are drawn, its extra tables, its own figures).
 
 The record declares the claims; a run judges them. Each claim in a result's `claims` is
 made by its record's `Claim.result`: the claim's `id`, its text (the record's, with the
@@ -50,6 +50,25 @@ ALIZADEH_2010 = Paper("M. Alizadeh et al.", "Data Center TCP (DCTCP)", "SIGCOMM 
 
 
 @dataclass(frozen=True)
+class Number:
+    """The number a claim's verdict is shown beside (the report's "ours" column, the
+    terminal's parenthesis after HOLDS): which keys of its judgements hold it and how it
+    reads. The report reads these keys and no other; every judgement of the claim carries
+    them (tests/record_check.py)."""
+
+    #: The judgement's keys whose values `words` shows, in its order.
+    keys: tuple[str, ...]
+    #: str.format of the keys' values, in order ("ratio {:.2f}"); unused for a cut.
+    words: str = "{}"
+    #: The value (one key) is a cut in % against this ("droptail's"), positive when ours
+    #: is the lower: read by its sign, "12.3 % below droptail's" or "4.5 % above
+    #: droptail's"; the paper's cut (`paper_improvement_pct`) is read against it too.
+    against: str | None = None
+    #: The values are fractions, shown in % (multiplied by 100 before `words`).
+    percent: bool = False
+
+
+@dataclass(frozen=True)
 class Claim:
     """A claim an experiment judges, as its record declares it.
 
@@ -67,6 +86,9 @@ class Claim:
     #: False for a claim shown beside the others (the paper's where our specification
     #: sets its own, a finding), not one our specification requires.
     must_hold: bool = True
+    #: The number its verdict is shown beside; None: none (its judgements' numbers are
+    #: all shown in the report's table).
+    number: Number | None = None
 
     def fields(self) -> tuple[str, ...]:
         """The names `text` leaves to the run, in their order."""

@@ -51,7 +51,7 @@ from superpacket.experiments.common import (
     spaced,
     summarize,
 )
-from superpacket.experiments.record import GUO_MATTA_2001, Claim, Experiment, Quick
+from superpacket.experiments.record import GUO_MATTA_2001, Claim, Experiment, Number, Quick
 from superpacket.experiments.riops_common import (
     CLASSIFIER,
     HEADER,
@@ -93,17 +93,21 @@ PAPER_CUTS = {
 DURATION_S, WARMUP_S = 4000.0, 2000.0  # the paper's
 QUICK = Quick("600 s runs with 200 s warm-up (4000 s and 2000 s at full scale)",
               {"duration_s": 600.0, "warmup_s": 200.0})
+#: The numbers the claims' verdicts are shown beside: RIO-PS's cut against RED's, or
+#: RIO-PS's over RED's.
+CUT = Number(("improvement_pct",), against="RED's")
+RATIO = Number(("ratio",), "ratio {:.2f}")
 #: The claims, per experiment ({exp}: exp1-ito3, ...) where RED and RIO-PS both run.
 SHORT = Claim("short-response", "{exp}: RIO-PS short-flow response time below RED's",
-              "the short flows' mean response time, RIO-PS's against RED's (means over seeds)")
+              "the short flows' mean response time, RIO-PS's against RED's (means over seeds)", number=CUT)
 LONG = Claim("long-response", "{exp}: RIO-PS long-flow response time within 10 % of RED's",
-             "the long flows' mean response time, RIO-PS's over RED's (means over seeds)")
+             "the long flows' mean response time, RIO-PS's over RED's (means over seeds)", number=RATIO)
 GOODPUT = Claim("goodput", "{exp}: RIO-PS goodput within 2 % of RED's",
-                "goodput in bytes, RIO-PS's over RED's (means over seeds)")
+                "goodput in bytes, RIO-PS's over RED's (means over seeds)", number=RATIO)
 MEDIUM = Claim("medium-response-cut", "(paper, not a must-hold) {exp}: RIO-PS cuts the medium-flow response "
                "time by {cut:g} % or more vs RED",
                "the medium flows' mean response time, RIO-PS's cut against RED's (means over seeds), where the paper "
-               "gives one", must_hold=False)
+               "gives one", must_hold=False, number=CUT)
 
 ACCESS_DELAY_S = 0.001
 BOTTLENECK_DELAY_S = 0.048

@@ -95,8 +95,9 @@ def _reproduce_report(d: Path, s: dict[str, Any]) -> Doc:
                              if k not in ("claim", "holds", "variant", "must_hold", "improvement_pct")
                              and not k.startswith("paper_")
                              and isinstance(v, (int, float)) and not isinstance(v, bool))
-            crow.append([c["claim"], verdicts.verdict(c, sc["indicative"]), verdicts.judged(c),
-                         verdicts.paper_side(c), nums])
+            shown = verdicts.number(exp, c)
+            crow.append([c["claim"], verdicts.verdict(c, sc["indicative"]), verdicts.judged(c, shown),
+                         verdicts.paper_side(c, shown), nums])
         doc.table(["claim", "verdict", "ours", "paper", "numbers it was judged on"], crow, title="Claims",
                   id="claims", fold=False)
 

@@ -1,8 +1,8 @@
 """How a built-in experiment's result is told, in the terminal and in its report: the
 scale it ran at (full or quick, seeds beside the experiment's default, durations, wall
 time), each claim's verdict (indicative at a reduced scale) and the number it was judged
-on, worded so that its sign agrees with the words ("796.8 % above droptail's", never
-"-796.8 %")."""
+on (the one its record declares: `Claim.number`), worded so that its sign agrees with
+the words ("796.8 % above droptail's", never "-796.8 %")."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from superpacket.experiments.record import Experiment
+    from superpacket.experiments.record import Experiment, Number
 
 def default_seeds(exp: Experiment | None) -> int | None:
     """The seeds an experiment runs at full scale (its record's default_seeds); None for
@@ -66,15 +66,6 @@ def verdict(c: dict[str, Any], indicative: bool) -> str:
     return ("holds" if c.get("holds") else "fails") + (" (indicative)" if indicative else "")
 
 
-def _reference(c: dict[str, Any]) -> str:
-    """What an improvement_pct is measured against, from the claim's own keys."""
-    if any(k.startswith("droptail") for k in c):
-        return "droptail's"
-    if "red_s" in c or "red_bytes" in c:
-        return "RED's"
-    return "the baseline's"
-
-
 def _pct(x: float, ref: str) -> str:
     """A cut in % (how far ours lies below `ref`) in words whose sign is the number's."""
     if not isinstance(x, (int, float)) or math.isnan(x):
@@ -82,37 +73,40 @@ def _pct(x: float, ref: str) -> str:
     return f"{abs(x):.1f} % {'below' if x >= 0 else 'above'} {ref}"
 
 
-def judged(c: dict[str, Any]) -> str:
-    """The number a claim was judged on, in words that agree with it in sign ("" if none)."""
-    if "improvement_pct" in c:
-        return _pct(c["improvement_pct"], _reference(c))
-    if "ratio_ci95" in c:  # jumbo: judged on the interval's lower bound
-        lo, hi = c["ratio_ci95"]
-        return f"ratio {c['ratio']:.2f}, interval [{lo:.2f}, {hi:.2f}]"
-    if "min_utilisation" in c:  # dcr: utilisation above a floor at every point
-        at = f" at {c['at']}" if "at" in c else ""
-        return f"min utilisation {c['min_utilisation']:.3f}{at}"
-    if "max_change" in c:  # dcr: DCR's change without reordering
-        return f"largest change {100 * c['max_change']:.1f} %"
-    if "ratio" in c:
-        return f"ratio {c['ratio']:.2f}"
-    r1 = {k.removesuffix("_round1_admitted"): v for k, v in c.items() if k.endswith("_round1_admitted")}
-    if r1:  # incast
-        return ", ".join(f"{k} {v:.1f}" for k, v in r1.items()) + " admitted in round 1"
-    return ""
+def number(exp: Experiment | None, c: dict[str, Any]) -> Number | None:
+    """What the record of `exp` declares a judgement `c` is shown beside (its claim's
+    `number`); None for no experiment, a judgement without an id (an older summary) or a
+    claim the record does not declare."""
+    if exp is None or "id" not in c:
+        return None
+    try:
+        return exp.claim(c["id"]).number
+    except KeyError:
+        return None
 
 
-def paper_side(c: dict[str, Any]) -> str:
-    """The paper's number for a claim: its `paper_*` keys, else what its text gives as
-    "(paper: ...)"; "" if neither."""
+def judged(c: dict[str, Any], n: Number | None) -> str:
+    """The number a claim was judged on, as its record declares it (`n`, see `number`),
+    in words that agree with it in sign ("" if it declares none)."""
+    if n is None:
+        return ""
+    values = [c[k] for k in n.keys]
+    if n.against is not None:
+        return _pct(values[0], n.against)
+    return n.words.format(*(100 * v for v in values) if n.percent else values)
+def paper_side(c: dict[str, Any], n: Number | None = None) -> str:
+    """The paper's number for a claim: its `paper_*` keys (a paper's cut read against what
+    `n` declares ours is cut against), else what its text gives as "(paper: ...)"; "" if
+    neither."""
+    ref = n.against if n is not None and n.against is not None else "the baseline's"
     out = []
     for k, v in c.items():
         if not k.startswith("paper_") or v is None:
             continue
         if k == "paper_improvement_pct" and isinstance(v, (int, float)):
-            out.append(_pct(v, _reference(c)))
+            out.append(_pct(v, ref))
         elif isinstance(v, (list, tuple)) and k == "paper_improvement_pct":
-            out.append(f"{v[0]:g} to {v[-1]:g} % below {_reference(c)}")
+            out.append(f"{v[0]:g} to {v[-1]:g} % below {ref}")
         else:
             out.append(f"{k.removeprefix('paper_')} {_g(v)}")
     if not out:  # the paper's number written into the claim's text: "(paper: 33.8 %)"

@@ -179,6 +179,7 @@ def lion(s: dict[str, Any]) -> list[ExpFigure]:
     note = ", ".join(f"{v} {p['throughput_bps'] / 1e6:.0f} Mb/s" for v, p in pap.items() if "throughput_bps" in p)
     fig.suptitle(f"Sequence against time, seed 1 (the paper's Fig. 5; paper: {note})", fontsize=11)
     fig.tight_layout()
-    return [ExpFigure("lion_fig5_sequence", "Bytes received against time for the two flows of each 5 s contest "
+    dur = (s.get("params") or {}).get("duration_s", {}).get("value", 5.0)
+    return [ExpFigure("lion_fig5_sequence", f"Bytes received against time for the two flows of each {dur:g} s contest "
                       "(seed 1, every 10 ms): the PDA sender against NewReno (the paper's Lion vs Linux TCP) and "
                       "against CUBIC", fig, data)]
