@@ -341,3 +341,18 @@ def test_figures_plot_the_summary(small, small_mh):
     assert d["paper"]["ltcp"] == pytest.approx(0.9665)
     for f in list(figs.values()) + list(m.values()):
         figure_kit.plt.close(f.fig)
+
+
+def test_the_newreno_point_brings_its_sack_counterpart_when_q_leaves_it_out():
+    """The NewReno-recovery table compares one point, both/q0.01, under NewReno and SACK
+    recovery: a --q grid without 0.01 (`--q 0.1`) must still run that point with SACK, or the
+    table has nothing to compare with (it ended in a KeyError); a grid with it adds nothing."""
+    part, q = dcr.NEWRENO_POINT
+    runs, _ = dcr.plan(("ltcp",), (0.0, 0.1))
+    for s in ("", "-dcr"):
+        assert runs[dcr.variant_name(f"ltcp{s}", part, q)][-1] == "sack"
+        assert runs[dcr.variant_name(f"ltcp{s}", part, q, newreno=True)][-1] == "newreno"
+    with_it, _ = dcr.plan(("ltcp",), (0.0, q, 0.1))
+    # 3 responses x (reorder at 3 q + congestion + both at 2 q > 0) + 2 NewReno runs
+    assert len(with_it) == 3 * (3 + 1 + 2) + 2
+    assert len(runs) == 3 * (2 + 1 + 1) + 2 + 2

@@ -182,6 +182,8 @@ def plan(protocols: tuple[str, ...], qs: tuple[float, ...]) -> tuple[dict[str, t
     cc = protocols[0]  # one point, as our specification asks
     for suffix in ("", "-dcr"):  # NCR needs SACK (RFC 4653)
         runs[variant_name(f"{cc}{suffix}", part, q, newreno=True)] = (cc, suffix, FLOWS[part], q, "newreno")
+        # its SACK counterpart, when --q leaves that point out of the grid
+        runs.setdefault(variant_name(f"{cc}{suffix}", part, q), (cc, suffix, FLOWS[part], q, "sack"))
     return runs, aliases
 
 
@@ -319,6 +321,7 @@ def _canonical_order(protos: tuple[str, ...], qs: tuple[float, ...]) -> list[str
             out.append(variant_name(p, "congestion", 0.0))
             out += [variant_name(p, "both", q) for q in qs]
     part, q = NEWRENO_POINT
+    out += [v for s in ("", "-dcr") if (v := variant_name(f"{protos[0]}{s}", part, q)) not in out]
     out += [variant_name(f"{protos[0]}{s}", part, q, newreno=True) for s in ("", "-dcr")]
     return out
 
