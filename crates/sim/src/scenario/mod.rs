@@ -28,6 +28,7 @@ pub mod traffic;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use crate::core::check::Validate;
 use crate::core::memory::MemoryEstimate;
 use crate::core::time::SimTime;
 use crate::engine::sim::Sim;
@@ -195,10 +196,14 @@ impl Scenario {
         Ok(())
     }
 
-    /// What serde cannot check and nothing built is needed for.
+    /// The validate phase: every check of the tree that serde cannot make and nothing
+    /// built is needed for (`Validate`, core/check.rs), each table at its field path.
     fn validate(&self) -> Result<(), String> {
         if self.duration.0 == SimTime::ZERO {
             return Err("duration: must be > 0".into());
+        }
+        for (k, t) in self.traffic.iter().enumerate() {
+            t.validate(&format!("traffic[{k}]"))?;
         }
         Ok(())
     }
