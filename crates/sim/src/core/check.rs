@@ -3,6 +3,21 @@
 //! kinds): each error names the field, "{path}.{field}: must be ...", in the words every
 //! table uses for the same bound.
 
+/// A scenario table's checks that serde cannot make and that need nothing built: run in
+/// the validate phase (`Scenario::validate` walks the whole tree with it), before the
+/// cost and every build. Each error names its field, "{path}.{field}: message"; a table
+/// calls it on its sub-tables with their paths.
+pub trait Validate {
+    /// Refuses a value out of range, naming the field under `path`.
+    fn validate(&self, path: &str) -> Result<(), String>;
+}
+
+impl<T: Validate> Validate for Option<T> {
+    fn validate(&self, path: &str) -> Result<(), String> {
+        self.as_ref().map_or(Ok(()), |t| t.validate(path))
+    }
+}
+
 /// A count, a limit or a duration above zero: "{path}.{field}: must be > 0".
 pub fn positive<T: Default + PartialEq>(path: &str, field: &str, v: T) -> Result<(), String> {
     if v == T::default() {

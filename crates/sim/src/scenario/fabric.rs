@@ -33,8 +33,7 @@ use serde::{Deserialize, Serialize};
 use super::common::MAX_HOSTS;
 use super::links::{Builder, LinkSpec};
 use super::queue::QueueSpec;
-use crate::core::rng::Rng;
-use crate::core::time::BitsPerSec;
+use crate::core::check::Validate;
 use crate::net::topology::Multipath;
 
 /// Route choice among equal-cost paths.
@@ -156,42 +155,76 @@ fn with_queues(spec: &LinkSpec, queues: &[PortQueues], up: PortClass, down: Port
 /// Each `queues[i]` names port classes of this fabric, and its queue is valid on its own
 /// (checked under its own path here: merged into the links' queues, an error would name
 /// the link's `queue` instead of the entry that made it).
-fn check_classes(queues: &[PortQueues], allowed: &[PortClass], kind: &str, rate: BitsPerSec) -> Result<(), String> {
+fn check_classes(queues: &[PortQueues], allowed: &[PortClass], kind: &str, path: &str) -> Result<(), String> {
     for (i, q) in queues.iter().enumerate() {
         if q.ports != PortClass::AllSwitchPorts && !allowed.contains(&q.ports) {
-            return Err(format!("topology.queues[{i}].ports: {:?} is not a port class of a {kind}", q.ports));
+            return Err(format!("{path}.queues[{i}].ports: {:?} is not a port class of a {kind}", q.ports));
         }
-        // (not a queue that allocates tables when built, the super-packet router's: they
-        // are allocated after the memory estimate has charged them at the link)
+        // (not a queue that allocates tables when built, the super-packet router's: its
+        // errors have always named the link it is merged into, checked there)
         if q.queue.prealloc_bytes() == 0.0 {
-            q.queue.build(rate, Rng::new(0), &format!("topology.queues[{i}].queue"))?;
+            q.queue.validate(&format!("{path}.queues[{i}].queue"))?;
         }
     }
     Ok(())
 }
 
-pub(super) fn build_leaf_spine(b: &mut Builder, s: &LeafSpineSpec) -> Result<(), String> {
-    for (name, v) in [("leaves", s.leaves), ("spines", s.spines), ("hosts_per_leaf", s.hosts_per_leaf)] {
-        if v == 0 || v > MAX_HOSTS {
-            return Err(format!("topology.{name}: must be 1..{MAX_HOSTS} (got {v})"));
+/// The counts, the `queues` entries, then each link's table with its merged queues (the
+/// one every link of its class is built from).
+impl Validate for LeafSpineSpec {
+    fn validate(&self, path: &str) -> Result<(), String> {
+        let s = self;
+        for (name, v) in [("leaves", s.leaves), ("spines", s.spines), ("hosts_per_leaf", s.hosts_per_leaf)] {
+            if v == 0 || v > MAX_HOSTS {
+                return Err(format!("{path}.{name}: must be 1..{MAX_HOSTS} (got {v})"));
+            }
         }
+        let hosts = s.leaves as u64 * s.hosts_per_leaf as u64;
+        if hosts > MAX_HOSTS as u64 {
+            return Err(format!(
+                "{path}.hosts_per_leaf: {} leaves x {} hosts = {hosts} hosts, above {MAX_HOSTS}",
+                s.leaves, s.hosts_per_leaf
+            ));
+        }
+        let fabric_links = s.leaves as u64 * s.spines as u64;
+        if fabric_links > MAX_HOSTS as u64 {
+            return Err(format!(
+                "{path}.spines: {} leaves x {} spines = {fabric_links} fabric links, above {MAX_HOSTS}",
+                s.leaves, s.spines
+            ));
+        }
+        use PortClass::*;
+        check_classes(&s.queues, &[HostNics, HostFacing, LeafUplinks, SpineDownlinks], "leaf_spine", path)?;
+        with_queues(&s.host_link, &s.queues, HostNics, HostFacing).validate(&format!("{path}.host_link"))?;
+        with_queues(&s.fabric_link, &s.queues, LeafUplinks, SpineDownlinks).validate(&format!("{path}.fabric_link"))
     }
-    let hosts = s.leaves as u64 * s.hosts_per_leaf as u64;
-    if hosts > MAX_HOSTS as u64 {
-        return Err(format!(
-            "topology.hosts_per_leaf: {} leaves x {} hosts = {hosts} hosts, above {MAX_HOSTS}",
-            s.leaves, s.hosts_per_leaf
-        ));
+}
+
+/// The radix, the `queues` entries, then each link's table with its merged queues.
+impl Validate for FatTreeSpec {
+    fn validate(&self, path: &str) -> Result<(), String> {
+        let s = self;
+        let k = s.k;
+        // k^3 in u64 wraps for k past 2^21: checked, so a radix of millions is refused here
+        let hosts = (k as u64).checked_pow(3).map(|c| c / 4);
+        if k < 2 || !k.is_multiple_of(2) || hosts.is_none_or(|h| h > MAX_HOSTS as u64) {
+            return Err(format!("{path}.k: must be even, at least 2, with k^3/4 <= {MAX_HOSTS} hosts (got {k})"));
+        }
+        use PortClass::*;
+        let allowed = [HostNics, HostFacing, LeafUplinks, AggDownlinks, AggUplinks, CoreDownlinks];
+        check_classes(&s.queues, &allowed, "fat_tree", path)?;
+        with_queues(&s.host_link, &s.queues, HostNics, HostFacing).validate(&format!("{path}.host_link"))?;
+        with_queues(&s.fabric_link, &s.queues, LeafUplinks, AggDownlinks).validate(&format!("{path}.fabric_link"))?;
+        let (core, core_path) = match &s.core_link {
+            Some(c) => (c, format!("{path}.core_link")),
+            None => (&s.fabric_link, format!("{path}.fabric_link")),
+        };
+        with_queues(core, &s.queues, AggUplinks, CoreDownlinks).validate(&core_path)
     }
-    let fabric_links = s.leaves as u64 * s.spines as u64;
-    if fabric_links > MAX_HOSTS as u64 {
-        return Err(format!(
-            "topology.spines: {} leaves x {} spines = {fabric_links} fabric links, above {MAX_HOSTS}",
-            s.leaves, s.spines
-        ));
-    }
+}
+
+pub(super) fn build_leaf_spine(b: &mut Builder, s: &LeafSpineSpec) -> Result<(), String> {
     use PortClass::*;
-    check_classes(&s.queues, &[HostNics, HostFacing, LeafUplinks, SpineDownlinks], "leaf_spine", s.host_link.rate.0)?;
     for sp in 0..s.spines {
         b.node(&format!("spine{sp}"))?;
     }
@@ -221,18 +254,7 @@ pub(super) fn build_leaf_spine(b: &mut Builder, s: &LeafSpineSpec) -> Result<(),
 
 pub(super) fn build_fat_tree(b: &mut Builder, s: &FatTreeSpec) -> Result<(), String> {
     let k = s.k;
-    // k^3 in u64 wraps for k past 2^21: checked, so a radix of millions is refused here
-    let hosts = (k as u64).checked_pow(3).map(|c| c / 4);
-    if k < 2 || !k.is_multiple_of(2) || hosts.is_none_or(|h| h > MAX_HOSTS as u64) {
-        return Err(format!("topology.k: must be even, at least 2, with k^3/4 <= {MAX_HOSTS} hosts (got {k})"));
-    }
     use PortClass::*;
-    check_classes(
-        &s.queues,
-        &[HostNics, HostFacing, LeafUplinks, AggDownlinks, AggUplinks, CoreDownlinks],
-        "fat_tree",
-        s.host_link.rate.0,
-    )?;
     let h = k / 2;
     for c in 0..h * h {
         b.node(&format!("core{c}"))?;

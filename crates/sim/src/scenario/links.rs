@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use crate::core::check::Validate;
 use crate::core::memory::MemoryEstimate;
 use crate::core::rng::Rng;
 use crate::core::time::SimTime;
@@ -40,6 +41,18 @@ pub struct LinkSpec {
     pub classifier: Option<ClassifierSpec>,
 }
 
+/// The loss, then the queues (the reverse one's errors, like its warnings, at `queue`).
+impl Validate for LinkSpec {
+    fn validate(&self, path: &str) -> Result<(), String> {
+        if !(0.0..1.0).contains(&self.loss) {
+            return Err(format!("{path}.loss: must be in [0, 1) (got {})", self.loss));
+        }
+        let qpath = format!("{path}.queue");
+        self.queue.validate(&qpath)?;
+        self.reverse_queue.validate(&qpath)
+    }
+}
+
 pub(crate) struct Builder<'a> {
     pub(crate) net: &'a mut Network,
     pub(crate) seed: u64,
@@ -57,11 +70,10 @@ impl Builder<'_> {
     }
 
     pub(crate) fn duplex(&mut self, a: &str, b: &str, spec: &LinkSpec, path: &str) -> Result<(), String> {
+        // the ends are node names: checked against the built nodes
         let na = self.net.node(a).ok_or_else(|| format!("{path}.a: unknown node {a:?}"))?;
         let nb = self.net.node(b).ok_or_else(|| format!("{path}.b: unknown node {b:?}"))?;
-        if !(0.0..1.0).contains(&spec.loss) {
-            return Err(format!("{path}.loss: must be in [0, 1) (got {})", spec.loss));
-        }
+        debug_assert_eq!(spec.validate(path), Ok(()));
         let qpath = format!("{path}.queue");
         for (x, y, q) in [(na, nb, &spec.queue), (nb, na, spec.reverse_queue.as_ref().unwrap_or(&spec.queue))] {
             self.mem.charge_at(&qpath, ".bloom_bits", q.prealloc_bytes())?;

@@ -6,6 +6,15 @@
 //! unit ("25us", "200ms", "5s"); queue limits are packets unless `unit = "bytes"`.
 //! Every field, its type, unit, default and limits: docs/schema.md, generated from these
 //! types and their doc comments (schema.rs, `make schema`); examples/ has whole scenarios.
+//!
+//! Checks come in two kinds. What needs nothing built is each table's `Validate`
+//! (core/check.rs), walked by `Scenario::validate` in the validate phase, before the cost
+//! and every build: the duration, the topology with its links and queues, the reordering
+//! stages, the traffic entries, the outputs' interval. What needs the built network (node
+//! and link names, routes, link rates, the flows of the built simulation, whether any
+//! queue marks ECN) stays in its build phase, each marked by a one-line comment; so do,
+//! for now, the `[tcp]` tables (resolved when their flows are built), the classifiers and
+//! the output intervals bounded by the duration.
 
 pub mod common;
 pub mod costs;
@@ -28,6 +37,7 @@ pub mod traffic;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use crate::core::check::Validate;
 use crate::core::memory::MemoryEstimate;
 use crate::core::time::SimTime;
 use crate::engine::sim::Sim;
@@ -170,6 +180,7 @@ impl Scenario {
     /// the built network marks packets: its window law would never see a mark and it would
     /// run as a loss-based TCP without saying so. Refused, naming where the control is set.
     fn check_ecn_marking(&self, sim: &Sim) -> Result<(), String> {
+        // needs the built network (whether any of its queues marks): a build-phase check
         if sim.net.links.iter().any(|l| l.marks_ecn()) {
             return Ok(());
         }
@@ -195,11 +206,20 @@ impl Scenario {
         Ok(())
     }
 
-    /// What serde cannot check and nothing built is needed for.
+    /// The validate phase: every check of the tree that serde cannot make and nothing
+    /// built is needed for (`Validate`, core/check.rs), each table at its field path.
     fn validate(&self) -> Result<(), String> {
         if self.duration.0 == SimTime::ZERO {
             return Err("duration: must be > 0".into());
         }
+        self.topology.validate("topology")?;
+        for (i, r) in self.reorder.iter().enumerate() {
+            r.validate(&format!("reorder[{i}]"))?;
+        }
+        for (k, t) in self.traffic.iter().enumerate() {
+            t.validate(&format!("traffic[{k}]"))?;
+        }
+        self.output.validate("output")?;
         Ok(())
     }
 
@@ -224,6 +244,7 @@ impl Scenario {
         }
         let mut filter = SourceFilter::default();
         for (i, name) in self.source_validation.iter().enumerate() {
+            // a node name: needs the built network
             let node = net
                 .node(name)
                 .ok_or_else(|| format!("source_validation[{i}]: no node named {name:?} in the topology"))?;

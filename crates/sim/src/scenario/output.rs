@@ -3,6 +3,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use crate::core::check::Validate;
 use crate::core::time::SimTime;
 use crate::engine::sim::Sim;
 
@@ -65,14 +66,24 @@ impl Default for OutputSpec {
     }
 }
 
+/// The queue series' interval (the rest is bounded by the run's duration and counts of
+/// the built simulation: checked when attached).
+impl Validate for OutputSpec {
+    fn validate(&self, path: &str) -> Result<(), String> {
+        // refused even when no queue is sampled: a 0 there is a mistake either way
+        if self.sample_interval.0 == SimTime::ZERO {
+            return Err(format!("{path}.sample_interval: must be above 0"));
+        }
+        Ok(())
+    }
+}
+
 impl OutputSpec {
     /// The outputs phase: the queue and flow series, the monitor and the pcap traces of a
     /// built simulation (after its traffic: the flow series is charged per open flow).
     pub(crate) fn attach(&self, sim: &mut Sim, duration: SimTime) -> Result<(), String> {
-        // refused even when no queue is sampled: a 0 there is a mistake either way
-        if self.sample_interval.0 == SimTime::ZERO {
-            return Err("output.sample_interval: must be above 0".into());
-        }
+        debug_assert_eq!(self.validate("output"), Ok(()));
+        // the links, the flows and the rows they make need the built simulation: checked here
         if !self.sample_queues.is_empty() {
             let mut ids = Vec::new();
             for (i, name) in self.sample_queues.iter().enumerate() {

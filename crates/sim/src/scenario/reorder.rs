@@ -3,6 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::core::check::Validate;
 use crate::core::memory::MemoryEstimate;
 use crate::core::rng::Rng;
 use crate::core::time::SimTime;
@@ -63,6 +64,16 @@ pub enum ReorderPacketsSpec {
     All,
 }
 
+/// The probability (the links and the router are names in the built network).
+impl Validate for ReorderSpec {
+    fn validate(&self, path: &str) -> Result<(), String> {
+        if !(0.0..=1.0).contains(&self.q) {
+            return Err(format!("{path}.q: must be a probability in [0, 1] (got {})", self.q));
+        }
+        Ok(())
+    }
+}
+
 impl ReorderSpec {
     /// Puts a reordering stage on each link this entry names.
     pub(crate) fn attach(
@@ -73,9 +84,8 @@ impl ReorderSpec {
         mem: &mut MemoryEstimate,
         end: SimTime,
     ) -> Result<(), String> {
-        if !(0.0..=1.0).contains(&self.q) {
-            return Err(format!("{path}.q: must be a probability in [0, 1] (got {})", self.q));
-        }
+        debug_assert_eq!(self.validate(path), Ok(()));
+        // the names need the built network: checked here
         let mut ids = Vec::new();
         for (j, name) in self.links.iter().enumerate() {
             ids.push(net.link_by_any_name(name).ok_or_else(|| {

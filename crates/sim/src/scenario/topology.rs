@@ -4,6 +4,8 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use crate::core::check::Validate;
+
 use super::common::{tagged, Dur, Rate, MAX_HOSTS};
 use super::links::{Builder, LinkSpec};
 use super::queue::{d_queue_json, QueueSpec};
@@ -111,6 +113,59 @@ pub struct GraphLink {
     pub classifier: Option<ClassifierSpec>,
 }
 
+impl GraphLink {
+    /// The link as a duplex link's table.
+    fn spec(&self) -> LinkSpec {
+        let l = self;
+        LinkSpec {
+            rate: l.rate,
+            delay: l.delay,
+            queue: l.queue.clone(),
+            reverse_queue: l.reverse_queue.clone(),
+            loss: l.loss,
+            classifier: l.classifier.clone(),
+        }
+    }
+}
+
+/// The counts and every link's table, at `topology` (node names and the links' ends need
+/// the nodes built: checked as they are added).
+impl Validate for TopologySpec {
+    fn validate(&self, path: &str) -> Result<(), String> {
+        match self {
+            TopologySpec::Dumbbell(DumbbellSpec { pairs, access, bottleneck, .. }) => {
+                if *pairs == 0 || *pairs > MAX_HOSTS {
+                    return Err(format!("{path}.pairs: must be 1..{MAX_HOSTS} (got {pairs})"));
+                }
+                access.validate(&format!("{path}.access"))?;
+                bottleneck.validate(&format!("{path}.bottleneck"))
+            }
+            TopologySpec::Star(StarSpec { senders, sender_link, receiver_link }) => {
+                if *senders == 0 || *senders > MAX_HOSTS {
+                    return Err(format!("{path}.senders: must be 1..{MAX_HOSTS} (got {senders})"));
+                }
+                sender_link.validate(&format!("{path}.sender_link"))?;
+                receiver_link.validate(&format!("{path}.receiver_link"))
+            }
+            TopologySpec::Chain(ChainSpec { routers, link, host_link }) => {
+                if *routers < 2 || *routers > MAX_HOSTS {
+                    return Err(format!("{path}.routers: must be 2..{MAX_HOSTS} (got {routers})"));
+                }
+                link.validate(&format!("{path}.link"))?;
+                host_link.validate(&format!("{path}.host_link"))
+            }
+            TopologySpec::Graph(GraphSpec { links, .. }) => {
+                for (i, l) in links.iter().enumerate() {
+                    l.spec().validate(&format!("{path}.links[{i}]"))?;
+                }
+                Ok(())
+            }
+            TopologySpec::LeafSpine(ls) => ls.validate(path),
+            TopologySpec::FatTree(ft) => ft.validate(path),
+        }
+    }
+}
+
 impl TopologySpec {
     /// The topology phase: the nodes and links of the shape, each named, into `b`'s
     /// network (an edge classifier charged to the estimate first).
@@ -118,9 +173,6 @@ impl TopologySpec {
         let seed = b.seed;
         match self {
             TopologySpec::Dumbbell(DumbbellSpec { pairs, access, bottleneck, edge_classifier }) => {
-                if *pairs == 0 || *pairs > MAX_HOSTS {
-                    return Err(format!("topology.pairs: must be 1..{MAX_HOSTS} (got {pairs})"));
-                }
                 b.node("R1")?;
                 b.node("R2")?;
                 for i in 0..*pairs {
@@ -144,9 +196,6 @@ impl TopologySpec {
                 }
             }
             TopologySpec::Star(StarSpec { senders, sender_link, receiver_link }) => {
-                if *senders == 0 || *senders > MAX_HOSTS {
-                    return Err(format!("topology.senders: must be 1..{MAX_HOSTS} (got {senders})"));
-                }
                 b.node("R")?;
                 b.node("d")?;
                 for i in 0..*senders {
@@ -156,9 +205,6 @@ impl TopologySpec {
                 b.duplex("R", "d", receiver_link, "topology.receiver_link")?;
             }
             TopologySpec::Chain(ChainSpec { routers, link, host_link }) => {
-                if *routers < 2 || *routers > MAX_HOSTS {
-                    return Err(format!("topology.routers: must be 2..{MAX_HOSTS} (got {routers})"));
-                }
                 for i in 1..=*routers {
                     b.node(&format!("R{i}"))?;
                 }
@@ -174,18 +220,11 @@ impl TopologySpec {
             }
             TopologySpec::Graph(GraphSpec { nodes, links }) => {
                 for (i, n) in nodes.iter().enumerate() {
+                    // a name already taken: checked as the nodes are added
                     b.node(n).map_err(|e| format!("topology.nodes[{i}]: {e}"))?;
                 }
                 for (i, l) in links.iter().enumerate() {
-                    let spec = LinkSpec {
-                        rate: l.rate,
-                        delay: l.delay,
-                        queue: l.queue.clone(),
-                        reverse_queue: l.reverse_queue.clone(),
-                        loss: l.loss,
-                        classifier: l.classifier.clone(),
-                    };
-                    b.duplex(&l.a, &l.b, &spec, &format!("topology.links[{i}]"))?;
+                    b.duplex(&l.a, &l.b, &l.spec(), &format!("topology.links[{i}]"))?;
                 }
             }
             TopologySpec::LeafSpine(ls) => fabric::build_leaf_spine(b, ls)?,

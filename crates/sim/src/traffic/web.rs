@@ -23,6 +23,7 @@
 use std::sync::Arc;
 
 use super::spec::{FlowSource, FlowSpec};
+use crate::core::check::Validate;
 use crate::core::packet::NodeId;
 use crate::core::rng::Rng;
 use crate::core::time::SimTime;
@@ -45,36 +46,42 @@ pub struct WebModel {
     pub shape: f64,
 }
 
-impl WebModel {
-    pub fn validate(&self) -> Result<(), String> {
+/// The model's own ranges (fields named as the web entry's table names them).
+impl Validate for WebModel {
+    fn validate(&self, path: &str) -> Result<(), String> {
         let pos = |x: f64| x.is_finite() && x > 0.0;
         if !pos(self.inter_page_s) {
-            return Err(format!("inter_page: must be > 0 (got {} s)", self.inter_page_s));
+            return Err(format!("{path}.inter_page: must be > 0 (got {} s)", self.inter_page_s));
         }
         if !pos(self.inter_object_s) {
-            return Err(format!("inter_object: must be > 0 (got {} s)", self.inter_object_s));
+            return Err(format!("{path}.inter_object: must be > 0 (got {} s)", self.inter_object_s));
         }
         if self.objects_min == 0 || self.objects_min > self.objects_max {
-            return Err(format!("objects_min: must be in 1..=objects_max (got {})", self.objects_min));
+            return Err(format!("{path}.objects_min: must be in 1..=objects_max (got {})", self.objects_min));
         }
         if self.objects_max > MAX_OBJECTS_PER_PAGE {
-            return Err(format!("objects_max: must be at most {MAX_OBJECTS_PER_PAGE} (got {})", self.objects_max));
+            return Err(format!(
+                "{path}.objects_max: must be at most {MAX_OBJECTS_PER_PAGE} (got {})",
+                self.objects_max
+            ));
         }
         if !pos(self.size_min) {
-            return Err(format!("size_min_bytes: must be above 0 (got {})", self.size_min));
+            return Err(format!("{path}.size_min_bytes: must be above 0 (got {})", self.size_min));
         }
         if !(self.size_max.is_finite() && self.size_max > self.size_min) {
             return Err(format!(
-                "size_max_bytes: must be above size_min_bytes (got {} .. {})",
+                "{path}.size_max_bytes: must be above size_min_bytes (got {} .. {})",
                 self.size_min, self.size_max
             ));
         }
         if !pos(self.shape) || (self.shape - 1.0).abs() < 1e-9 {
-            return Err(format!("shape: must be > 0 and != 1 (got {})", self.shape));
+            return Err(format!("{path}.shape: must be > 0 and != 1 (got {})", self.shape));
         }
         Ok(())
     }
+}
 
+impl WebModel {
     /// E[S] of the bounded Pareto object size (bytes), header formula.
     pub fn mean_object_bytes(&self) -> f64 {
         let (l, h, a) = (self.size_min, self.size_max, self.shape);

@@ -4,6 +4,7 @@
 
 use std::any::Any;
 
+use crate::core::check::Validate;
 use crate::core::packet::Packet;
 use crate::core::rng::Rng;
 use crate::core::time::BitsPerSec;
@@ -153,8 +154,9 @@ impl From<UnitSpec> for Unit {
     }
 }
 
-/// A queue discipline's scenario table.
-pub trait QueueKind {
+/// A queue discipline's scenario table. Its `Validate` holds every check of the table
+/// (run in the validate phase, before anything is built); `build` relies on it.
+pub trait QueueKind: Validate {
     /// The discipline for a link of `rate`, drawing from `rng`, named `kind` in results;
     /// an error names its field under `path`.
     fn build(&self, kind: &'static str, rate: BitsPerSec, rng: Rng, path: &str) -> Result<Box<dyn QueueDisc>, String>;

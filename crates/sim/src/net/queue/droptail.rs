@@ -19,7 +19,7 @@
 
 use super::disc::{d_limit, QueueKind};
 use super::disc::{DropReason, QueueDisc, QueueState, Unit, Verdict};
-use crate::core::check::positive;
+use crate::core::check::{positive, Validate};
 use crate::core::packet::{flags, Packet};
 use crate::core::rng::Rng;
 use crate::core::time::BitsPerSec;
@@ -115,15 +115,23 @@ pub struct DropTailSpec {
     pub ecn_threshold: Option<u64>,
 }
 
-impl QueueKind for DropTailSpec {
-    fn build(&self, _: &'static str, _: BitsPerSec, _: Rng, path: &str) -> Result<Box<dyn QueueDisc>, String> {
-        let &DropTailSpec { limit, unit, ecn_threshold } = self;
+impl Validate for DropTailSpec {
+    fn validate(&self, path: &str) -> Result<(), String> {
+        let &DropTailSpec { limit, ecn_threshold, .. } = self;
         positive(path, "limit", limit)?;
         if let Some(k) = ecn_threshold {
             if k == 0 || k > limit {
                 return Err(format!("{path}.ecn_threshold: must be in 1..=limit ({limit}) (got {k})"));
             }
         }
+        Ok(())
+    }
+}
+
+impl QueueKind for DropTailSpec {
+    fn build(&self, _: &'static str, _: BitsPerSec, _: Rng, path: &str) -> Result<Box<dyn QueueDisc>, String> {
+        debug_assert_eq!(self.validate(path), Ok(()));
+        let &DropTailSpec { limit, unit, ecn_threshold } = self;
         Ok(Box::new(DropTail { ecn_threshold, ..DropTail::new(limit, unit.into()) }))
     }
 }

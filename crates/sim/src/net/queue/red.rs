@@ -51,6 +51,7 @@
 //! | `mean_pkt_size`    | bytes, scales p_a in byte mode         | > 0                       |
 //! | `idle_pkt_time_ns` | ns to send a small packet on the link  | > 0                       |
 
+use crate::core::check::Validate;
 use crate::core::rng::Rng;
 use crate::core::time::SimTime;
 
@@ -77,30 +78,31 @@ pub struct RedParams {
     pub idle_pkt_time_ns: u64,
 }
 
-impl RedParams {
-    /// Checks every field; the error names the field and its allowed range.
-    pub fn validate(&self) -> Result<(), String> {
+/// Checks every field; the error names the field and its allowed range after the table's
+/// path: "{path}: red.{field}: ...".
+impl Validate for RedParams {
+    fn validate(&self, path: &str) -> Result<(), String> {
         let unit = |name: &str, x: f64| {
             if x.is_finite() && x > 0.0 && x <= 1.0 {
                 Ok(())
             } else {
-                Err(format!("red.{name}: must be in (0, 1] (got {x})"))
+                Err(format!("{path}: red.{name}: must be in (0, 1] (got {x})"))
             }
         };
         if !(self.min_th.is_finite() && self.min_th >= 0.0) {
             let got = self.min_th;
-            return Err(format!("red.min_th: must be finite and >= 0 (got {got})"));
+            return Err(format!("{path}: red.min_th: must be finite and >= 0 (got {got})"));
         }
         if !(self.max_th.is_finite() && self.max_th > self.min_th) {
-            return Err(format!("red.max_th: must be > min_th (got {} <= {})", self.max_th, self.min_th));
+            return Err(format!("{path}: red.max_th: must be > min_th (got {} <= {})", self.max_th, self.min_th));
         }
         unit("p_max", self.p_max)?;
         unit("w_q", self.w_q)?;
         if self.mean_pkt_size == 0 {
-            return Err("red.mean_pkt_size: must be > 0 bytes (got 0)".to_string());
+            return Err(format!("{path}: red.mean_pkt_size: must be > 0 bytes (got 0)"));
         }
         if self.idle_pkt_time_ns == 0 {
-            return Err("red.idle_pkt_time_ns: must be > 0 ns (got 0)".to_string());
+            return Err(format!("{path}: red.idle_pkt_time_ns: must be > 0 ns (got 0)"));
         }
         Ok(())
     }
@@ -421,12 +423,12 @@ mod tests {
 
     #[test]
     fn validate_names_bad_field() {
-        assert_eq!(params(true, true).validate(), Ok(()));
+        assert_eq!(params(true, true).validate("q"), Ok(()));
         let bad = |f: &dyn Fn(&mut RedParams), field: &str| {
             let mut p = params(true, false);
             f(&mut p);
-            let e = p.validate().unwrap_err();
-            assert!(e.starts_with(&format!("red.{field}:")), "{e}");
+            let e = p.validate("q").unwrap_err();
+            assert!(e.starts_with(&format!("q: red.{field}:")), "{e}");
         };
         bad(&|p| p.max_th = 5.0, "max_th");
         bad(&|p| p.min_th = 20.0, "max_th");
@@ -441,10 +443,10 @@ mod tests {
         let mut p = params(true, false);
         p.min_th = 15.0;
         p.max_th = 5.0;
-        assert_eq!(p.validate().unwrap_err(), "red.max_th: must be > min_th (got 5 <= 15)");
+        assert_eq!(p.validate("q").unwrap_err(), "q: red.max_th: must be > min_th (got 5 <= 15)");
         p.max_th = 15.0;
-        assert!(p.validate().unwrap_err().contains("15 <= 15"));
+        assert!(p.validate("q").unwrap_err().contains("15 <= 15"));
         (p.max_th, p.p_max, p.w_q) = (16.0, 1.0, 1.0);
-        assert_eq!(p.validate(), Ok(()));
+        assert_eq!(p.validate("q"), Ok(()));
     }
 }

@@ -6,7 +6,7 @@
 use super::disc::{d_limit, d_mean_pkt, d_p_max, d_true, d_w_q, max_th_warning, QueueKind};
 use super::disc::{DropReason, QueueDisc, QueueState, Unit, Verdict};
 use super::red::{red_action, red_start_idle, red_update_avg, RedAction, RedParams, RedVars};
-use crate::core::check::positive;
+use crate::core::check::{positive, Validate};
 use crate::core::packet::{flags, Packet};
 use crate::core::rng::Rng;
 use crate::core::time::BitsPerSec;
@@ -158,11 +158,11 @@ pub struct RedSpec {
     pub mean_pkt_size: u32,
 }
 
-impl QueueKind for RedSpec {
-    fn build(&self, _: &'static str, rate: BitsPerSec, rng: Rng, path: &str) -> Result<Box<dyn QueueDisc>, String> {
-        let &RedSpec { limit, unit, min_th, max_th, p_max, w_q, gentle, wait, ecn, mean_pkt_size } = self;
-        positive(path, "limit", limit)?;
-        let params = RedParams {
+impl RedSpec {
+    /// The algorithm's parameters, a small packet taking `idle_pkt_time_ns` on the wire.
+    fn params(&self, idle_pkt_time_ns: u64) -> RedParams {
+        let &RedSpec { unit, min_th, max_th, p_max, w_q, gentle, wait, mean_pkt_size, .. } = self;
+        RedParams {
             min_th,
             max_th,
             p_max,
@@ -171,10 +171,25 @@ impl QueueKind for RedSpec {
             wait,
             byte_mode: unit == UnitSpec::Bytes,
             mean_pkt_size,
-            idle_pkt_time_ns: rate.tx_time(mean_pkt_size).ns().max(1),
-        };
-        params.validate().map_err(|e| format!("{path}: {e}"))?;
-        Ok(Box::new(RedDisc::new(params, limit, unit.into(), ecn, rng)))
+            idle_pkt_time_ns,
+        }
+    }
+}
+
+/// The limit, then the parameters (the idle time comes from the link's rate when built,
+/// at least 1 ns).
+impl Validate for RedSpec {
+    fn validate(&self, path: &str) -> Result<(), String> {
+        positive(path, "limit", self.limit)?;
+        self.params(1).validate(path)
+    }
+}
+
+impl QueueKind for RedSpec {
+    fn build(&self, _: &'static str, rate: BitsPerSec, rng: Rng, path: &str) -> Result<Box<dyn QueueDisc>, String> {
+        debug_assert_eq!(self.validate(path), Ok(()));
+        let params = self.params(rate.tx_time(self.mean_pkt_size).ns().max(1));
+        Ok(Box::new(RedDisc::new(params, self.limit, self.unit.into(), self.ecn, rng)))
     }
 
     fn warnings(&self, path: &str) -> Vec<String> {

@@ -1,11 +1,12 @@
 //! The queue disciplines a scenario names, `queue = { kind = "name", ... }`: each is one
 //! file (the algorithm, its scenario table with serde and JsonSchema, and `QueueKind`
-//! (disc.rs) on that table: the builder, its warnings, the memory it allocates when
+//! (disc.rs) on that table: its checks (`Validate`), the builder, its warnings, the memory it allocates when
 //! built) and one line of `registry!` below. The table's doc comment is its description
 //! in `superpacket list` and the schema reference; the kind names in "allowed: ..." come
 //! from the same line.
 
 use super::disc::{d_limit, QueueDisc, QueueKind};
+use crate::core::check::Validate;
 use crate::core::rng::Rng;
 use crate::core::time::BitsPerSec;
 use crate::core::units::UnitSpec;
@@ -39,6 +40,13 @@ registry! {
     "superpacket" => Superpacket(super::superpacket::SuperpacketSpec),
     "rio" => Rio(super::rio::RioSpec),
     "riops" => Riops(super::rio::RioSpec),
+}
+
+/// The discipline's own checks, in the validate phase.
+impl Validate for QueueSpec {
+    fn validate(&self, path: &str) -> Result<(), String> {
+        self.kind().1.validate(path)
+    }
 }
 
 impl QueueSpec {

@@ -35,7 +35,7 @@
 use super::disc::{max_th_warning, QueueKind};
 use super::disc::{DropReason, QueueDisc, QueueState, Unit, Verdict};
 use super::red::{red_action, red_start_idle, red_update_avg, RedAction, RedParams, RedVars};
-use crate::core::check::positive;
+use crate::core::check::{positive, Validate};
 use crate::core::packet::{flags, Packet};
 use crate::core::rng::Rng;
 use crate::core::time::BitsPerSec;
@@ -290,26 +290,39 @@ fn rio_aliases(s: &mut schemars::Schema) {
     crate::core::schema::add_aliases(s, &[("in", "short"), ("out", "long")]);
 }
 
+impl RioSpec {
+    /// Class `c`'s RED parameters, a small packet taking `idle_pkt_time_ns` on the wire.
+    fn class(&self, c: &RioClassSpec, idle_pkt_time_ns: u64) -> RedParams {
+        RedParams {
+            min_th: c.min_th,
+            max_th: c.max_th,
+            p_max: c.p_max,
+            w_q: c.w_q.unwrap_or(self.w_q),
+            gentle: self.gentle,
+            wait: self.wait,
+            byte_mode: self.unit == UnitSpec::Bytes,
+            mean_pkt_size: self.mean_pkt_size,
+            idle_pkt_time_ns,
+        }
+    }
+}
+
+/// The limit, then each class's parameters (the idle time comes from the link's rate
+/// when built, at least 1 ns).
+impl Validate for RioSpec {
+    fn validate(&self, path: &str) -> Result<(), String> {
+        positive(path, "limit", self.limit)?;
+        self.class(&self.in_class, 1).validate(&format!("{path}.in"))?;
+        self.class(&self.out_class, 1).validate(&format!("{path}.out"))
+    }
+}
+
 impl QueueKind for RioSpec {
     fn build(&self, name: &'static str, rate: BitsPerSec, rng: Rng, path: &str) -> Result<Box<dyn QueueDisc>, String> {
-        positive(path, "limit", self.limit)?;
-        let class = |c: &RioClassSpec, field: &str| -> Result<RedParams, String> {
-            let p = RedParams {
-                min_th: c.min_th,
-                max_th: c.max_th,
-                p_max: c.p_max,
-                w_q: c.w_q.unwrap_or(self.w_q),
-                gentle: self.gentle,
-                wait: self.wait,
-                byte_mode: self.unit == UnitSpec::Bytes,
-                mean_pkt_size: self.mean_pkt_size,
-                idle_pkt_time_ns: rate.tx_time(self.mean_pkt_size).ns().max(1),
-            };
-            p.validate().map_err(|e| format!("{path}.{field}: {e}"))?;
-            Ok(p)
-        };
-        let p_in = class(&self.in_class, "in")?;
-        let p_out = class(&self.out_class, "out")?;
+        debug_assert_eq!(self.validate(path), Ok(()));
+        let idle = rate.tx_time(self.mean_pkt_size).ns().max(1);
+        let p_in = self.class(&self.in_class, idle);
+        let p_out = self.class(&self.out_class, idle);
         Ok(Box::new(RioDisc::new(name, p_in, p_out, self.limit, self.unit.into(), self.ecn, rng)))
     }
 

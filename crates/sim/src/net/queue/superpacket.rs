@@ -15,7 +15,7 @@
 //!   ceil(df x sum outstanding), t_min, buffSize). These readings are ours; the paper
 //!   leaves the rules as ideas.
 
-use crate::core::check::unit_fraction;
+use crate::core::check::{unit_fraction, Validate};
 use std::collections::HashMap;
 
 use admission::{Admission, Config, Defences, DropReason as AdmDrop, PacketMeta, SpHeaderRepr, Verdict as AdmVerdict};
@@ -387,22 +387,61 @@ pub(crate) fn d_rule_weight() -> f64 {
     0.25
 }
 
-impl QueueKind for SuperpacketSpec {
-    fn build(&self, _: &'static str, rate: BitsPerSec, rng: Rng, path: &str) -> Result<Box<dyn QueueDisc>, String> {
+impl SuperpacketSpec {
+    /// The admission library's configuration with `key` (`limit` and `threshold`, checked
+    /// to fit u32 by `validate`, saturate).
+    fn config(&self, key: [u64; 2]) -> admission::Config {
         let sp = self;
-        let mut key_rng = rng;
-        let cfg = admission::Config {
-            buff_size: u32::try_from(sp.limit).map_err(|_| format!("{path}.limit: too large"))?,
-            threshold: u32::try_from(sp.threshold).map_err(|_| format!("{path}.threshold: too large"))?,
+        admission::Config {
+            buff_size: u32::try_from(sp.limit).unwrap_or(u32::MAX),
+            threshold: u32::try_from(sp.threshold).unwrap_or(u32::MAX),
             epoch_ns: sp.epoch.0.ns(),
             bloom_bits: sp.bloom_bits,
             bloom_hashes: sp.bloom_hashes,
             max_pairs: sp.max_pairs,
             max_len: sp.max_len,
-            // a per-router secret (section 3.1), drawn from the run's seed
-            key: [key_rng.next_u64(), key_rng.next_u64()],
+            key,
             admit_syn: sp.admit_syn,
-        };
+        }
+    }
+}
+
+impl Validate for SuperpacketSpec {
+    fn validate(&self, path: &str) -> Result<(), String> {
+        let sp = self;
+        u32::try_from(sp.limit).map_err(|_| format!("{path}.limit: too large"))?;
+        u32::try_from(sp.threshold).map_err(|_| format!("{path}.threshold: too large"))?;
+        unit_fraction(path, "port_share", sp.port_share)?;
+        // named by the scenario's fields (the library's are buff_size, epoch_ns)
+        sp.config([0, 0]).validate().map_err(|e| {
+            use admission::ConfigError as E;
+            match e {
+                E::BuffSizeZero => format!("{path}.limit: must be at least 1 (got 0)"),
+                E::ThresholdAboveBuffSize { threshold, buff_size } => {
+                    format!("{path}.threshold: must be at most limit ({buff_size}) (got {threshold})")
+                }
+                E::EpochZero => format!("{path}.epoch: must be above 0"),
+                e => format!("{path}.{}: {e}", e.field()),
+            }
+        })?;
+        if !(sp.rule_weight > 0.0 && sp.rule_weight <= 1.0) {
+            return Err(format!("{path}.rule_weight: must be in (0, 1]"));
+        }
+        if sp.rule != RuleSpec::Static && sp.t_min as u64 > sp.limit {
+            // the rule clamps t to [t_min, limit]: an empty range
+            return Err(format!("{path}.t_min: must be at most limit ({}) (got {})", sp.limit, sp.t_min));
+        }
+        Ok(())
+    }
+}
+
+impl QueueKind for SuperpacketSpec {
+    fn build(&self, _: &'static str, rate: BitsPerSec, rng: Rng, path: &str) -> Result<Box<dyn QueueDisc>, String> {
+        debug_assert_eq!(self.validate(path), Ok(()));
+        let sp = self;
+        let mut key_rng = rng;
+        // a per-router secret (section 3.1), drawn from the run's seed
+        let cfg = sp.config([key_rng.next_u64(), key_rng.next_u64()]);
         // drawn after the key, so the key of a run does not move
         let phase = key_rng.next_u64() % sp.epoch.0.ns().max(1);
         let cfg = admission::Config { key: if sp.keyed { cfg.key } else { [0, 0] }, ..cfg };
@@ -417,19 +456,6 @@ impl QueueKind for SuperpacketSpec {
                 ((sp.port_share * sp.max_pairs as f64).floor() as u32).max(1)
             },
         };
-        unit_fraction(path, "port_share", sp.port_share)?;
-        // named by the scenario's fields (the library's are buff_size, epoch_ns)
-        cfg.validate().map_err(|e| {
-            use admission::ConfigError as E;
-            match e {
-                E::BuffSizeZero => format!("{path}.limit: must be at least 1 (got 0)"),
-                E::ThresholdAboveBuffSize { threshold, buff_size } => {
-                    format!("{path}.threshold: must be at most limit ({buff_size}) (got {threshold})")
-                }
-                E::EpochZero => format!("{path}.epoch: must be above 0"),
-                e => format!("{path}.{}: {e}", e.field()),
-            }
-        })?;
         let rule = match sp.rule {
             RuleSpec::Static => ThresholdRule::Static,
             RuleSpec::Ewma => ThresholdRule::Ewma { weight: sp.rule_weight, t_min: sp.t_min },
@@ -439,13 +465,6 @@ impl QueueKind for SuperpacketSpec {
                 service_pkts_per_s: rate.0 as f64 / (8.0 * 1500.0),
             },
         };
-        if !(sp.rule_weight > 0.0 && sp.rule_weight <= 1.0) {
-            return Err(format!("{path}.rule_weight: must be in (0, 1]"));
-        }
-        if sp.rule != RuleSpec::Static && sp.t_min as u64 > sp.limit {
-            // the rule clamps t to [t_min, limit]: an empty range
-            return Err(format!("{path}.t_min: must be at most limit ({}) (got {})", sp.limit, sp.t_min));
-        }
         let unit: Unit = sp.unit.into();
         Ok(Box::new(SuperPacketDisc::with_defences(cfg, defences, rule, unit)?))
     }

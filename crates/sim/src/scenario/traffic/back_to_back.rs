@@ -75,7 +75,6 @@ impl TrafficKind for BackToBackSpec {
         let path = ctx.path.clone();
         let (params, cc) = ctx.resolve_tcp(&self.tcp)?;
         let size = flow_size(self.size_bytes, self.size_pkts, params.mss, &path)?;
-        self.validate(&path)?;
         let srcs = nodes(ctx, &self.from, self.first, self.count, &format!("{path}.from"))?;
         let dsts = nodes(ctx, &self.to, self.first, self.count, &format!("{path}.to"))?;
         for (i, (&src, &dst)) in srcs.iter().zip(&dsts).enumerate() {

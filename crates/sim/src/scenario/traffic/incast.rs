@@ -79,7 +79,6 @@ impl TrafficKind for IncastSpec {
         let path = ctx.path.clone();
         let (params, cc) = ctx.resolve_tcp(&c.tcp)?;
         ctx.record_tcp(path.clone(), &params, &cc);
-        self.validate(&path)?;
         let client = ctx.node(&c.client, &format!("{path}.client"))?;
         let servers: Vec<NodeId> =
             select(ctx, &c.servers, &format!("{path}.servers"))?.into_iter().filter(|&s| s != client).collect();

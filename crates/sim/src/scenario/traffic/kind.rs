@@ -27,9 +27,9 @@ pub trait TrafficKind {
     }
 
     /// Refuses a value out of range that nothing built is needed to check, naming the
-    /// field under `path` (the shared checks of core/check.rs). A kind calls it from its
-    /// `build` where these checks have always come, so that which error a table with
-    /// several reports is unchanged.
+    /// field under `path` (the shared checks of core/check.rs): run in the validate
+    /// phase (`TrafficSpec`'s `Validate`), before the cost and every build, so `build`
+    /// relies on it.
     fn validate(&self, _path: &str) -> Result<(), String> {
         Ok(())
     }

@@ -120,7 +120,6 @@ impl TrafficKind for MbsProbeSpec {
 
     fn build(&self, ctx: &mut TrafficCtx) -> Result<(), String> {
         add_sources(ctx, &self.from, &self.to, 1, |ctx, _, _, fwd| {
-            self.validate(&ctx.path)?;
             let line = ctx.first_link_rate(fwd);
             Ok(Box::new(MbsProbe::new(self.params(), line)))
         })

@@ -1,6 +1,7 @@
 //! `[[traffic]]`: the traffic kinds a scenario names, `kind = "name"`: each is one file
 //! here (its scenario table with serde and JsonSchema, and `TrafficKind` (kind.rs) on
-//! that table: the memory it charges before the build, its TCP tables, the builder
+//! that table: the checks that need nothing built (`validate`), the memory it charges
+//! before the build, its TCP tables, the builder
 //! through the narrow `TrafficCtx`) and one line of `registry!` below. The table's doc
 //! comment is its description in `superpacket list` and the schema reference; the kind
 //! names in "allowed: ..." come from the same line. The algorithms the builders set up
@@ -12,6 +13,7 @@ pub mod raw;
 
 pub use kind::{TrafficCtx, TrafficKind};
 
+use crate::core::check::Validate;
 use crate::core::memory::MemoryEstimate;
 use crate::core::time::SimTime;
 use crate::engine::sim::Sim;
@@ -57,6 +59,13 @@ registry! {
     "sp_attack" => SpAttack(sp_attack::SpAttackSpec),
     "workload" => Workload(workload::WorkloadSpec),
     "incast" => Incast(incast::IncastSpec),
+}
+
+/// The kind's own checks, in the validate phase.
+impl Validate for TrafficSpec {
+    fn validate(&self, path: &str) -> Result<(), String> {
+        self.kind().validate(path)
+    }
 }
 
 impl TrafficSpec {

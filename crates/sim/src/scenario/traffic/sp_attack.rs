@@ -105,7 +105,6 @@ impl TrafficKind for SpAttackSpec {
         let c = self;
         add_sources(ctx, &c.from, &c.to, 1, |ctx, src, dst, fwd| {
             let path = &ctx.path;
-            self.validate(path)?;
             let mode = self.mode(path)?;
             let mut victims = Vec::new();
             for (j, v) in c.victims.iter().enumerate() {

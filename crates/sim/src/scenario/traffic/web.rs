@@ -8,6 +8,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::kind::{nodes, TrafficCtx, TrafficKind};
+use crate::core::check::Validate;
 use crate::core::memory::{MemoryEstimate, FLOW_ROW_BYTES, LIVE_FLOW_BYTES};
 use crate::core::time::SimTime;
 use crate::scenario::common::Dur;
@@ -115,7 +116,7 @@ impl TrafficKind for WebSpec {
     /// the pools' sizes.
     fn validate(&self, path: &str) -> Result<(), String> {
         let w = self;
-        w.model().validate().map_err(|e| format!("{path}.{e}"))?;
+        w.model().validate(path)?;
         if w.sessions == 0 || w.sessions > 1 << 20 {
             return Err(format!("{path}.sessions: must be in 1..=2^20 (got {})", w.sessions));
         }
@@ -160,7 +161,6 @@ impl TrafficKind for WebSpec {
         let w = self;
         let path = ctx.path.clone();
         let (params, cc) = ctx.resolve_tcp(&w.tcp)?;
-        self.validate(&path)?;
         let model = self.model();
         let servers: Arc<[u32]> =
             nodes(ctx, &w.servers, w.server_first, w.server_count, &format!("{path}.servers"))?.into();

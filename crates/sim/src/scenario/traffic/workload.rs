@@ -174,9 +174,12 @@ pub struct WorkloadSpec {
 }
 
 impl TrafficKind for WorkloadSpec {
-    /// The load (`short_tcp.max_bytes` is checked with its TCP table, the rest needs the
-    /// flow-size table and the hosts' links).
+    /// `short_tcp.max_bytes` and the load (the rest needs the flow-size table and the
+    /// hosts' links).
     fn validate(&self, path: &str) -> Result<(), String> {
+        if self.short_tcp.as_ref().is_some_and(|s| s.max_bytes == 0) {
+            return Err(format!("{path}.short_tcp.max_bytes: must be >= 1"));
+        }
         if !(self.load > 0.0 && self.load <= 1.0) {
             return Err(format!("{path}.load: must be in (0, 1] (a fraction of the host link rate; got {})", self.load));
         }
@@ -209,15 +212,11 @@ impl TrafficKind for WorkloadSpec {
             None => None,
             Some(s) => {
                 let sp = format!("{path}.short_tcp");
-                if s.max_bytes == 0 {
-                    return Err(format!("{sp}.max_bytes: must be >= 1"));
-                }
                 let (params, cc) = s.tcp.over(&tcp).resolve(&format!("{sp}.tcp"))?;
                 ctx.record_tcp(sp, &params, &cc);
                 Some(ShortTcp { max_bytes: s.max_bytes, params, cc })
             }
         };
-        self.validate(&path)?;
         let cdf = Arc::new(w.cdf.load(&format!("{path}.cdf"))?);
         let mean = cdf.mean();
         if mean < 1.0 {
