@@ -1,5 +1,6 @@
 //! `[output]`: the series, traces and monitor a run records besides its tables.
 
+use crate::core::schema::format_duration;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -103,9 +104,9 @@ impl OutputSpec {
             let rows = (duration.ns() / iv.ns()).saturating_mul(ids.len() as u64);
             if rows > MONITOR_MAX_ROWS {
                 return Err(format!(
-                "output.sample_interval: {}s over {}s for {} links is {rows} rows, above {MONITOR_MAX_ROWS} (a longer interval, or fewer links)",
-                iv.as_secs_f64(),
-                duration.as_secs_f64(),
+                "output.sample_interval: {} over {} for {} links is {rows} rows, above {MONITOR_MAX_ROWS} (a longer interval, or fewer links)",
+                format_duration(iv),
+                format_duration(duration),
                 ids.len()
             ));
             }
@@ -114,9 +115,9 @@ impl OutputSpec {
         if let Some(iv) = self.sample_flows {
             if iv.0 == SimTime::ZERO || duration.ns() / iv.0.ns().max(1) > MONITOR_MAX_ROWS {
                 return Err(format!(
-                    "output.sample_flows: must be above 0 and at least duration / {MONITOR_MAX_ROWS} = {}s (got {}s)",
-                    duration.as_secs_f64() / MONITOR_MAX_ROWS as f64,
-                    iv.0.as_secs_f64()
+                    "output.sample_flows: must be above 0 and at least duration / {MONITOR_MAX_ROWS} = {} (got {})",
+                    format_duration(SimTime(duration.ns().div_ceil(MONITOR_MAX_ROWS))),
+                    format_duration(iv.0)
                 ));
             }
             // every flow gets a row per interval: the flows opened at the start count in
@@ -124,10 +125,10 @@ impl OutputSpec {
             let rows = (duration.ns() / iv.0.ns().max(1)).saturating_mul(sim.flows.len() as u64);
             if rows > MONITOR_MAX_ROWS {
                 return Err(format!(
-                    "output.sample_flows: {}s over {}s for {} flows is {rows} rows, above {MONITOR_MAX_ROWS} \
+                    "output.sample_flows: {} over {} for {} flows is {rows} rows, above {MONITOR_MAX_ROWS} \
                  (a longer interval, or fewer flows)",
-                    iv.0.as_secs_f64(),
-                    duration.as_secs_f64(),
+                    format_duration(iv.0),
+                    format_duration(duration),
                     sim.flows.len()
                 ));
             }
@@ -145,10 +146,10 @@ impl OutputSpec {
             let iv = m.interval.0;
             if iv == SimTime::ZERO || duration.ns() / iv.ns() > MONITOR_MAX_ROWS {
                 return Err(format!(
-                "output.monitor.interval: must be above 0 and at least duration / {MONITOR_MAX_ROWS} = {}s (got {}s)",
-                duration.as_secs_f64() / MONITOR_MAX_ROWS as f64,
-                iv.as_secs_f64()
-            ));
+                    "output.monitor.interval: must be above 0 and at least duration / {MONITOR_MAX_ROWS} = {} (got {})",
+                    format_duration(SimTime(duration.ns().div_ceil(MONITOR_MAX_ROWS))),
+                    format_duration(iv)
+                ));
             }
             sim.monitor(l, iv);
         }
