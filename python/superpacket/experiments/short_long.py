@@ -37,7 +37,7 @@ PAPER = {
 }
 
 VARIANTS = ("droptail", "superpacket")
-SHORT_FCT = Claim("short-fct-below-droptail", "superpacket mean short-flow FCT below droptail (paper: -29.8 %)",
+SHORT_FCT = Claim("short-fct-below-droptail", "superpacket mean short-flow FCT below droptail (paper: 29.8 % below)",
                   "the mean short-flow FCT over seeds, superpacket's against droptail's; the per-seed cut beside",
                   number=Number(("improvement_pct",), against="droptail's"))
 
