@@ -97,7 +97,9 @@ def test_list_claims(root):
     assert [x for x in r.stdout.splitlines() if not x.startswith(added)] == plain.splitlines()
     for exp in EXPERIMENTS.values():
         section = r.stdout.split("\nbuilt-in experiments", 1)[1]
-        after = section.split(f"\n  {exp.name}  ", 1)[1].splitlines()[1:]
+        # the experiment's line, wrapped: its continuation lines are indented by six
+        after = list(itertools.dropwhile(lambda x: x.startswith("      "),
+                                         section.split(f"\n  {exp.name}  ", 1)[1].splitlines()[1:]))
         block = "\n".join(itertools.takewhile(lambda x: x.startswith(added), after))
         for c in exp.claims:
             assert f"    claim {c.id}" in block and c.shown() in block, (exp.name, c.id)
@@ -262,3 +264,17 @@ size_pkts = 100
     text = sp("run", str(f))
     assert text.returncode == 0, text.stderr
     assert "of which at the senders' own NIC queues" in text.stdout and "limit" in text.stdout
+
+
+def test_list_describes_each_experiment_in_whole_phrases():
+    """`list` used the docstring's first line, which cut descriptions mid-phrase ("...;
+    parameters from"): each description is now its first paragraph up to where it turns
+    to its parameters' source, so brackets and quotes close and no line ends on a
+    dangling word."""
+    from superpacket.experiments import EXPERIMENTS
+
+    for exp in EXPERIMENTS.values():
+        s = exp.summary()
+        assert s.count("(") == s.count(")") and s.count('"') % 2 == 0, (exp.name, s)
+        assert s.split()[-1] not in ("from", "of", "and", "the", "to", "by", "in"), (exp.name, s)
+        assert "parameters from" not in s, (exp.name, s)

@@ -28,6 +28,7 @@ import json
 import math
 import os
 import sys
+import textwrap
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -198,14 +199,14 @@ def cmd_list(a: argparse.Namespace) -> int:
 
     print("built-in experiments (superpacket reproduce NAME):")
     for name, exp in EXPERIMENTS.items():
-        print(f"  {name}  {exp.summary()}")
+        print(textwrap.fill(f"{name}  {exp.summary()}", width=100, initial_indent="  ", subsequent_indent="      ",
+                            break_long_words=False, break_on_hyphens=False))
         if a.claims:  # as the record declares them; {name}: a value the run fills in
             print(f"    --quick: {exp.quick.text if exp.quick is not None else 'none'}")
             for c in exp.claims:
                 print(f"    claim {c.id}{'' if c.must_hold else ' (not a must-hold)'}: {c.shown()}")
     print("benchmarks:\n  P1  dumbbell of 64 long-lived NewReno flows, 10 Gbps (superpacket bench)")
     import json
-    import textwrap
 
     from superpacket import _core
 

@@ -181,9 +181,10 @@ class Experiment:
         return builder
 
     def summary(self) -> str:
-        """The first line of the module's docstring (`superpacket list`)."""
-        doc = (self.module.__doc__ or "").strip()
-        return doc.splitlines()[0] if doc else ""
+        """What `superpacket list` shows: the module docstring's first paragraph as one line,
+        up to where it turns to where its parameters come from ("; parameters from ...")."""
+        doc = (self.module.__doc__ or "").strip().split("\n\n")[0]
+        return " ".join(doc.split()).split("; parameters from")[0]
 
     def citation(self) -> str:
         """The experiment page's **Paper:** line: the paper, then the part reproduced."""
