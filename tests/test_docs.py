@@ -143,3 +143,15 @@ def test_scenarios_in_the_docs_are_valid(where: str, text: str) -> None:
 
 def test_the_docs_hold_scenarios_to_check() -> None:
     assert len(_scenario_blocks()) >= 3
+
+
+def test_every_command_line_argument_has_help():
+    """Every argument of every subcommand says what it is in `--help` (and so in the
+    command-line reference generated from it); `--help` itself aside."""
+    import argparse
+
+    p = gen_docs.cli_parser()
+    bare = [f"{name} {'/'.join(a.option_strings) or a.dest}"
+            for name, sp in gen_docs._subcommands(p).items() for a in sp._actions
+            if not isinstance(a, argparse._HelpAction) and not (a.help or "").strip()]
+    assert not bare, f"arguments without help: {bare}"

@@ -493,7 +493,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="simulated seconds (default 5; --scenario datacenter: 0.1; riops-web: 600)")
     b.add_argument("--hosts", type=int, default=None, help="--scenario datacenter: 16, 128, 144 or 1024 hosts (144)")
     b.add_argument("--warmup", type=float, default=None, help="--scenario datacenter: warm-up seconds (0.02)")
-    b.add_argument("--json", action="store_true")
+    b.add_argument("--json", action="store_true", help="print the measurements as JSON instead of the table")
     b.add_argument("--fast-burstiness", action="store_true",
                    help="the 622 Mb/s x 360 ms FAST TCP run of Wei, Hegde and Low (PFLDnet 2005) instead of P1 (--duration 300 for the full run)")
     b.add_argument("--txqueuelen", type=int, default=None, help="--fast-burstiness: the host's NIC queue (10000)")
@@ -518,7 +518,7 @@ def main(argv: list[str] | None = None) -> int:
     v.set_defaults(fn=cmd_validate)
     rp = sub.add_parser("reproduce", help="run a built-in experiment: a paper's experiment, judged against its claims (`superpacket list` names them)",
                         formatter_class=_ReproduceHelp)
-    rp.add_argument("name")
+    rp.add_argument("name", help="the experiment (`superpacket list` names them)")
     rp.add_argument("--seeds", default=None, metavar="N|A..B|LIST",
                     help=SEEDS_HELP)
     rp.add_argument("--jitter-us", type=float, default=None,
@@ -529,7 +529,8 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("--duration", type=float, default=None, metavar="SECONDS",
                     help="fast-burstiness, datatag: simulated seconds per run (default 300 and 60)")
     rp.add_argument("--admit-syn", action="store_true", help="the super-packet router always admits SYNs")
-    rp.add_argument("--json", action="store_true")
+    rp.add_argument("--json", action="store_true",
+                    help="print the summary (variants, claims with their verdicts, parameters) as JSON")
     rp.add_argument("--out", default=None, help="write summary.json here")
     rp.add_argument("--quick", action="store_true",
                     help=QUICK_HELP)

@@ -129,7 +129,7 @@ def add_parsers(sub: Any) -> None:
     s.add_argument("--quiet", action="store_true", help="no progress (a bar on a terminal, else a line every few seconds)")
     s.set_defaults(fn=cmd_sweep)
     r = sub.add_parser("report", help="write report.md/.html and figures for a run, sweep or reproduce folder")
-    r.add_argument("dir")
+    r.add_argument("dir", help="a folder written by run --out, sweep --out or reproduce --out")
     r.set_defaults(fn=cmd_report)
 
 
