@@ -82,6 +82,41 @@ pub(crate) fn with_suggestion(msg: &str) -> String {
     }
 }
 
+/// serde's Rust type names in a type error as the scenario's words, with an example:
+/// `pairs = "two"` read "invalid type: string \"two\", expected u32"; now "... expected a
+/// whole number (0 or more), e.g. 4 (written without quotes)".
+pub(crate) fn plain_types(msg: &str) -> String {
+    const WHOLE: &str = "a whole number (0 or more), e.g. 4";
+    const REAL: &str = "a number, e.g. 0.5";
+    let mut out = msg.to_string();
+    for (t, plain) in [
+        ("u8", WHOLE),
+        ("u16", WHOLE),
+        ("u32", WHOLE),
+        ("u64", WHOLE),
+        ("usize", WHOLE),
+        ("i64", WHOLE),
+        ("f32", REAL),
+        ("f64", REAL),
+    ] {
+        let from = format!("expected {t}");
+        let mut at = 0;
+        while let Some(k) = out[at..].find(&from).map(|k| k + at) {
+            let end = k + from.len();
+            if out[end..].chars().next().is_some_and(|c| c.is_ascii_alphanumeric()) {
+                at = end;
+                continue;
+            }
+            out.replace_range(k..end, &format!("expected {plain}"));
+            at = k;
+        }
+    }
+    if out != msg && out.contains("invalid type: string") {
+        out.push_str(" (written without quotes)");
+    }
+    out
+}
+
 /// Edit distance between two strings by characters, a swap of two neighbours counting
 /// as one edit (optimal string alignment: "strat" is one edit from "start").
 fn edit_distance(a: &str, b: &str) -> usize {
@@ -108,7 +143,29 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::with_suggestion;
+    use super::{plain_types, with_suggestion};
+
+    /// A number field given a string or a number of the wrong kind: the message names what
+    /// the field takes in the scenario's words, with an example, and says to drop the
+    /// quotes when a string was given; other messages and type names inside longer words
+    /// are left alone.
+    #[test]
+    fn type_errors_in_the_scenarios_words() {
+        assert_eq!(
+            plain_types("invalid type: string \"two\", expected u32"),
+            "invalid type: string \"two\", expected a whole number (0 or more), e.g. 4 (written without quotes)"
+        );
+        assert_eq!(
+            plain_types("invalid type: floating point `2.5`, expected u64"),
+            "invalid type: floating point `2.5`, expected a whole number (0 or more), e.g. 4"
+        );
+        assert_eq!(
+            plain_types("invalid type: string \"10\", expected f64"),
+            "invalid type: string \"10\", expected a number, e.g. 0.5 (written without quotes)"
+        );
+        assert_eq!(plain_types("expected u32x"), "expected u32x");
+        assert_eq!(plain_types("must be > 0"), "must be > 0");
+    }
 
     /// serde's unknown field and variant messages, a `kind` list and a name list: the
     /// closest allowed value when it is one or two edits away, nothing when none is.

@@ -44,7 +44,7 @@ use crate::engine::sim::Sim;
 use crate::net::ingress::SourceFilter;
 use crate::net::topology::Network;
 
-use self::common::{de_path, split_path, with_suggestion, Dur};
+use self::common::{de_path, plain_types, split_path, with_suggestion, Dur};
 use self::links::Builder;
 use self::output::OutputSpec;
 use self::reorder::ReorderSpec;
@@ -136,7 +136,7 @@ impl Scenario {
     pub fn from_value(v: serde_json::Value) -> Result<Scenario, String> {
         let sc: Scenario = de_path(v).map_err(|e| {
             let (path, msg) = split_path(&e);
-            let msg = with_suggestion(msg);
+            let msg = plain_types(&with_suggestion(msg));
             if path.is_empty() {
                 msg
             } else {
