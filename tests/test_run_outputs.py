@@ -79,9 +79,10 @@ def test_times_rounded_to_the_clock():
 
 
 LINUX_HOST_PARTS = {"prr": True, "limited_transmit": True, "sack_after_rto": "keep", "rto_formula": "linux",
-                  "local_drop": "hold", "tsq_limit_bytes": 1048576, "slow_start_exit": "none"}
+                  "local_drop": "hold", "tsq_limit_bytes": 1048576, "slow_start_exit": "none",
+                  "slow_start_increment": "linux"}
 LINUX_HOST_TEXT = ("prr True, limited_transmit True, sack_after_rto keep, rto_formula linux, local_drop hold, "
-                   "tsq_limit_bytes 1048576, slow_start_exit none")
+                   "tsq_limit_bytes 1048576, slow_start_exit none, slow_start_increment linux")
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -97,7 +98,8 @@ def test_run_summary_json_and_terminal(tmp_path):
     r = run(str(ROOT / "examples" / "dumbbell.toml"), "--out", str(tmp_path / "run"))
     s = json.loads((tmp_path / "run" / "summary.json").read_text())
     # Linux's host (the default): PRR, limited transmit, the scoreboard kept, Linux's RTO,
-    # NIC refusals held, TSQ at tcp_limit_output_bytes 1 MiB, no HyStart for NewReno
+    # NIC refusals held, TSQ at tcp_limit_output_bytes 1 MiB, no HyStart for NewReno, slow start
+    # counting every segment an ACK covers (tcp_slow_start)
     linux = LINUX_HOST_PARTS
     assert s["tcp_configs"] == {"traffic[0]": {"cc": {"kind": "newreno"}, "recovery": "sack", "reordering": "none",
                                                "gate": "none", **linux}}

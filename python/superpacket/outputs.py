@@ -287,7 +287,7 @@ SUMMARY: tuple[Output, ...] = (
        "flows used: the congestion control, the loss recovery, the reordering response and the send gate "
        "with every parameter, defaults included, then the host's parts as the `host` profile and the "
        "scenario's own fields resolved them (`prr`, `limited_transmit`, `sack_after_rto`, `rto_formula`, "
-       "`local_drop`, `tsq_limit_bytes` (\"none\": TCP Small Queues off), `slow_start_exit`). Absent when "
+       "`local_drop`, `tsq_limit_bytes` (\"none\": TCP Small Queues off), `slow_start_exit`, `slow_start_increment`). Absent when "
        "the run has no TCP flow."),
     _c("flows", "", "int", "TCP flows in the run (rows of `flows`)."),
     _c("completed_flows", "", "int", "Flows whose receiver held every byte within the run."),

@@ -164,7 +164,7 @@ def readable_all(configs: dict[str, str]) -> dict[str, Any]:
 
 #: The host's parts of a configuration line, in the simulator's order.
 HOST_PARTS = ("prr", "limited_transmit", "sack_after_rto", "rto_formula", "local_drop", "tsq_limit_bytes",
-              "slow_start_exit")
+              "slow_start_exit", "slow_start_increment")
 
 #: The simulator's clock ticks in ns: a time it reports is a whole number of them.
 CLOCK_RESOLUTION_DIGITS = 9

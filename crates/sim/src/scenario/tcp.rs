@@ -141,6 +141,13 @@ pub struct TcpSpec {
     /// tcp/limited_ss.rs). Default: "hystart" for cc "cubic" under host "linux"
     /// (tcp_cubic.c, hystart = 1), "none" otherwise.
     pub slow_start_exit: Option<SlowStartExitSpec>,
+    /// What one ACK adds to cwnd in slow start: "rfc5681" (RFC 5681 eq. 2: at most one
+    /// segment, cwnd += min(N, SMSS); host "ns2") or "linux" (Linux's tcp_slow_start:
+    /// every segment the ACK acknowledges, up to ssthresh, RFC 3465 without its limit L;
+    /// host "linux"). They differ when an ACK covers more than one segment: delayed ACKs,
+    /// and the cumulative ACKs that jump past data the receiver held after a loss.
+    #[schemars(default = "tcp_default::slow_start_increment")]
+    pub slow_start_increment: Option<SlowStartIncrementSpec>,
     /// RFC 3742's max_ssthresh, segments, with slow_start_exit = "limited"; at least 1.
     #[schemars(default = "tcp_default::max_ssthresh")]
     pub max_ssthresh: Option<u32>,
@@ -281,6 +288,9 @@ pub(crate) mod tcp_default {
             crate::tcp::RtoFormula::Linux => RtoFormulaSpec::Linux,
         })
     }
+    pub fn slow_start_increment() -> Option<SlowStartIncrementSpec> {
+        Some(if d().abc_limit > 1.0 { SlowStartIncrementSpec::Linux } else { SlowStartIncrementSpec::Rfc5681 })
+    }
     pub fn sack_after_rto() -> Option<SackAfterRtoSpec> {
         Some(match d().sack_after_rto {
             crate::tcp::SackAfterRto::Clear => SackAfterRtoSpec::Clear,
@@ -355,6 +365,7 @@ impl TcpSpec {
             sack_after_rto: pick!(sack_after_rto),
             rto_formula: pick!(rto_formula),
             slow_start_exit: pick!(slow_start_exit),
+            slow_start_increment: pick!(slow_start_increment),
             max_ssthresh: pick!(max_ssthresh),
             reordering: pick!(reordering),
             pacing: pick!(pacing),
@@ -448,6 +459,11 @@ impl TcpSpec {
                 Some(RtoFormulaSpec::Rfc6298) => crate::tcp::RtoFormula::Rfc6298,
                 Some(RtoFormulaSpec::Linux) => crate::tcp::RtoFormula::Linux,
             },
+            abc_limit: match self.slow_start_increment {
+                None => d.abc_limit,
+                Some(SlowStartIncrementSpec::Rfc5681) => 1.0,
+                Some(SlowStartIncrementSpec::Linux) => f64::INFINITY,
+            },
             sack_after_rto: match self.sack_after_rto {
                 None => d.sack_after_rto,
                 Some(SackAfterRtoSpec::Clear) => crate::tcp::SackAfterRto::Clear,
@@ -521,7 +537,12 @@ impl TcpSpec {
         if p.pacing == Pacing::Cc {
             // asked of the algorithm itself: a controller that never gives a rate would
             // make "cc" the same as "off"
-            let state = cc::CcState { cwnd: p.init_cwnd, ssthresh: f64::INFINITY, max_cwnd: p.max_cwnd };
+            let state = cc::CcState {
+                cwnd: p.init_cwnd,
+                ssthresh: f64::INFINITY,
+                max_cwnd: p.max_cwnd,
+                abc_limit: p.abc_limit,
+            };
             if cc_cfg.build().pacing_rate(&state, Some(SimTime::from_ms(100))).is_none() {
                 return Err(format!(
                     "{path}.pacing: \"cc\" needs a congestion control that gives a pacing rate, and {:?} gives \
@@ -577,10 +598,11 @@ pub(crate) fn tcp_config_line(params: &TcpParams, cc: &cc::CcConfig) -> String {
         SlowStartExit::HyStartPp => "\"hystart++\"".to_string(),
         SlowStartExit::Limited { max_ssthresh } => format!("Limited {{ max_ssthresh: {max_ssthresh} }}"),
     };
+    let increment = if params.abc_limit > 1.0 { "linux" } else { "rfc5681" };
     format!(
         "cc: {cc:?}; recovery: {:?}; reordering: {:?}; gate: {:?}; prr: {}; limited_transmit: {}; \
          sack_after_rto: \"{sack_after_rto}\"; rto_formula: \"{rto}\"; local_drop: \"{local_drop}\"; \
-         tsq_limit_bytes: {:?}; slow_start_exit: {slow_start}",
+         tsq_limit_bytes: {:?}; slow_start_exit: {slow_start}; slow_start_increment: \"{increment}\"",
         params.recovery, params.reordering, params.gate, params.prr, params.limited_transmit, params.tsq
     )
 }

@@ -32,6 +32,13 @@ pub enum RtoFormulaSpec {
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+pub enum SlowStartIncrementSpec {
+    Rfc5681,
+    Linux,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum SlowStartExitSpec {
     None,
     Hystart,

@@ -95,6 +95,9 @@ pub struct TcpParams {
     pub sack_after_rto: SackAfterRto,
     /// How slow start may end before the first loss (hystart.rs).
     pub slow_start_exit: SlowStartExit,
+    /// The most segments one ACK adds in slow start (cc::CcState::abc_limit): 1 as
+    /// RFC 5681 (ns-2), unlimited up to ssthresh as Linux's tcp_slow_start.
+    pub abc_limit: f64,
     /// The response to reordering wrapped around `recovery`: none, TCP-DCR or TCP-NCR.
     pub reordering: Reordering,
     /// The send scheduler's pacing: off (window-limited, default), a fixed rate, or the
@@ -144,6 +147,7 @@ impl TcpParams {
                 rto_formula: RtoFormula::Linux,
                 local_drop: LocalDrop::Hold,
                 tsq: Some(tsq::LIMIT_OUTPUT_BYTES),
+                abc_limit: f64::INFINITY,
                 ..TcpParams::default()
             },
         }
@@ -245,6 +249,7 @@ impl Default for TcpParams {
             prr: false,
             sack_after_rto: SackAfterRto::Clear,
             slow_start_exit: SlowStartExit::None,
+            abc_limit: 1.0,
             reordering: Reordering::None,
             pacing: Pacing::Off,
             gate: gate::GateConfig::None,
@@ -443,7 +448,12 @@ impl Flow {
             snd_una: 1,
             snd_nxt: 1,
             snd_max: 1,
-            cc_state: CcState { cwnd: p.init_cwnd, ssthresh: f64::INFINITY, max_cwnd: p.max_cwnd },
+            cc_state: CcState {
+                cwnd: p.init_cwnd,
+                ssthresh: f64::INFINITY,
+                max_cwnd: p.max_cwnd,
+                abc_limit: p.abc_limit,
+            },
             cc_hooks: cc.per_packet_hooks(),
             cc_ece: cc.handles_ece(),
             cc,

@@ -15,7 +15,7 @@ fn hs(mode: Mode) -> HighSpeed {
 
 /// Congestion avoidance state: cwnd `w`, ssthresh below it.
 fn ca(w: f64) -> CcState {
-    CcState { cwnd: w, ssthresh: 2.0, max_cwnd: f64::INFINITY }
+    CcState { cwnd: w, ssthresh: 2.0, max_cwnd: f64::INFINITY, abc_limit: 1.0 }
 }
 
 /// `n` ACKs of `acked` segments each.
@@ -242,7 +242,7 @@ fn highspeed_low_window_is_reno() {
         acks(&mut c, &mut s, 20, 1.0);
         assert!(close(s.cwnd, 20.9773, 1e-4), "{mode:?}: {}", s.cwnd);
         assert_eq!(loss(&mut c, 38.0), 19.0, "{mode:?}");
-        let mut s = CcState { cwnd: 10.0, ssthresh: 100.0, max_cwnd: f64::INFINITY };
+        let mut s = CcState { cwnd: 10.0, ssthresh: 100.0, max_cwnd: f64::INFINITY, abc_limit: 1.0 };
         acks(&mut c, &mut s, 3, 1.0);
         assert_eq!(s.cwnd, 13.0);
     }

@@ -7,7 +7,7 @@ use sim::tcp::cc::htcp::{self, Arithmetic, Htcp, RttScaling};
 use sim::tcp::cc::{CcConfig, CcState, CongestionControl, CongestionEvent};
 
 fn st(cwnd: f64, ssthresh: f64) -> CcState {
-    CcState { cwnd, ssthresh, max_cwnd: f64::INFINITY }
+    CcState { cwnd, ssthresh, max_cwnd: f64::INFINITY, abc_limit: 1.0 }
 }
 
 const FR: CongestionEvent = CongestionEvent::FastRetransmit;

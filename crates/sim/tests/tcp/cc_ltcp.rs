@@ -15,7 +15,7 @@ fn ltcp() -> Ltcp {
 }
 
 fn ca(w: f64) -> CcState {
-    CcState { cwnd: w, ssthresh: 2.0, max_cwnd: f64::INFINITY }
+    CcState { cwnd: w, ssthresh: 2.0, max_cwnd: f64::INFINITY, abc_limit: 1.0 }
 }
 
 /// One RTT as one ACK covering the whole window: K/cwnd per segment x cwnd segments = +K.
@@ -132,7 +132,7 @@ fn ltcp_time_to_claim() {
 #[test]
 fn ltcp_slow_start_exit_derives_layers() {
     let mut l = ltcp();
-    let mut s = CcState { cwnd: 10.0, ssthresh: 1000.0, max_cwnd: f64::INFINITY };
+    let mut s = CcState { cwnd: 10.0, ssthresh: 1000.0, max_cwnd: f64::INFINITY, abc_limit: 1.0 };
     while s.cwnd < s.ssthresh {
         l.on_ack(&mut s, 1.0, None, T0);
     }
@@ -153,7 +153,7 @@ fn ltcp_recovery_exit_recomputes_layers() {
     rtt(&mut l, &mut s);
     s.cwnd = 1000.0;
     l.ssthresh(&s, 1000.0, CongestionEvent::FastRetransmit, T0);
-    s = CcState { cwnd: 850.0, ssthresh: 850.0, max_cwnd: f64::INFINITY };
+    s = CcState { cwnd: 850.0, ssthresh: 850.0, max_cwnd: f64::INFINITY, abc_limit: 1.0 };
     l.on_recovery_exit(&mut s, T0);
     assert_eq!(l.layers(), 4);
     s.cwnd = 100.0;

@@ -14,7 +14,7 @@ fn stcp(preset: Preset) -> Box<dyn CongestionControl> {
 }
 
 fn ca(w: f64) -> CcState {
-    CcState { cwnd: w, ssthresh: 2.0, max_cwnd: f64::INFINITY }
+    CcState { cwnd: w, ssthresh: 2.0, max_cwnd: f64::INFINITY, abc_limit: 1.0 }
 }
 
 /// One RTT: `n` ACKs of one segment each.

@@ -38,7 +38,7 @@ fn close(a: f64, b: f64) -> bool {
 /// SND.NXT nine segments ahead (a sender with ten in flight), the first `marked` with ECE,
 /// until one ends the window; returns the last ACK.
 fn window(c: &mut Dctcp, mut ack: u64, marked: usize) -> (u64, usize) {
-    let mut s = CcState { cwnd: 10.0, ssthresh: f64::INFINITY, max_cwnd: f64::INFINITY };
+    let mut s = CcState { cwnd: 10.0, ssthresh: f64::INFINITY, max_cwnd: f64::INFINITY, abc_limit: 1.0 };
     let mut n = 0;
     loop {
         ack += 1000;
@@ -91,7 +91,7 @@ fn alpha_moves_only_at_window_ends() {
     let mut c = Params { g: 1.0 }.build();
     let (ack, _) = window(&mut c, 1, 0); // window 0 unmarked: alpha = F = 0
     assert_eq!(c.alpha(), 0.0);
-    let mut s = CcState { cwnd: 10.0, ssthresh: f64::INFINITY, max_cwnd: f64::INFINITY };
+    let mut s = CcState { cwnd: 10.0, ssthresh: f64::INFINITY, max_cwnd: f64::INFINITY, abc_limit: 1.0 };
     for j in 1..=9 {
         let a = EcnAck { acked_bytes: 1000, ece: true, ack: ack + 1000 * j, snd_nxt: ack + 1000 * j + 9000 };
         c.on_ecn_ack(&mut s, &a, T0);
@@ -110,7 +110,7 @@ fn alpha_moves_only_at_window_ends() {
 #[test]
 fn responses_to_ecn_and_loss() {
     let mut c = Params::default().build();
-    let st = |w: f64| CcState { cwnd: w, ssthresh: f64::INFINITY, max_cwnd: f64::INFINITY };
+    let st = |w: f64| CcState { cwnd: w, ssthresh: f64::INFINITY, max_cwnd: f64::INFINITY, abc_limit: 1.0 };
     assert_eq!(c.ssthresh(&st(40.0), 30.0, CongestionEvent::Ecn, T0), 20.0);
     window(&mut c, 1, 0);
     assert_eq!(c.ssthresh(&st(40.0), 30.0, CongestionEvent::Ecn, T0), 21.25);

@@ -213,3 +213,51 @@ fn slow_start_exits_in_scenarios() {
         assert!(e.contains("tcp.max_ssthresh"), "{e}");
     }
 }
+
+/// `slow_start_increment`: what one ACK covering several segments adds in slow start.
+/// Established with cwnd 10 and segments 0..9 out, ssthresh set to 20 (below it: slow
+/// start). An ACK of segments 0..4 (5 segments at once, as a delayed or stretch ACK or a
+/// cumulative ACK that jumps past data the receiver held):
+/// - "rfc5681" (RFC 5681 eq. 2, cwnd += min(N, SMSS)): 10 + 1 = 11;
+/// - "linux" (tcp_slow_start, cwnd = min(cwnd + acked, ssthresh)): 10 + 5 = 15.
+///
+/// A second ACK of 5..9 (5 more): "linux" 15 + 5 = 20 would reach ssthresh exactly; with
+/// ssthresh 18 it stops there (min(20, 18) = 18). An ACK of one segment adds one under
+/// both, even when it crosses ssthresh (RFC 5681's rule, kept so that a flow whose ACKs
+/// each cover one segment runs the same under both).
+#[test]
+fn slow_start_increment_counts_what_one_ack_covers() {
+    let run = |abc_limit: f64, ssthresh: f64| {
+        let p = TcpParams { abc_limit, ..defaults() };
+        let (mut s, _) = established(p);
+        s.set_cwnd(10.0, ssthresh);
+        s.advance(ms(100));
+        s.ack_segs(5);
+        let after_one = s.cwnd();
+        s.ack_segs(10);
+        (after_one, s.cwnd())
+    };
+    assert_eq!(run(1.0, 20.0), (11.0, 12.0));
+    assert_eq!(run(f64::INFINITY, 20.0), (15.0, 20.0));
+    assert_eq!(run(f64::INFINITY, 18.0), (15.0, 18.0));
+    // one segment per ACK: +1 each under both, the last crossing ssthresh 10.5 to 11
+    for limit in [1.0, f64::INFINITY] {
+        let p = TcpParams { abc_limit: limit, ..defaults() };
+        let (mut s, _) = established(p);
+        s.set_cwnd(10.0, 10.5);
+        s.advance(ms(100));
+        s.ack_segs(1);
+        assert_eq!(s.cwnd(), 11.0, "abc_limit {limit}");
+    }
+    // by name in a scenario, each host's default, and a bad value named
+    let limit = |t: &str| {
+        let sc = sim::Scenario::from_toml_str(&scenario(t)).unwrap_or_else(|e| panic!("{e}"));
+        sc.build(Some(1)).unwrap_or_else(|e| panic!("{e}")).flows.get(0).expect("live").p.abc_limit
+    };
+    assert_eq!(limit(""), f64::INFINITY);
+    assert_eq!(limit("host = \"ns2\""), 1.0);
+    assert_eq!(limit("slow_start_increment = \"rfc5681\""), 1.0);
+    assert_eq!(limit("host = \"ns2\"\nslow_start_increment = \"linux\""), f64::INFINITY);
+    let e = sim::Scenario::from_toml_str(&scenario("slow_start_increment = \"abc\"")).map(|_| ()).unwrap_err();
+    assert!(e.contains("slow_start_increment") && e.contains("rfc5681") && e.contains("linux"), "{e}");
+}

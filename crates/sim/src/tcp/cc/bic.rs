@@ -284,7 +284,7 @@ impl CongestionControl for Bic {
             self.delayed_ack = self.delayed_ack + pkts - (self.delayed_ack >> 4);
         }
         if s.cwnd < s.ssthresh {
-            s.cwnd += acked.min(1.0); // slow start, RFC 5681 eq. 2
+            s.slow_start(acked); // slow start (RFC 5681 eq. 2; Linux: RFC 3465)
             return;
         }
         self.update(wnd(s.cwnd), now);

@@ -11,6 +11,22 @@ pub struct CcState {
     pub ssthresh: f64,
     /// Upper bound on cwnd (scenario "max cwnd"); f64::INFINITY when unlimited.
     pub max_cwnd: f64,
+    /// The most segments one ACK adds to cwnd in slow start (RFC 3465's L): 1.0 as
+    /// RFC 5681 eq. 2 (cwnd += min(N, SMSS)); f64::INFINITY as Linux's tcp_slow_start,
+    /// which adds every segment the ACK acknowledges, up to ssthresh.
+    pub abc_limit: f64,
+}
+
+impl CcState {
+    /// Slow start's increase for an ACK of `acked` segments (RFC 5681 eq. 2 with
+    /// `abc_limit` 1; RFC 3465 with a larger L). Above one segment the increase stops at
+    /// ssthresh, as Linux's tcp_slow_start (cwnd = min(cwnd + acked, ssthresh)); an
+    /// increase of at most one segment is RFC 5681's whether or not it crosses ssthresh.
+    #[inline(always)]
+    pub fn slow_start(&mut self, acked: f64) {
+        let room = (self.ssthresh - self.cwnd).max(1.0);
+        self.cwnd += acked.min(self.abc_limit.min(room).max(1.0));
+    }
 }
 
 /// The kind of congestion signal that triggered a window reduction.

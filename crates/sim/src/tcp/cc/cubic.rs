@@ -183,7 +183,7 @@ impl CongestionControl for Cubic {
             }
         }
         if s.cwnd < s.ssthresh {
-            s.cwnd += acked.min(1.0); // slow start, RFC 5681 eq. 2
+            s.slow_start(acked); // slow start (RFC 5681 eq. 2; Linux: RFC 3465)
             return;
         }
         let t_epoch = match self.t_epoch {

@@ -301,7 +301,7 @@ impl CongestionControl for HighSpeed {
     #[inline]
     fn on_ack(&mut self, s: &mut CcState, acked: f64, _rtt: Option<SimTime>, _now: SimTime) {
         if s.cwnd < s.ssthresh {
-            s.cwnd += acked.min(1.0); // RFC 5681 eq. 2
+            s.slow_start(acked); // RFC 5681 eq. 2
             return;
         }
         self.update(s.cwnd.floor());

@@ -399,7 +399,7 @@ impl CongestionControl for Htcp {
             }
         }
         if s.cwnd < s.ssthresh {
-            s.cwnd += acked.min(1.0); // slow start, RFC 5681 eq. 2
+            s.slow_start(acked); // slow start (RFC 5681 eq. 2; Linux: RFC 3465)
             return;
         }
         let w = wnd(s.cwnd);

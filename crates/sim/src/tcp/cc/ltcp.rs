@@ -102,7 +102,7 @@ impl CongestionControl for Ltcp {
     #[inline]
     fn on_ack(&mut self, s: &mut CcState, acked: f64, _rtt: Option<SimTime>, _now: SimTime) {
         if s.cwnd < s.ssthresh {
-            s.cwnd += acked.min(1.0); // RFC 5681 eq. 2, K stays 1 (section 4.3)
+            s.slow_start(acked); // RFC 5681 eq. 2, K stays 1 (section 4.3)
             return;
         }
         // section 4.3: add a layer once cwnd reaches W_{K+1}; a loop, so that the first

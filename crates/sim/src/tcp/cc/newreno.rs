@@ -17,7 +17,7 @@ impl CongestionControl for NewReno {
     #[inline]
     fn on_ack(&mut self, s: &mut CcState, acked: f64, _rtt: Option<SimTime>, _now: SimTime) {
         if s.cwnd < s.ssthresh {
-            s.cwnd += acked.min(1.0); // RFC 5681 eq. 2: cwnd += min(N, SMSS)
+            s.slow_start(acked); // RFC 5681 eq. 2: cwnd += min(N, SMSS) (Linux: RFC 3465)
         } else {
             s.cwnd += acked / s.cwnd; // RFC 5681 eq. 3
         }

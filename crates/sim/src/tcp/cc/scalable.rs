@@ -108,7 +108,7 @@ impl CongestionControl for Scalable {
     #[inline]
     fn on_ack(&mut self, s: &mut CcState, acked: f64, _rtt: Option<SimTime>, _now: SimTime) {
         if s.cwnd < s.ssthresh {
-            s.cwnd += acked.min(1.0); // RFC 5681 eq. 2
+            s.slow_start(acked); // RFC 5681 eq. 2
         } else if s.cwnd < self.legacy_window {
             s.cwnd += acked / s.cwnd; // standard TCP below lwnd
         } else {

@@ -166,7 +166,7 @@ impl Vegas {
         let slow_start = s.cwnd < s.ssthresh;
         if self.cnt_rtt <= 2 {
             if slow_start {
-                s.cwnd += acked.min(1.0);
+                s.slow_start(acked);
             } else {
                 s.cwnd += self.round_acked / s.cwnd;
             }
@@ -186,7 +186,7 @@ impl Vegas {
                 s.ssthresh = s.ssthresh.min(s.cwnd);
                 Decision::LeaveSlowStart
             } else {
-                s.cwnd += acked.min(1.0);
+                s.slow_start(acked);
                 Decision::SlowStart
             }
         } else if diff > self.p.beta {
@@ -223,7 +223,7 @@ impl CongestionControl for Vegas {
         let Some(start) = self.round_start else {
             self.begin_round(now);
             if s.cwnd < s.ssthresh {
-                s.cwnd += acked.min(1.0);
+                s.slow_start(acked);
             }
             return;
         };
@@ -234,7 +234,7 @@ impl CongestionControl for Vegas {
             self.last_decision = Some(d);
             self.begin_round(now);
         } else if s.cwnd < s.ssthresh {
-            s.cwnd += acked.min(1.0); // slow start within the round
+            s.slow_start(acked); // slow start within the round
         }
     }
 
